@@ -1,0 +1,69 @@
+/**
+ * The container runtime seam, shaped like Kubernetes' CRI: a pod sandbox holds containers;
+ * edged creates, starts, stops and removes them and reads their state back. Runtimes keep
+ * their own record of what exists, so a restarted edge can adopt what is still running.
+ */
+export interface SandboxConfig {
+  podUid: string;
+  name: string;
+  namespace: string;
+  /** The pod's annotations, which steer simulated behaviour. */
+  annotations?: Record<string, string>;
+}
+
+export interface Sandbox {
+  id: string;
+  podUid: string;
+  name: string;
+  namespace: string;
+  ip: string;
+  createdAt: number;
+  state: 'ready' | 'notready';
+}
+
+export interface ContainerConfig {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  env?: Record<string, string>;
+  workingDir?: string;
+  /** 0 for the first run of this container in this pod, then 1, 2, ... */
+  attempt: number;
+  annotations?: Record<string, string>;
+}
+
+export type ContainerStateName = 'created' | 'running' | 'exited' | 'unknown';
+
+export interface ContainerInfo {
+  id: string;
+  sandboxId: string;
+  podUid: string;
+  name: string;
+  attempt: number;
+  image: string;
+  state: ContainerStateName;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  exitCode?: number;
+  reason?: string;
+  /** Readiness as the runtime sees it (simulated containers may report not ready). */
+  ready?: boolean;
+}
+
+export interface Runtime {
+  /** Name and version, e.g. { name: "sim", version: "0.1.0" } → nodeInfo.containerRuntimeVersion "sim://0.1.0". */
+  readonly name: string;
+  readonly version: string;
+  runSandbox(config: SandboxConfig): Promise<Sandbox>;
+  stopSandbox(sandboxId: string): Promise<void>;
+  removeSandbox(sandboxId: string): Promise<void>;
+  createContainer(sandboxId: string, config: ContainerConfig): Promise<string>;
+  startContainer(containerId: string): Promise<void>;
+  /** SIGTERM-like stop, then forced after `graceMs`. */
+  stopContainer(containerId: string, graceMs: number): Promise<void>;
+  removeContainer(containerId: string): Promise<void>;
+  listSandboxes(): Promise<Sandbox[]>;
+  listContainers(): Promise<ContainerInfo[]>;
+}

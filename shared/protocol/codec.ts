@@ -1,0 +1,112 @@
+import type { DownMessage, Envelope, ObjectRef, Presence, UpMessage } from './envelope.js';
+import { PROTOCOL_VERSION } from './envelope.js';
+
+/** Inbound payloads larger than this are rejected before parsing. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+export type Decoded<T> = { ok: true; message: T } | { ok: false; reason: string };
+
+export function encode(message: Envelope | Presence): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+type Check = (m: Record<string, unknown>) => string | undefined;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isText = (x: unknown, max = 256): x is string => typeof x === 'string' && x.length > 0 && x.length <= max;
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+export function refProblem(x: unknown): string | undefined {
+  if (!isObject(x)) return 'ref must be an object';
+  if (!isText(x.kind, 64)) return 'ref.kind must be a string';
+  if (!isText(x.name, 253)) return 'ref.name must be a string';
+  if (!isText(x.uid, 128)) return 'ref.uid must be a string';
+  if (x.namespace !== undefined && !isText(x.namespace, 63)) return 'ref.namespace must be a string';
+  if (x.resourceVersion !== undefined && !isText(x.resourceVersion, 32)) return 'ref.resourceVersion must be a string';
+  return undefined;
+}
+
+function objectProblem(body: unknown, ref: ObjectRef): string | undefined {
+  if (!isObject(body) || !isObject(body.metadata)) return 'body must be an object with metadata';
+  if (body.metadata.uid !== ref.uid) return 'body.metadata.uid must equal ref.uid';
+  if (body.metadata.name !== ref.name) return 'body.metadata.name must equal ref.name';
+  return undefined;
+}
+
+const checkAck: Check = (m) => (isText(m.parentId) ? undefined : 'parentId must be a string');
+
+const downChecks: Record<DownMessage['type'], Check> = {
+  apply: (m) => {
+    const bad = refProblem(m.ref);
+    if (bad) return bad;
+    const body = m.body;
+    return objectProblem(body, m.ref as ObjectRef) ?? (isObject((body as Record<string, unknown>).spec) ? undefined : 'body.spec must be an object');
+  },
+  delete: (m) => refProblem(m.ref),
+  synced: (m) => checkAck(m) ?? (isObject(m.body) && isCount(m.body.applies) && isCount(m.body.deletes) ? undefined : 'body must count applies and deletes'),
+  ack: checkAck,
+};
+
+const upChecks: Record<UpMessage['type'], Check> = {
+  hello: (m) => {
+    if (!isObject(m.body) || !isText(m.body.bootId, 128)) return 'body.bootId must be a string';
+    if (!Array.isArray(m.body.holds)) return 'body.holds must be an array';
+    for (const ref of m.body.holds) {
+      const bad = refProblem(ref);
+      if (bad) return `body.holds: ${bad}`;
+    }
+    return undefined;
+  },
+  nodeStatus: (m) => {
+    if (!isObject(m.body) || !isObject(m.body.metadata)) return 'body must be a Node';
+    return m.body.metadata.name === m.sender ? undefined : 'a node may only report its own Node';
+  },
+  podStatus: (m) => refProblem(m.ref) ?? (isObject(m.body) ? undefined : 'body must be a PodStatus'),
+  ack: checkAck,
+};
+
+function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  if (size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}` };
+  let value: unknown;
+  try {
+    value = JSON.parse(payload.toString());
+  } catch (err) {
+    return { ok: false, reason: `not JSON: ${(err as Error).message}` };
+  }
+  return isObject(value) ? { ok: true, message: value } : { ok: false, reason: 'payload must be a JSON object' };
+}
+
+function decodeWith<T>(payload: Buffer | string, checks: Record<string, Check>): Decoded<T> {
+  const parsed = parse(payload);
+  if (!parsed.ok) return parsed;
+  const m = parsed.message;
+  if (m.v !== PROTOCOL_VERSION) return { ok: false, reason: `unsupported protocol version ${String(m.v)}` };
+  if (!isText(m.id, 128)) return { ok: false, reason: 'id must be a string' };
+  if (!isCount(m.seq)) return { ok: false, reason: 'seq must be a non-negative integer' };
+  if (!isText(m.sender, 253)) return { ok: false, reason: 'sender must be a string' };
+  if (!isText(m.epoch, 128)) return { ok: false, reason: 'epoch must be a string' };
+  const check = typeof m.type === 'string' && Object.hasOwn(checks, m.type) ? checks[m.type] : undefined;
+  if (!check) return { ok: false, reason: `unknown message type ${JSON.stringify(m.type)}` };
+  const problem = check(m);
+  return problem ? { ok: false, reason: `${m.type}: ${problem}` } : { ok: true, message: m as T };
+}
+
+/** Validates a message received by the edge on its down topic. */
+export function decodeDown(payload: Buffer | string): Decoded<DownMessage> {
+  return decodeWith<DownMessage>(payload, downChecks);
+}
+
+/** Validates a message received by the cloud on a node's up topic. */
+export function decodeUp(payload: Buffer | string): Decoded<UpMessage> {
+  return decodeWith<UpMessage>(payload, upChecks);
+}
+
+export function decodePresence(payload: Buffer | string): Decoded<Presence> {
+  const parsed = parse(payload);
+  if (!parsed.ok) return parsed;
+  const m = parsed.message;
+  if (typeof m.online !== 'boolean') return { ok: false, reason: 'online must be a boolean' };
+  if (!isText(m.epoch, 128)) return { ok: false, reason: 'epoch must be a string' };
+  return { ok: true, message: { online: m.online, epoch: m.epoch } };
+}

@@ -1,0 +1,104 @@
+import type { Node, Pod, PodStatus } from '../types.js';
+
+/**
+ * The sync envelope. Every message carries who sent it (`sender`, plus `epoch`, which
+ * changes each time the sender process starts), a per-sender sequence number and a
+ * message id. Responses and acks carry the id they answer in `parentId`.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** Identifies one version of one object: the edge and cloud compare these, never trust order. */
+export interface ObjectRef {
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid: string;
+  resourceVersion?: string;
+}
+
+interface Base {
+  v: typeof PROTOCOL_VERSION;
+  id: string;
+  seq: number;
+  sender: string;
+  epoch: string;
+}
+
+// ---- cloud → edge (topic kedge/v1/<node>/down)
+
+/** The newest version of an object this node should hold. The edge acks it once persisted. */
+export interface ApplyMessage extends Base {
+  type: 'apply';
+  ref: ObjectRef;
+  body: Pod;
+}
+
+/** A tombstone: the object with this uid is gone. Applies only when the uid matches. */
+export interface DeleteMessage extends Base {
+  type: 'delete';
+  ref: ObjectRef;
+}
+
+/** Ends the answer to a hello: the edge now holds exactly what the cloud wants it to. */
+export interface SyncedMessage extends Base {
+  type: 'synced';
+  parentId: string;
+  body: { applies: number; deletes: number };
+}
+
+// ---- edge → cloud (topic kedge/v1/<node>/up)
+
+/** Sent on every (re)connect: what the edge holds, so the cloud can answer with the difference. */
+export interface HelloMessage extends Base {
+  type: 'hello';
+  body: { bootId: string; holds: ObjectRef[] };
+}
+
+/** The node's registration and heartbeat: the Node object as the edge sees itself. */
+export interface NodeStatusMessage extends Base {
+  type: 'nodeStatus';
+  body: Node;
+}
+
+/** A pod's status; the cloud applies it only to the pod with the same uid. */
+export interface PodStatusMessage extends Base {
+  type: 'podStatus';
+  ref: ObjectRef;
+  body: PodStatus;
+}
+
+// ---- both directions
+
+/** Acknowledges the message whose id is `parentId`. */
+export interface AckMessage extends Base {
+  type: 'ack';
+  parentId: string;
+}
+
+export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | AckMessage;
+export type UpMessage = HelloMessage | NodeStatusMessage | PodStatusMessage | AckMessage;
+export type Envelope = DownMessage | UpMessage;
+
+/** Retained presence payload on kedge/v1/<node>/presence. */
+export interface Presence {
+  online: boolean;
+  epoch: string;
+}
+
+type Without<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+export type UpDraft = Without<UpMessage, keyof Base>;
+export type DownDraft = Without<DownMessage, keyof Base>;
+
+/** Stamps drafts with sender, epoch, sequence number and id. One per sending process. */
+export class EnvelopeStamper {
+  private seq = 0;
+  constructor(
+    readonly sender: string,
+    readonly epoch: string,
+  ) {}
+
+  stamp<D extends UpDraft | DownDraft>(draft: D): D & Base {
+    const seq = ++this.seq;
+    return { v: PROTOCOL_VERSION, id: `${this.epoch}.${seq}`, seq, sender: this.sender, epoch: this.epoch, ...draft };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * MQTT topic names of the sync protocol. Every node has its own three topics:
+ *   kedge/v1/<node>/down      cloud → edge (objects, tombstones, acks)
+ *   kedge/v1/<node>/up        edge → cloud (hello, acks, node and pod status)
+ *   kedge/v1/<node>/presence  retained; "online" on connect, "offline" by last will
+ */
+export const TOPIC_ROOT = 'kedge/v1';
+
+export type Channel = 'down' | 'up' | 'presence';
+
+export const topics = {
+  down: (node: string): string => `${TOPIC_ROOT}/${node}/down`,
+  up: (node: string): string => `${TOPIC_ROOT}/${node}/up`,
+  presence: (node: string): string => `${TOPIC_ROOT}/${node}/presence`,
+  allUp: `${TOPIC_ROOT}/+/up`,
+  allPresence: `${TOPIC_ROOT}/+/presence`,
+} as const;
+
+/** Kubernetes node names are DNS subdomains: this also keeps MQTT wildcards out of topics. */
+const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+export function isValidNodeName(name: string): boolean {
+  return NODE_NAME.test(name);
+}
+
+/** Splits a protocol topic into node and channel; undefined for anything else. */
+export function parseTopic(topic: string): { node: string; channel: Channel } | undefined {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== TOPIC_ROOT) return undefined;
+  const [, , node, channel] = parts as [string, string, string, string];
+  if (!isValidNodeName(node)) return undefined;
+  if (channel !== 'down' && channel !== 'up' && channel !== 'presence') return undefined;
+  return { node, channel };
+}

@@ -1,0 +1,47 @@
+/**
+ * Every protocol and control interval, in milliseconds, in one profile. Defaults follow
+ * Kubernetes and KubeEdge; `scaleTiming(profile, S)` divides them all by S so that a long
+ * partition can be acted out quickly (`--time-scale S`).
+ */
+export interface Timing {
+  /** Edge: how often the node reports its status (kubelet nodeStatusUpdateFrequency). */
+  nodeStatusIntervalMs: number;
+  /** Edge: how often edged compares desired and actual pods. */
+  syncIntervalMs: number;
+  /** Edge: shortest wait before re-sending unacked status updates. */
+  statusResendMs: number;
+  /** Edge: reconnect backoff, doubling from min to max with jitter. */
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+  /** MQTT keepalive (seconds on the wire; the broker drops a silent client after 1.5x). */
+  keepaliveMs: number;
+  /** Cloud: first re-send of an unacked message, doubling up to the max. */
+  resendMinMs: number;
+  resendMaxMs: number;
+  /** Cloud: node monitor period and grace period (node lifecycle). */
+  nodeMonitorPeriodMs: number;
+  nodeMonitorGraceMs: number;
+  /** Sim runtime: default time a container takes to start. */
+  containerStartMs: number;
+}
+
+export const defaultTiming: Timing = {
+  nodeStatusIntervalMs: 10_000,
+  syncIntervalMs: 1_000,
+  statusResendMs: 2_000,
+  reconnectMinMs: 500,
+  reconnectMaxMs: 30_000,
+  keepaliveMs: 10_000,
+  resendMinMs: 2_000,
+  resendMaxMs: 60_000,
+  nodeMonitorPeriodMs: 5_000,
+  nodeMonitorGraceMs: 40_000,
+  containerStartMs: 200,
+};
+
+export function scaleTiming(timing: Timing, scale: number): Timing {
+  if (!(scale > 0)) throw new RangeError(`time scale must be positive, got ${scale}`);
+  const out = { ...timing };
+  for (const key of Object.keys(out) as (keyof Timing)[]) out[key] = Math.max(1, Math.round(timing[key] / scale));
+  return out;
+}
