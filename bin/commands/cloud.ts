@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { startCloud } from '../../cloud/main.js';
+import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { port, positive } from '../options.js';
+import { runUntilStopped } from '../process-lifetime.js';
+
+export function cloudCommand(): Command {
+  return new Command('cloud')
+    .description('Run the control plane: apiserver, store, scheduler, controllers and the sync hub with an embedded MQTT broker.')
+    .option('--data-dir <dir>', 'where the store, credentials and kubeconfig live', '.kedge/cloud')
+    .option('--api-host <host>', 'address the API listens on', '127.0.0.1')
+    .option('--api-port <port>', 'API port', port, 8080)
+    .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on', '127.0.0.1')
+    .option('--mqtt-port <port>', 'embedded MQTT broker port', port, 1883)
+    .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
+    .option('--store <kind>', 'durable (default) or memory', 'durable')
+    .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .action(async (o) => {
+      if (o.store !== 'durable' && o.store !== 'memory') throw new Error(`--store must be "durable" or "memory", got "${o.store}"`);
+      await runUntilStopped('cloud', async (logger) => {
+        const cloud = await startCloud({
+          dataDir: o.dataDir,
+          apiHost: o.apiHost,
+          apiPort: o.apiPort,
+          mqttHost: o.mqttHost,
+          mqttPort: o.mqttPort,
+          brokerUrl: o.broker,
+          store: o.store,
+          timing: scaleTiming(defaultTiming, o.timeScale),
+          logger,
+        });
+        // The demo (and scripts) wait for this exact line.
+        process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath}\n`);
+        return cloud;
+      });
+    });
+}

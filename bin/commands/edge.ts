@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { startEdge } from '../../edge/main.js';
+import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { nodeName, port, positive } from '../options.js';
+import { runUntilStopped } from '../process-lifetime.js';
+
+export function edgeCommand(): Command {
+  return new Command('edge')
+    .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
+    .requiredOption('--node <name>', 'node name', nodeName)
+    .requiredOption('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883')
+    .requiredOption('--token <token>', 'edge token issued by the cloud (<cloud data dir>/tokens.json)')
+    .option('--data-dir <dir>', 'where the cache and runtime state live (default .kedge/edge/<node>)')
+    .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
+    .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--reboot', 'start as after a node reboot: containers from before are gone and start again')
+    .action(async (o) => {
+      await runUntilStopped(`edge/${o.node}`, async (logger) => {
+        const edge = await startEdge({
+          nodeName: o.node,
+          brokerUrl: o.broker,
+          token: o.token,
+          dataDir: o.dataDir ?? `.kedge/edge/${o.node}`,
+          localApiPort: o.localApiPort,
+          timing: scaleTiming(defaultTiming, o.timeScale),
+          logger,
+          reboot: Boolean(o.reboot),
+        });
+        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
+        return edge;
+      });
+    });
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { cloudCommand } from './commands/cloud.js';
+import { demoCommand } from './commands/demo.js';
+import { edgeCommand } from './commands/edge.js';
+
+const program = new Command('kedge')
+  .description('An edge-autonomy simulator: a cloud control plane and edge kubelets that keep running offline.')
+  .showHelpAfterError()
+  .addCommand(cloudCommand())
+  .addCommand(edgeCommand())
+  .addCommand(demoCommand());
+
+await program.parseAsync(process.argv);

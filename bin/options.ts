@@ -1,0 +1,23 @@
+import { InvalidArgumentError } from 'commander';
+import { isValidNodeName } from '../shared/protocol/topics.js';
+
+/** A commander argument parser for a number within bounds, with an error that names the option. */
+export function numberIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got "${value}".`);
+    }
+    return n;
+  };
+}
+
+export const port = numberIn(0, 65535);
+export const positive = numberIn(Number.MIN_VALUE, 1e6);
+
+export function nodeName(value: string): string {
+  if (!isValidNodeName(value)) {
+    throw new InvalidArgumentError(`"${value}" is not a valid node name (lower-case letters, digits, '-' and '.').`);
+  }
+  return value;
+}

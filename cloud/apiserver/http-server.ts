@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Subscription } from 'rxjs';
+import { toKubeStatus } from '../../shared/errors.js';
+import { MAX_BODY_BYTES, errorResponse, type ApiHandler, type ApiRequest, type ApiResponse } from './request.js';
+import { tooLarge } from './request-body.js';
+
+export interface ApiServerOptions {
+  handler: ApiHandler;
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Aborting closes the server and every open connection (watches included). */
+  signal?: AbortSignal;
+  /**
+   * Also serve HTTPS with this certificate (see tls-cert.ts), on the same port: kubectl sends
+   * tokens only over TLS, while curl and scripts may keep using plain http://.
+   */
+  tls?: { certPem: string; keyPem: string };
+}
+
+export interface RunningApiServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves an ApiHandler over HTTP, and HTTPS too with `tls`: bodies up to 3 MiB, chunked watches. */
+export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const watches = new Set<Subscription>();
+  const listener = (req: IncomingMessage, res: ServerResponse): void => void serveOne(options.handler, req, res, watches);
+  const plain = createServer(listener);
+  const secure = options.tls && createTlsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, listener);
+  const sockets = new Set<Socket>();
+  const server = createNetServer({ noDelay: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    dispatchByFirstByte(socket, plain, secure || undefined);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= new Promise<void>((resolve) => {
+      for (const w of watches) w.unsubscribe();
+      watches.clear();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    }));
+  options.signal?.addEventListener('abort', () => void close(), { once: true });
+  if (options.signal?.aborted) await close();
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`, port, close };
+}
+
+/** A TLS connection starts with a handshake record (0x16); anything else is plain HTTP. */
+function dispatchByFirstByte(socket: Socket, plain: Server, secure: Server | undefined): void {
+  socket.once('data', (first: Buffer) => {
+    socket.pause();
+    socket.unshift(first);
+    (first[0] === 0x16 && secure ? secure : plain).emit('connection', socket);
+    process.nextTick(() => socket.resume());
+  });
+}
+
+async function serveOne(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, watches: Set<Subscription>): Promise<void> {
+  try {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    const apiReq: ApiRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers };
+    if (body.length > 0) apiReq.body = body;
+    write(res, await handler(apiReq), watches, req.method === 'HEAD');
+  } catch (err) {
+    if (!res.headersSent) write(res, errorResponse(err), watches, false);
+    else res.destroy();
+  }
+}
+
+/** Reads the request body, refusing more than MAX_BODY_BYTES (413) without buffering it all. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function write(res: ServerResponse, out: ApiResponse, watches: Set<Subscription>, head: boolean): void {
+  if (out.type === 'watch') return streamWatch(res, out, watches);
+  const isJson = out.type === 'json';
+  const payload = isJson ? JSON.stringify(out.body) : out.body;
+  res.writeHead(out.status, {
+    'Content-Type': isJson ? 'application/json' : 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(head ? undefined : payload);
+}
+
+/** One compact JSON event per line; headers flushed at once; client disconnect seen via res 'close'. */
+function streamWatch(res: ServerResponse, out: Extract<ApiResponse, { type: 'watch' }>, watches: Set<Subscription>): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  const sub = out.events.subscribe({
+    next: (e) => res.write(JSON.stringify(e) + '\n'),
+    error: (err: unknown) => {
+      res.end(JSON.stringify({ type: 'ERROR', object: toKubeStatus(err) }) + '\n');
+      watches.delete(sub);
+    },
+    complete: () => {
+      res.end();
+      watches.delete(sub);
+    },
+  });
+  if (sub.closed) return;
+  watches.add(sub);
+  res.on('close', () => {
+    sub.unsubscribe();
+    watches.delete(sub);
+  });
+}

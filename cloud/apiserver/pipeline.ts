@@ -1,0 +1,100 @@
+import type { Clock } from '../../shared/clock.js';
+import { KedgeError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/log.js';
+import type { Store } from '../store/store.js';
+import { anonymousUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
+import { authorize } from './authz.js';
+import type { ApiClient } from './client.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { createLoopbackClient } from './loopback-client.js';
+import { parseApiPath, type ApiPath } from './paths.js';
+import { ResourceRegistry, type ResourceDef } from './registry.js';
+import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiResponse } from './request.js';
+import { checkBodySize } from './request-body.js';
+import { notFoundPath, route, serve } from './rest-handler.js';
+import { coreResources } from './resources.js';
+import { ObjectStorage } from './storage.js';
+
+export interface ApiServerDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** The bearer tokens the server accepts (see credentials.ts apiTokens()). */
+  tokens: readonly TokenEntry[];
+  /** The resource table; defaults to the core kinds (namespaces, nodes, pods). */
+  resources?: readonly ResourceDef[];
+}
+
+export interface ApiServer {
+  /** The whole pipeline: authentication → authorization → admission → storage. Never rejects. */
+  handle(req: ApiRequest): Promise<ApiResponse>;
+  /** An in-process ApiClient that runs every call through `handle` as the given token's user. */
+  loopback(token: string): ApiClient;
+  readonly registry: ResourceRegistry;
+}
+
+const healthPaths = new Set(['/healthz', '/livez', '/readyz']);
+/** Paths an anonymous caller may read (as system:public-info-viewer allows). */
+const publicPaths = new Set(['/version', '/version/']);
+
+/** Builds the apiserver core around its collaborators. No sockets: see http-server.ts for those. */
+export function createApiServer(deps: ApiServerDeps): ApiServer {
+  const registry = new ResourceRegistry(deps.resources ?? coreResources);
+  const authenticate = tokenAuthenticator(deps.tokens);
+  const restDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock };
+  const log = deps.logger.child('apiserver');
+
+  async function dispatch(req: ApiRequest): Promise<ApiResponse> {
+    const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+    if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
+    checkBodySize(req);
+    const user = authenticate(req.headers.authorization) ?? (publicPaths.has(path) ? anonymousUser : undefined);
+    if (!user) throw unauthorized();
+    if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
+    const parsed = parseApiPath(path);
+    if (parsed.kind === 'resource') {
+      const call = route(registry, parsed.path, req);
+      const p = parsed.path;
+      authorize(user, { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path });
+      return serve(restDeps, registry, call);
+    }
+    authorize(user, { verb: verbForPath(req.method), path });
+    return readOnly(req, () => nonResource(parsed));
+  }
+
+  function nonResource(parsed: ApiPath): unknown {
+    if (parsed.kind === 'discovery') {
+      if (parsed.version !== undefined) return apiResourceList(registry, parsed.group ?? '', parsed.version);
+      if (parsed.legacy) return apiVersions();
+      if (parsed.group !== undefined) return apiGroup(registry, parsed.group);
+      return apiGroupList(registry);
+    }
+    throw notFoundPath();
+  }
+
+  async function handle(req: ApiRequest): Promise<ApiResponse> {
+    try {
+      return await dispatch(req);
+    } catch (err) {
+      const res = errorResponse(err);
+      if (res.status >= 500) log.error('request failed', { method: req.method, path: req.path, error: String(err) });
+      return res;
+    }
+  }
+
+  const server: ApiServer = { handle, registry, loopback: (token) => createLoopbackClient(handle, token) };
+  return server;
+}
+
+function readOnly(req: ApiRequest, body: () => unknown): ApiResponse {
+  const method = req.method.toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') {
+    throw new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${req.path})`);
+  }
+  return jsonResponse(200, body());
+}
+
+function verbForPath(method: string): string {
+  const m = method.toUpperCase();
+  return m === 'GET' || m === 'HEAD' ? 'get' : m === 'POST' ? 'create' : m === 'PUT' ? 'update' : m === 'PATCH' ? 'patch' : m === 'DELETE' ? 'delete' : m.toLowerCase();
+}

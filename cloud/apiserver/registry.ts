@@ -1,0 +1,95 @@
+import type { KubeObject } from '../../shared/types.js';
+import type { StatusCause } from '../../shared/errors.js';
+import type { ColumnDefinition } from './tables.js';
+
+/** What an admission step may look at: the clock's "now" and the old object on updates. */
+export interface AdmissionContext {
+  now: number;
+  operation: 'create' | 'update';
+  old?: KubeObject;
+}
+
+/** Per-kind behaviour hooks: defaulting, validation, printing, field selectors. */
+export interface ResourceStrategy {
+  /** Fills in defaults on create (mutates the object it is given). */
+  defaultOnCreate?(obj: KubeObject, ctx: AdmissionContext): void;
+  /** Returns the problems found; an empty list means valid. */
+  validate?(obj: KubeObject, ctx: AdmissionContext): StatusCause[];
+  /** Field values this kind can be selected by, beyond metadata.name/namespace. */
+  fields?(obj: KubeObject): Record<string, string>;
+  /** Whether the object's name must be a DNS-1123 label (namespaces) rather than a subdomain. */
+  nameIsLabel?: boolean;
+}
+
+export interface Printer {
+  columns: ColumnDefinition[];
+  cells(obj: KubeObject, now: number): unknown[];
+}
+
+export interface SubresourceDef {
+  name: string;
+  /** Kind of the subresource body; defaults to the parent kind. */
+  kind?: string;
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
+
+/** One row of the resource table: everything the generic REST machinery needs to serve a kind. */
+export interface ResourceDef {
+  group: string;
+  version: string;
+  /** Plural, lower case: "pods". */
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  subresources: SubresourceDef[];
+  printer?: Printer;
+  strategy?: ResourceStrategy;
+}
+
+export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
+
+/** Where the store keeps an object: /registry/[group/]resource/[namespace/]name. */
+export function storeKey(def: ResourceDef, namespace: string | undefined, name: string): string {
+  return `${storePrefix(def, namespace)}${name}`;
+}
+
+/** The key prefix of a collection: all namespaces when `namespace` is undefined. */
+export function storePrefix(def: ResourceDef, namespace: string | undefined): string {
+  const base = def.group ? `/registry/${def.group}/${def.resource}/` : `/registry/${def.resource}/`;
+  return def.namespaced && namespace !== undefined ? `${base}${namespace}/` : base;
+}
+
+export function hasSubresource(def: ResourceDef, name: string): boolean {
+  return def.subresources.some((s) => s.name === name);
+}
+
+/** Lookup over the resource table. */
+export class ResourceRegistry {
+  constructor(readonly defs: readonly ResourceDef[]) {}
+
+  find(group: string, version: string, resource: string): ResourceDef | undefined {
+    return this.defs.find((d) => d.group === group && d.version === version && d.resource === resource);
+  }
+
+  /** Group names other than core, in table order. */
+  groups(): string[] {
+    return [...new Set(this.defs.map((d) => d.group).filter((g) => g !== ''))];
+  }
+
+  versionsOf(group: string): string[] {
+    return [...new Set(this.defs.filter((d) => d.group === group).map((d) => d.version))];
+  }
+
+  inGroupVersion(group: string, version: string): ResourceDef[] {
+    return this.defs.filter((d) => d.group === group && d.version === version);
+  }
+}

@@ -1,0 +1,62 @@
+import { parse as parseYaml } from 'yaml';
+import { KedgeError } from '../../shared/errors.js';
+import type { KubeObject } from '../../shared/types.js';
+import { MAX_BODY_BYTES, mediaType, type ApiRequest } from './request.js';
+
+/** Decoding request bodies: JSON (also when no Content-Type is sent), YAML, nothing else. */
+
+export function checkBodySize(req: ApiRequest): void {
+  if (req.body && req.body.length > MAX_BODY_BYTES) throw tooLarge();
+}
+
+export function tooLarge(): KedgeError {
+  return new KedgeError('TooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+}
+
+/** The body as a JSON value; `patch` allows the +json patch media types. */
+export function decodeBody(req: ApiRequest, opts: { patch?: boolean } = {}): unknown {
+  const type = mediaType(req.headers['content-type']);
+  const text = (req.body ?? Buffer.alloc(0)).toString('utf8');
+  if (text.trim() === '') throw new KedgeError('BadRequest', 'the request body is empty');
+  if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return parseYamlText(text);
+  const jsonLike = type === '' || type === 'application/json' || type === 'text/json' || (opts.patch === true && type.endsWith('+json'));
+  if (!jsonLike) throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new KedgeError('BadRequest', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The body as an object with metadata (create/update). */
+export function decodeObject(req: ApiRequest): KubeObject {
+  const value = decodeBody(req);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new KedgeError('BadRequest', 'the request body must be a JSON object');
+  const obj = value as KubeObject;
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw new KedgeError('BadRequest', 'metadata must be an object');
+  return obj;
+}
+
+/**
+ * DeleteOptions, when the body is JSON. kubectl drain's fallback sends protobuf, which is
+ * ignored (as is any body that does not decode).
+ */
+export function decodeDeleteOptions(req: ApiRequest): { preconditions?: { uid?: string; resourceVersion?: string } } {
+  const type = mediaType(req.headers['content-type']);
+  if (!req.body || req.body.length === 0 || (type !== '' && type !== 'application/json')) return {};
+  try {
+    const value = JSON.parse(req.body.toString('utf8')) as unknown;
+    return value && typeof value === 'object' ? (value as { preconditions?: { uid?: string; resourceVersion?: string } }) : {};
+  } catch {
+    return {};
+  }
+}
+
+function parseYamlText(text: string): unknown {
+  try {
+    return parseYaml(text) as unknown;
+  } catch (err) {
+    throw new KedgeError('BadRequest', `the request body is not valid YAML: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Observable } from 'rxjs';
+import { toKubeStatus, type KubeStatus } from '../../shared/errors.js';
+
+/** The largest request body the apiserver accepts (as kube-apiserver: 3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** One API request, free of any transport: HTTP and the loopback client both build these. */
+export interface ApiRequest {
+  method: string;
+  /** The URL path without the query string, e.g. "/api/v1/namespaces/default/pods". */
+  path: string;
+  query: URLSearchParams;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  body?: Buffer;
+}
+
+/** One line of a watch stream: ADDED, MODIFIED, DELETED, BOOKMARK, or ERROR carrying a Status. */
+export interface WireWatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: unknown;
+}
+
+export type ApiResponse =
+  | { type: 'json'; status: number; body: unknown }
+  | { type: 'text'; status: number; body: string }
+  /** Written as one compact JSON object per line until the observable completes. */
+  | { type: 'watch'; status: 200; events: Observable<WireWatchEvent> };
+
+export type ApiHandler = (req: ApiRequest) => Promise<ApiResponse>;
+
+export function jsonResponse(status: number, body: unknown): ApiResponse {
+  return { type: 'json', status, body };
+}
+
+export function textResponse(status: number, body: string): ApiResponse {
+  return { type: 'text', status, body };
+}
+
+/** Any failure as a Kubernetes Status response. */
+export function errorResponse(err: unknown): ApiResponse {
+  const status: KubeStatus = toKubeStatus(err);
+  return { type: 'json', status: status.code, body: status };
+}
+
+/** The bare media type of a Content-Type header ("application/json; charset=utf-8" → "application/json"). */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}

@@ -1,0 +1,41 @@
+import type { Namespace, Node } from '../../shared/types.js';
+import { podStrategy } from './pod-admission.js';
+import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
+import type { ResourceDef, ResourceStrategy } from './registry.js';
+
+/**
+ * The resource table. Adding a kind (Deployments, Services, …) is one more entry here,
+ * plus a printer and a strategy when it needs them.
+ */
+const namespaceStrategy: ResourceStrategy = {
+  nameIsLabel: true,
+  defaultOnCreate(obj) {
+    const ns = obj as Namespace;
+    ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name ?? '' };
+    ns.spec = { finalizers: ns.spec?.finalizers ?? ['kubernetes'] };
+    ns.status = { phase: 'Active' };
+  },
+  fields: (obj) => ({ 'status.phase': (obj as Namespace).status?.phase ?? '' }),
+};
+
+const nodeStrategy: ResourceStrategy = {
+  fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
+};
+
+const status = { name: 'status', verbs: ['get', 'patch', 'update'] };
+
+export const coreResources: ResourceDef[] = [
+  {
+    group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false,
+    shortNames: ['ns'], categories: [], subresources: [status], printer: namespacePrinter, strategy: namespaceStrategy,
+  },
+  {
+    group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false,
+    shortNames: ['no'], categories: [], subresources: [status], printer: nodePrinter, strategy: nodeStrategy,
+  },
+  {
+    group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true,
+    shortNames: ['po'], categories: ['all'], printer: podPrinter, strategy: podStrategy,
+    subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
+  },
+];

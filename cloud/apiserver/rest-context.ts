@@ -1,0 +1,38 @@
+import type { Clock } from '../../shared/clock.js';
+import type { KubeObject } from '../../shared/types.js';
+import type { Store } from '../store/store.js';
+import type { ResourcePath } from './paths.js';
+import type { ResourceDef } from './registry.js';
+import type { ApiRequest } from './request.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { ObjectStorage } from './storage.js';
+
+/** What every verb handler receives: the collaborators and the request, already routed. */
+export interface RestDeps {
+  store: Store;
+  storage: ObjectStorage;
+  clock: Clock;
+}
+
+export interface ResourceCall {
+  def: ResourceDef;
+  path: ResourcePath;
+  req: ApiRequest;
+}
+
+/** The label and field selectors of a list or watch as one predicate over objects. */
+export function selectorOf(call: ResourceCall): (obj: KubeObject) => boolean {
+  const labels = parseLabelSelector(call.req.query.get('labelSelector'));
+  const fieldValues = (obj: KubeObject): Record<string, string> => {
+    const base: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
+    if (call.def.namespaced) base['metadata.namespace'] = obj.metadata.namespace ?? '';
+    return { ...base, ...(call.def.strategy?.fields?.(obj) ?? {}) };
+  };
+  const known = Object.keys(fieldValues(emptyObject(call.def)));
+  const fields = parseFieldSelector(call.req.query.get('fieldSelector'), known);
+  return (obj) => labels(obj.metadata.labels ?? {}) && fields(fieldValues(obj));
+}
+
+function emptyObject(def: ResourceDef): KubeObject {
+  return { kind: def.kind, metadata: {} };
+}

@@ -1,0 +1,127 @@
+import { KedgeError, isKedgeError } from '../../shared/errors.js';
+import type { KubeObject, Namespace } from '../../shared/types.js';
+import { admit } from './admission.js';
+import { checkTypeMeta, prepareCreate, prepareUpdate } from './object-meta.js';
+import { applyPatch, patchKindOf } from './patch.js';
+import { apiVersionOf, type ResourceDef } from './registry.js';
+import { jsonResponse, mediaType, type ApiResponse } from './request.js';
+import { decodeBody, decodeDeleteOptions, decodeObject } from './request-body.js';
+import { selectorOf, type ResourceCall, type RestDeps } from './rest-context.js';
+import { conflict, notFound } from './storage.js';
+
+/** create, update (PUT), patch, delete and deletecollection, for a resource or its status. */
+
+type Part = 'main' | 'status';
+
+export async function createObject(deps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef): Promise<ApiResponse> {
+  const obj = decodeObject(call.req);
+  checkTypeMeta(call.def, obj);
+  const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
+  if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
+  for (let attempt = 1; ; attempt++) {
+    const candidate = structuredClone(obj);
+    prepareCreate(call.def, candidate, namespace, deps.clock.now());
+    admit(call.def, candidate, { operation: 'create', now: deps.clock.now() });
+    try {
+      return jsonResponse(201, await deps.storage.create(call.def, candidate));
+    } catch (err) {
+      const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
+      if (!retry) throw err;
+    }
+  }
+}
+
+export async function replaceObject(deps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+  const body = decodeObject(call.req);
+  checkTypeMeta(call.def, body);
+  const name = call.path.name!;
+  if (body.metadata.name !== undefined && body.metadata.name !== name) {
+    throw new KedgeError('BadRequest', `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  checkNamespaceMatch(call, body);
+  const expected = body.metadata.resourceVersion;
+  const updated = await deps.storage.guaranteedUpdate(call.def, call.path.namespace, name, (current) => {
+    if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
+    return admitted(deps, call.def, prepareUpdate(call.def, body, current, part), current);
+  });
+  return jsonResponse(200, updated);
+}
+
+export async function patchObject(deps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+  const type = mediaType(call.req.headers['content-type']);
+  const kind = patchKindOf(type);
+  if (!kind) {
+    throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
+  }
+  const patch = decodeBody(call.req, { patch: true });
+  const name = call.path.name!;
+  const updated = await deps.storage.guaranteedUpdate(call.def, call.path.namespace, name, (current) => {
+    const patched = applyPatch(kind, current, patch) as KubeObject;
+    if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
+      throw new KedgeError('BadRequest', 'the patched object has no metadata');
+    }
+    if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
+    checkTypeMeta(call.def, patched);
+    return admitted(deps, call.def, prepareUpdate(call.def, patched, current, part), current);
+  });
+  return jsonResponse(200, updated);
+}
+
+export async function deleteObject(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const name = call.path.name!;
+  const { preconditions } = decodeDeleteOptions(call.req);
+  const current = await deps.storage.get(call.def, call.path.namespace, name);
+  if (preconditions?.uid && preconditions.uid !== current.metadata.uid) {
+    throw conflict(call.def, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid}`);
+  }
+  if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
+    throw conflict(call.def, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+  }
+  const deleted = await deps.storage.delete(call.def, call.path.namespace, name, current.metadata.resourceVersion);
+  return jsonResponse(200, { ...current, metadata: { ...current.metadata, resourceVersion: deleted.metadata.resourceVersion } });
+}
+
+export async function deleteCollection(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const matches = selectorOf(call);
+  const { items } = await deps.storage.list(call.def, call.path.namespace);
+  const deleted: KubeObject[] = [];
+  for (const obj of items.filter(matches)) {
+    try {
+      deleted.push(await deps.storage.delete(call.def, obj.metadata.namespace, obj.metadata.name!));
+    } catch (err) {
+      if (!isKedgeError(err, 'NotFound')) throw err;
+    }
+  }
+  return jsonResponse(200, { kind: `${call.def.kind}List`, apiVersion: apiVersionOf(call.def), metadata: {}, items: deleted });
+}
+
+function admitted(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): KubeObject {
+  admit(def, next, { operation: 'update', now: deps.clock.now(), old: current });
+  return next;
+}
+
+/** The path's namespace; a namespaced create on the all-namespaces path uses the body's, or "default". */
+function namespaceFor(call: ResourceCall, obj: KubeObject): string {
+  checkNamespaceMatch(call, obj);
+  return call.path.namespace ?? obj.metadata.namespace ?? 'default';
+}
+
+function checkNamespaceMatch(call: ResourceCall, obj: KubeObject): void {
+  const inBody = obj.metadata.namespace;
+  if (call.def.namespaced && call.path.namespace !== undefined && inBody && inBody !== call.path.namespace) {
+    throw new KedgeError('BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+async function requireActiveNamespace(deps: RestDeps, namespacesDef: ResourceDef, namespace: string): Promise<void> {
+  let ns: Namespace;
+  try {
+    ns = (await deps.storage.get(namespacesDef, undefined, namespace)) as Namespace;
+  } catch (err) {
+    if (isKedgeError(err, 'NotFound')) throw notFound(namespacesDef, namespace);
+    throw err;
+  }
+  if (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp) {
+    throw new KedgeError('Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`);
+  }
+}

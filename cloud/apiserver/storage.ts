@@ -1,0 +1,129 @@
+import { KedgeError, isKedgeError } from '../../shared/errors.js';
+import type { KubeObject } from '../../shared/types.js';
+import type { KeyValue, Store } from '../store/store.js';
+import { stableJson } from './object-meta.js';
+import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from './registry.js';
+
+/**
+ * Kubernetes objects on top of the revisioned Store: keys, resourceVersion = modRevision,
+ * and Kubernetes-worded NotFound / AlreadyExists / Conflict errors.
+ */
+export class ObjectStorage {
+  constructor(private readonly store: Store) {}
+
+  get revision(): number {
+    return this.store.revision;
+  }
+
+  async get(def: ResourceDef, namespace: string | undefined, name: string): Promise<KubeObject> {
+    const kv = await this.store.get(storeKey(def, namespace, name));
+    if (!kv) throw notFound(def, name);
+    return toObject(def, kv);
+  }
+
+  async list(def: ResourceDef, namespace: string | undefined): Promise<{ items: KubeObject[]; revision: number }> {
+    const result = await this.store.list(storePrefix(def, namespace));
+    return { items: result.items.map((kv) => toObject(def, kv)), revision: result.revision };
+  }
+
+  async create(def: ResourceDef, obj: KubeObject): Promise<KubeObject> {
+    const name = obj.metadata.name!;
+    try {
+      return toObject(def, await this.store.create(storeKey(def, obj.metadata.namespace, name), toStored(obj)));
+    } catch (err) {
+      if (isKedgeError(err, 'AlreadyExists')) throw alreadyExists(def, name);
+      throw err;
+    }
+  }
+
+  /** Compare-and-set on `expectedResourceVersion` (the resourceVersion the caller read). */
+  async update(def: ResourceDef, obj: KubeObject, expectedResourceVersion: string): Promise<KubeObject> {
+    const name = obj.metadata.name!;
+    try {
+      const kv = await this.store.update(storeKey(def, obj.metadata.namespace, name), toStored(obj), revisionOf(expectedResourceVersion));
+      return toObject(def, kv);
+    } catch (err) {
+      throw translate(def, name, err);
+    }
+  }
+
+  async delete(def: ResourceDef, namespace: string | undefined, name: string, expectedResourceVersion?: string): Promise<KubeObject> {
+    try {
+      const expected = expectedResourceVersion === undefined ? undefined : revisionOf(expectedResourceVersion);
+      const kv = await this.store.delete(storeKey(def, namespace, name), expected);
+      return toObject(def, kv);
+    } catch (err) {
+      throw translate(def, name, err);
+    }
+  }
+
+  /**
+   * Reads, transforms and writes with compare-and-set, retrying when someone else wrote
+   * in between. `transform` returning the same object reference means "no change".
+   */
+  async guaranteedUpdate(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    transform: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    attempts = 5,
+  ): Promise<KubeObject> {
+    for (let i = 1; ; i++) {
+      const current = await this.get(def, namespace, name);
+      const next = await transform(structuredClone(current));
+      if (sameObject(next, current)) return current;
+      try {
+        return await this.update(def, next, current.metadata.resourceVersion!);
+      } catch (err) {
+        if (!isKedgeError(err, 'Conflict') || i >= attempts || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+      }
+    }
+  }
+}
+
+/** A stored entry as an API object: a private copy with kind, apiVersion and resourceVersion. */
+export function toObject(def: ResourceDef, kv: KeyValue): KubeObject {
+  const obj = structuredClone(kv.value) as KubeObject;
+  obj.kind = def.kind;
+  obj.apiVersion = apiVersionOf(def);
+  obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+  return obj;
+}
+
+function toStored(obj: KubeObject): KubeObject {
+  const copy = structuredClone(obj);
+  delete copy.metadata.resourceVersion;
+  return copy;
+}
+
+function sameObject(a: KubeObject, b: KubeObject): boolean {
+  return stableJson(a) === stableJson(b);
+}
+
+function revisionOf(resourceVersion: string): number {
+  const n = Number(resourceVersion);
+  if (!Number.isSafeInteger(n) || n < 0) throw new KedgeError('BadRequest', `invalid resourceVersion ${JSON.stringify(resourceVersion)}`);
+  return n;
+}
+
+function translate(def: ResourceDef, name: string, err: unknown): unknown {
+  if (isKedgeError(err, 'NotFound')) return notFound(def, name);
+  if (isKedgeError(err, 'Conflict')) return conflict(def, name);
+  return err;
+}
+
+function qualified(def: ResourceDef): string {
+  return def.group ? `${def.resource}.${def.group}` : def.resource;
+}
+
+export function notFound(def: ResourceDef, name: string): KedgeError {
+  return new KedgeError('NotFound', `${qualified(def)} "${name}" not found`, { details: { name, group: def.group, kind: def.resource } });
+}
+
+export function alreadyExists(def: ResourceDef, name: string): KedgeError {
+  return new KedgeError('AlreadyExists', `${qualified(def)} "${name}" already exists`, { details: { name, group: def.group, kind: def.resource } });
+}
+
+export function conflict(def: ResourceDef, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again'): KedgeError {
+  return new KedgeError('Conflict', `Operation cannot be fulfilled on ${qualified(def)} "${name}": ${why}`, { details: { name, group: def.group, kind: def.resource } });
+}

@@ -1,0 +1,34 @@
+import { isValidNodeName, parseTopic } from '../../shared/protocol/topics.js';
+
+/** The MQTT username of the cloud hub; every other username is a node name. */
+export const CLOUD_USERNAME = 'kedge-cloud';
+
+/** Who a broker connection belongs to, decided once at CONNECT. */
+export type BrokerIdentity = { role: 'cloud' } | { role: 'node'; node: string };
+
+export type BrokerRole = BrokerIdentity['role'];
+
+/**
+ * Turns a username and the verdict of the credential check into an identity, or undefined
+ * when the connection must be refused. `true` means "the role the username implies".
+ */
+export function identify(username: string | undefined, verdict: boolean | BrokerRole): BrokerIdentity | undefined {
+  if (verdict === false || !username) return undefined;
+  const role = verdict === true ? (username === CLOUD_USERNAME ? 'cloud' : 'node') : verdict;
+  if (role === 'cloud') return { role: 'cloud' };
+  return isValidNodeName(username) ? { role: 'node', node: username } : undefined;
+}
+
+/** A node may publish only to its own `up` and `presence` topics; the cloud anywhere. */
+export function mayPublish(who: BrokerIdentity, topic: string): boolean {
+  if (who.role === 'cloud') return true;
+  const parsed = parseTopic(topic);
+  return parsed !== undefined && parsed.node === who.node && (parsed.channel === 'up' || parsed.channel === 'presence');
+}
+
+/** A node may subscribe only to its own `down` topic (no wildcards); the cloud to anything. */
+export function maySubscribe(who: BrokerIdentity, topicFilter: string): boolean {
+  if (who.role === 'cloud') return true;
+  const parsed = parseTopic(topicFilter);
+  return parsed !== undefined && parsed.node === who.node && parsed.channel === 'down';
+}

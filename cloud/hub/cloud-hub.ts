@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { concatMap, groupBy, mergeMap, type Subscription } from 'rxjs';
+import type { Clock } from '../../shared/clock.js';
+import { EnvelopeStamper, type DownDraft, type DownMessage } from '../../shared/protocol/envelope.js';
+import type { Logger } from '../../shared/log.js';
+import type { Timing } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+import type { ApiClient } from '../apiserver/client.js';
+import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
+import { CLOUD_USERNAME } from './acl.js';
+import type { Inbound } from './inbound.js';
+import { informer } from './informer.js';
+import { openMqttLink } from './mqtt-link.js';
+import type { SessionTransport } from './node-session.js';
+import { Sessions } from './sessions.js';
+import { writeNodeStatus, writePodStatus } from './upstream.js';
+
+export interface CloudHubOptions {
+  api: ApiClient;
+  brokerUrl: string;
+  /** Default `kedge-cloud`. */
+  username?: string;
+  password: string;
+  clock: Clock;
+  timing: Timing;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Default: in memory. */
+  ledger?: AckLedger;
+}
+
+export interface HubStats {
+  /** Inbound payloads dropped by validation [SYNC-1]. */
+  malformed: number;
+  /** Inbound payloads that passed validation (up and presence). */
+  received: number;
+  /** Down messages published for the first time (apply, delete, synced, ack). */
+  sent: number;
+  /** Re-sends of unacked apply/delete messages [SYNC-4]. */
+  resent: number;
+  /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
+  acked: number;
+}
+
+export interface CloudHubHandle {
+  stats(): HubStats;
+  /** Nodes between their hello and their presence offline, sorted. */
+  connectedNodes(): string[];
+  readonly ledger: AckLedger;
+  /** Releases the MQTT client, the pod watch and every timer. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The cloud end of the sync (KubeEdge's CloudHub + SyncController): an MQTT client of the
+ * broker that watches pods, keeps one NodeSession per node, answers hellos, and writes node
+ * and pod status reported by edges. Resolves once subscribed and the first pod list is in.
+ */
+export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubHandle> {
+  const { api, clock, timing, signal } = options;
+  const logger = options.logger.child('hub');
+  const ledger = options.ledger ?? new MemoryAckLedger();
+  const counters: HubStats = { malformed: 0, received: 0, sent: 0, resent: 0, acked: 0 };
+  const stamper = new EnvelopeStamper('cloud', randomUUID().slice(0, 8));
+
+  const link = openMqttLink({
+    brokerUrl: options.brokerUrl,
+    clientId: `kedge-cloud-${stamper.epoch}`,
+    username: options.username ?? CLOUD_USERNAME,
+    password: options.password,
+    keepaliveMs: timing.keepaliveMs,
+    reconnectMs: timing.reconnectMinMs,
+    logger,
+    onMalformed: () => counters.malformed++,
+  });
+  const transport: SessionTransport = {
+    send(node: string, draft: DownDraft): DownMessage {
+      const message = stamper.stamp(draft) as DownMessage;
+      counters.sent++;
+      link.publish(node, message);
+      return message;
+    },
+    resend(node: string, message: DownMessage): void {
+      counters.resent++;
+      link.publish(node, message);
+    },
+  };
+  const sessions = new Sessions({ clock, timing, ledger, transport });
+
+  let podsSynced!: () => void;
+  const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
+  const pods$ = informer<Pod>(api, { resource: 'pods' }, { clock, logger });
+
+  const handle = async (inbound: Inbound): Promise<void> => {
+    await podsReady; // hellos are answered from a complete pod cache
+    counters.received++;
+    const session = sessions.get(inbound.node);
+    if (inbound.channel === 'presence') {
+      if (!inbound.presence.online && session.offline(inbound.presence.epoch)) logger.info('node offline', { node: inbound.node });
+      return;
+    }
+    const message = inbound.message;
+    try {
+      switch (message.type) {
+        case 'hello': {
+          const plan = session.hello(message);
+          logger.info('node hello', { node: inbound.node, holds: message.body.holds.length, applies: plan.applies.length, deletes: plan.deletes.length });
+          return;
+        }
+        case 'ack':
+          if (session.ack(message.parentId)) counters.acked++;
+          return;
+        case 'nodeStatus':
+          await writeNodeStatus(api, message.body);
+          break;
+        case 'podStatus':
+          await writePodStatus(api, inbound.node, message.ref, message.body);
+          break;
+      }
+      transport.send(inbound.node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
+    } catch (err) {
+      // Not acked: the edge re-sends it.
+      logger.warn('could not process message', { node: inbound.node, type: message.type, error: String(err) });
+    }
+  };
+
+  const subscriptions: Subscription[] = [
+    pods$.subscribe((event) => {
+      sessions.onPodEvent(event);
+      if (event.type === 'SYNCED') podsSynced();
+    }),
+    // Serial per node (a hello is answered before that node's next message), parallel across nodes.
+    link.inbound$.pipe(groupBy((inbound) => inbound.node), mergeMap((perNode) => perNode.pipe(concatMap(handle)))).subscribe(),
+  ];
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      signal?.removeEventListener('abort', onAbort);
+      for (const s of subscriptions) s.unsubscribe();
+      sessions.close();
+      await link.close();
+    })());
+  const onAbort = (): void => void close();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) await close();
+
+  await untilAborted(Promise.all([link.subscribed, podsReady]), signal);
+  logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
+  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, close };
+}
+
+/** Resolves with `work`, or rejects with the signal's reason if it aborts first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

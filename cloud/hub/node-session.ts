@@ -1,0 +1,169 @@
+import type { Cancel, Clock } from '../../shared/clock.js';
+import type { DownDraft, DownMessage, HelloMessage, ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Timing } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+import type { AckLedger } from './ack-ledger.js';
+import { isNewer, planResync, podRef, type ResyncPlan } from './resync.js';
+
+/** How a session puts messages on the wire: `send` stamps and publishes, `resend` repeats one. */
+export interface SessionTransport {
+  send(node: string, draft: DownDraft): DownMessage;
+  resend(node: string, message: DownMessage): void;
+}
+
+export interface SessionDeps {
+  clock: Clock;
+  timing: Pick<Timing, 'resendMinMs' | 'resendMaxMs'>;
+  ledger: AckLedger;
+  transport: SessionTransport;
+}
+
+type ObjectDraft = Extract<DownDraft, { type: 'apply' | 'delete' }>;
+
+/** The newest message pending for one uid, and its transmission if it went out. */
+interface Pending {
+  draft: ObjectDraft;
+  ref: ObjectRef;
+  sent?: { id: string; message: DownMessage; delayMs: number; cancel?: Cancel };
+}
+
+/**
+ * The cloud's view of one node (KubeEdge's per-node message pool): the pods it should hold,
+ * a coalescing outbox keyed by uid [SYNC-3] whose entries stay until acked, re-sent with
+ * doubling backoff while the node is connected [SYNC-4].
+ */
+export class NodeSession {
+  /** Pods bound to this node, by uid [SYNC-2]. */
+  readonly desired = new Map<string, Pod>();
+  private readonly outbox = new Map<string, Pending>();
+  /** Every transmitted object message not yet acked (superseded ones too), by message id. */
+  private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
+  private epoch: string | undefined;
+
+  constructor(
+    readonly node: string,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  /** Connected between a hello and the presence offline of the same epoch [SYNC-4]. */
+  get connected(): boolean {
+    return this.epoch !== undefined;
+  }
+
+  get pending(): number {
+    return this.outbox.size;
+  }
+
+  podBound(pod: Pod): void {
+    const uid = pod.metadata.uid;
+    if (!uid) return;
+    this.desired.set(uid, pod);
+    this.reconcile(uid);
+  }
+
+  podGone(uid: string): void {
+    this.desired.delete(uid);
+    this.reconcile(uid);
+  }
+
+  /** [SYNC-10] Answers a hello with exactly the difference, then `synced`. Holds become the ledger. */
+  hello(message: HelloMessage): ResyncPlan {
+    this.stopAll();
+    this.outbox.clear();
+    this.unacked.clear();
+    this.epoch = message.epoch;
+    this.deps.ledger.reset(this.node, message.body.holds);
+    const plan = planResync(this.desired.values(), message.body.holds);
+    for (const ref of plan.deletes) this.enqueue({ type: 'delete', ref });
+    for (const pod of plan.applies) this.enqueue({ type: 'apply', ref: podRef(pod), body: pod });
+    this.deps.transport.send(this.node, {
+      type: 'synced',
+      parentId: message.id,
+      body: { applies: plan.applies.length, deletes: plan.deletes.length },
+    });
+    return plan;
+  }
+
+  /** The node's presence went offline. Ignored unless it is the epoch that said hello. */
+  offline(epoch: string): boolean {
+    if (epoch !== this.epoch) return false;
+    this.epoch = undefined;
+    this.stopAll();
+    return true;
+  }
+
+  /** [SYNC-5] Records an ack in the ledger; false if it answers nothing we sent. */
+  ack(parentId: string): boolean {
+    const acked = this.unacked.get(parentId);
+    if (!acked) return false;
+    this.unacked.delete(parentId);
+    const { ledger } = this.deps;
+    const uid = acked.ref.uid;
+    const recorded = ledger.get(this.node, uid);
+    if (acked.type === 'delete') ledger.forget(this.node, uid);
+    else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
+    const pending = this.outbox.get(uid);
+    if (pending?.sent?.id === parentId) {
+      pending.sent.cancel?.();
+      this.outbox.delete(uid);
+    }
+    this.reconcile(uid);
+    return true;
+  }
+
+  close(): void {
+    this.epoch = undefined;
+    this.stopAll();
+  }
+
+  /** Level-triggered: what must be pending for this uid, given desired, ledger and outbox. */
+  private reconcile(uid: string): void {
+    const want = this.desired.get(uid);
+    const pending = this.outbox.get(uid);
+    const have = this.deps.ledger.get(this.node, uid);
+    if (want) {
+      const rv = want.metadata.resourceVersion;
+      const ahead = pending ? pending.draft.type === 'apply' && !isNewer(rv, pending.ref.resourceVersion) : have && !isNewer(rv, have.resourceVersion);
+      if (!ahead) this.enqueue({ type: 'apply', ref: podRef(want), body: want });
+      return;
+    }
+    if (pending?.draft.type === 'delete') return;
+    if (pending && !pending.sent && !have) this.outbox.delete(uid); // never left the cloud
+    else if (pending || have) this.enqueue({ type: 'delete', ref: tombstoneRef((pending?.ref ?? have)!) });
+  }
+
+  /** [SYNC-3] The newest draft replaces whatever was pending for the uid. */
+  private enqueue(draft: ObjectDraft): void {
+    this.outbox.get(draft.ref.uid)?.sent?.cancel?.();
+    const pending: Pending = { draft, ref: draft.ref };
+    this.outbox.set(draft.ref.uid, pending);
+    if (this.connected) this.transmit(pending);
+  }
+
+  private transmit(pending: Pending): void {
+    const message = this.deps.transport.send(this.node, pending.draft);
+    this.unacked.set(message.id, { type: pending.draft.type, ref: pending.ref });
+    pending.sent = { id: message.id, message, delayMs: this.deps.timing.resendMinMs };
+    this.armResend(pending);
+  }
+
+  /** [SYNC-4] Re-sends the same envelope after resendMinMs, doubling up to resendMaxMs. */
+  private armResend(pending: Pending): void {
+    const sent = pending.sent!;
+    sent.cancel = this.deps.clock.setTimer(sent.delayMs, () => {
+      if (!this.connected || this.outbox.get(pending.ref.uid) !== pending) return;
+      this.deps.transport.resend(this.node, sent.message);
+      sent.delayMs = Math.min(sent.delayMs * 2, this.deps.timing.resendMaxMs);
+      this.armResend(pending);
+    });
+  }
+
+  private stopAll(): void {
+    for (const pending of this.outbox.values()) pending.sent?.cancel?.();
+  }
+}
+
+function tombstoneRef(ref: ObjectRef): ObjectRef {
+  const { kind, namespace, name, uid } = ref;
+  return namespace === undefined ? { kind, name, uid } : { kind, namespace, name, uid };
+}

@@ -1,0 +1,70 @@
+import { isKedgeError, KedgeError } from '../../shared/errors.js';
+import type { ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Node, Pod, PodStatus } from '../../shared/types.js';
+import type { ApiClient } from '../apiserver/client.js';
+
+/**
+ * Edge → cloud writes (KubeEdge's EdgeController upstream). The edge owns status, the cloud
+ * owns spec: these only ever write the status subresource of an existing object, with
+ * compare-and-set on resourceVersion, retried on Conflict. Transient failures are thrown so
+ * the caller does not ack and the edge re-sends.
+ */
+const CONFLICT_RETRIES = 5;
+
+async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isKedgeError(err, 'Conflict') || i >= CONFLICT_RETRIES) throw err;
+    }
+  }
+}
+
+async function getOrUndefined<T extends Node | Pod>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isKedgeError(err, 'NotFound')) return undefined;
+    throw err;
+  }
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** [SYNC-11] Registers the Node on first report (spec and labels from the edge), else writes its status. */
+export async function writeNodeStatus(api: ApiClient, reported: Node): Promise<'created' | 'updated'> {
+  const name = reported.metadata.name!;
+  const ref = { resource: 'nodes', name };
+  return retryOnConflict(async () => {
+    const current = await getOrUndefined(() => api.get<Node>(ref));
+    if (!current) {
+      const { labels, annotations } = reported.metadata;
+      const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec: reported.spec ?? {}, status: reported.status ?? {} };
+      try {
+        const created = await api.create<Node>(ref, body);
+        if (!sameJson(created.status ?? {}, body.status)) await api.replace<Node>({ ...ref, subresource: 'status' }, { ...created, status: body.status });
+        return 'created';
+      } catch (err) {
+        // Someone registered it first: try again as an update.
+        throw isKedgeError(err, 'AlreadyExists') ? new KedgeError('Conflict', `node ${name} appeared meanwhile`, { cause: err }) : err;
+      }
+    }
+    await api.replace<Node>({ ...ref, subresource: 'status' }, { ...current, status: reported.status ?? {} });
+    return 'updated';
+  });
+}
+
+/**
+ * [SYNC-12] Writes a pod's status only to the pod with the same uid, bound to the reporting
+ * node. 'ignored' when the pod is gone, replaced or bound elsewhere.
+ */
+export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRef, status: PodStatus): Promise<'applied' | 'ignored'> {
+  const podRef = { resource: 'pods', namespace: ref.namespace ?? 'default', name: ref.name };
+  return retryOnConflict(async () => {
+    const pod = await getOrUndefined(() => api.get<Pod>(podRef));
+    if (!pod || pod.metadata.uid !== ref.uid || pod.spec.nodeName !== node) return 'ignored';
+    await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
+    return 'applied';
+  });
+}

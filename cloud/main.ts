@@ -1,0 +1,110 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { realClock, type Clock } from '../shared/clock.js';
+import { silentLogger, type Logger } from '../shared/log.js';
+import { defaultTiming, type Timing } from '../shared/timing.js';
+import {
+  apiTokens,
+  createApiServer,
+  ensureSystemNamespaces,
+  loadOrCreateCredentials,
+  loadOrCreateServingCert,
+  LOOPBACK_HOSTS,
+  startApiServer,
+  writeKubeconfig,
+  type Credentials,
+} from './apiserver/index.js';
+import { CLOUD_USERNAME, startBroker, startCloudHub, type CloudHubHandle } from './hub/index.js';
+import { startScheduler } from './scheduler/index.js';
+import { DurableStore } from './store/durable-store.js';
+import { MemoryStore } from './store/memory-store.js';
+import type { Store } from './store/store.js';
+
+export interface CloudOptions {
+  dataDir: string;
+  apiHost?: string;
+  /** 0 picks a free port. */
+  apiPort: number;
+  mqttHost?: string;
+  /** Port of the embedded broker; 0 picks a free one. Ignored with `brokerUrl`. */
+  mqttPort: number;
+  /** An external MQTT broker instead of the embedded one. */
+  brokerUrl?: string;
+  store?: 'durable' | 'memory';
+  timing?: Timing;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface Cloud {
+  /** https:// URL (plain http:// answers on the same port too). */
+  readonly apiUrl: string;
+  readonly brokerUrl: string;
+  readonly kubeconfigPath: string;
+  readonly credentials: Credentials;
+  readonly hub: CloudHubHandle;
+  readonly store: Store;
+  stop(): Promise<void>;
+}
+
+async function openStore(options: CloudOptions): Promise<Store> {
+  return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
+}
+
+/** The cloud's composition root: the only place that constructs its concrete parts. */
+export async function startCloud(options: CloudOptions): Promise<Cloud> {
+  const clock = options.clock ?? realClock;
+  const logger = options.logger ?? silentLogger;
+  const timing = options.timing ?? defaultTiming;
+  const abort = new AbortController();
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    abort.abort();
+    for (const s of stops.reverse()) await s().catch((err: unknown) => logger.warn(`stop: ${(err as Error).message}`));
+    stops.length = 0;
+  };
+  try {
+    await mkdir(options.dataDir, { recursive: true });
+    const credentials = await loadOrCreateCredentials(options.dataDir);
+    const store = await openStore(options);
+    stops.push(() => store.close());
+
+    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials) });
+    const loopback = api.loopback(credentials.cloud);
+    await ensureSystemNamespaces(loopback);
+    const apiHost = options.apiHost ?? '127.0.0.1';
+    const tls = await loadOrCreateServingCert(options.dataDir, [...new Set([...LOOPBACK_HOSTS, apiHost])], clock.now());
+    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls });
+    stops.push(() => server.close());
+    const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.certPem);
+
+    let brokerUrl = options.brokerUrl;
+    if (!brokerUrl) {
+      const broker = await startBroker({
+        host: options.mqttHost ?? '127.0.0.1',
+        port: options.mqttPort,
+        authenticate: (user, password) => brokerRole(credentials, user, password),
+        logger: logger.child('broker'),
+      });
+      stops.push(() => broker.close());
+      brokerUrl = broker.url;
+    }
+    const common = { api: loopback, clock, signal: abort.signal };
+    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub') });
+    stops.push(() => hub.close());
+    const scheduler = await startScheduler({ ...common, logger: logger.child('scheduler') });
+    stops.push(() => scheduler.close());
+
+    logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The embedded broker admits the cloud hub with the cloud token and nodes with the edge token. */
+function brokerRole(credentials: Credentials, user: string, password: string): 'cloud' | 'node' | false {
+  if (user === CLOUD_USERNAME) return password === credentials.cloud ? 'cloud' : false;
+  return password === credentials.edge ? 'node' : false;
+}

@@ -1,0 +1,2 @@
+export { startScheduler, type SchedulerHandle, type SchedulerOptions } from './scheduler.js';
+export { pickNode, fits } from './pick-node.js';

@@ -1,0 +1,99 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Observable, Subscription } from 'rxjs';
+import type { Cancel, Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import type { Timing } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+import { Coalescer } from '../coalescer.js';
+import { refOf, type LocalCache } from '../metamanager/local-cache.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { applyPodActions } from './apply-actions.js';
+import { planPods, type ActualPods } from './plan-pods.js';
+import { derivePodStatus } from './pod-status.js';
+
+export interface EdgedDeps {
+  cache: LocalCache;
+  runtime: Runtime;
+  clock: Clock;
+  timing: Timing;
+  logger: Logger;
+  hostIP: string;
+  /** Called after new pod statuses were queued in the cache outbox and persisted. */
+  onStatusQueued: () => void;
+}
+
+/**
+ * The kubelet: every timing.syncIntervalMs, and whenever the cache changes, it plans
+ * (pure, planPods) and applies what makes the runtime run the cached pods, then derives
+ * each pod's status and queues the ones that changed. It needs nothing from the cloud.
+ */
+export class Edged {
+  private readonly syncs: Coalescer;
+  private cancelTick: Cancel | undefined;
+  private trigger: Subscription | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: EdgedDeps) {
+    this.syncs = new Coalescer(() => this.syncOnce());
+  }
+
+  start(changes$: Observable<unknown>): void {
+    this.cancelTick = this.deps.clock.setRepeating(this.deps.timing.syncIntervalMs, () => void this.sync());
+    this.trigger = changes$.subscribe(() => void this.sync());
+    void this.sync();
+  }
+
+  /** Runs a sync (or joins the next one); resolves when it is done. Never rejects. */
+  sync(): Promise<void> {
+    return this.syncs.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTick?.();
+    this.trigger?.unsubscribe();
+    await this.syncs.run();
+  }
+
+  private async syncOnce(): Promise<void> {
+    if (this.stopped) return;
+    const { cache, runtime, clock, logger } = this.deps;
+    try {
+      const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
+      let actual = await this.actual();
+      const actions = planPods(desired, actual, clock.now());
+      if (actions.length > 0) {
+        await applyPodActions(runtime, actions, actual, logger);
+        actual = await this.actual();
+      }
+      await this.reportStatuses(actual);
+    } catch (err) {
+      logger.error('pod sync failed', { error: (err as Error).message });
+    }
+  }
+
+  private async actual(): Promise<ActualPods> {
+    const [sandboxes, containers] = await Promise.all([this.deps.runtime.listSandboxes(), this.deps.runtime.listContainers()]);
+    return { sandboxes, containers };
+  }
+
+  /** Queues the status of every held pod whose status changed since it was last queued. */
+  private async reportStatuses(actual: ActualPods): Promise<void> {
+    const { cache, runtime, clock, hostIP } = this.deps;
+    let queued = 0;
+    for (const held of cache.objects()) {
+      if (held.kind !== 'Pod') continue;
+      const pod: Pod = held.object;
+      const sandbox = actual.sandboxes
+        .filter((s) => s.podUid === held.uid && s.state === 'ready')
+        .sort((a, b) => b.createdAt - a.createdAt)[0];
+      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now() });
+      if (isDeepStrictEqual(status, pod.status)) continue;
+      cache.queueStatus(refOf(held), status);
+      queued++;
+    }
+    if (queued === 0) return;
+    await cache.flush();
+    this.deps.onStatusQueued();
+  }
+}

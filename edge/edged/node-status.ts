@@ -1,0 +1,76 @@
+import type { Node, NodeCondition } from '../../shared/types.js';
+
+/** What the node says about itself; everything but the times is fixed for the process. */
+export interface NodeFacts {
+  nodeName: string;
+  hostIP: string;
+  runtimeName: string;
+  runtimeVersion: string;
+  bootId: string;
+  machineId: string;
+  osImage: string;
+  kernelVersion: string;
+  /** When this kubelet became ready (its start). */
+  readySince: number;
+}
+
+export const KUBELET_VERSION = 'v1.32.4-kedge';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function condition(type: string, ok: boolean, reason: string, message: string, facts: NodeFacts, now: number): NodeCondition {
+  return {
+    type,
+    status: ok ? 'True' : 'False',
+    lastHeartbeatTime: iso(now),
+    lastTransitionTime: iso(facts.readySince),
+    reason,
+    message,
+  };
+}
+
+/** The Node object sent as registration and heartbeat [SYNC-11]. */
+export function buildNode(facts: NodeFacts, now: number): Node {
+  const resources = { cpu: '4', memory: '8Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: facts.nodeName,
+      labels: {
+        'kubernetes.io/hostname': facts.nodeName,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'node-role.kubernetes.io/edge': '',
+      },
+    },
+    spec: {},
+    status: {
+      capacity: { ...resources },
+      allocatable: { ...resources },
+      conditions: [
+        condition('MemoryPressure', false, 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', facts, now),
+        condition('DiskPressure', false, 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', facts, now),
+        condition('PIDPressure', false, 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', facts, now),
+        condition('Ready', true, 'KubeletReady', 'kubelet is posting ready status', facts, now),
+      ],
+      addresses: [
+        { type: 'InternalIP', address: facts.hostIP },
+        { type: 'Hostname', address: facts.nodeName },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: facts.machineId,
+        systemUUID: facts.machineId,
+        bootID: facts.bootId,
+        kernelVersion: facts.kernelVersion,
+        osImage: facts.osImage,
+        containerRuntimeVersion: `${facts.runtimeName}://${facts.runtimeVersion}`,
+        kubeletVersion: KUBELET_VERSION,
+        kubeProxyVersion: KUBELET_VERSION,
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+}

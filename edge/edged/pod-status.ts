@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
+import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
+import { attemptsOf, shouldRestart } from './plan-pods.js';
+
+export interface PodStatusInput {
+  /** The pod as cached; its `status` is the previous status edged reported (or the cloud's). */
+  pod: Pod;
+  sandbox: Sandbox | undefined;
+  containers: ContainerInfo[];
+  runtimeName: string;
+  hostIP: string;
+  now: number;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function imageIdOf(image: string): string {
+  return `${image}@sha256:${createHash('sha256').update(image).digest('hex')}`;
+}
+
+function terminated(c: ContainerInfo): ContainerState {
+  const t: NonNullable<ContainerState['terminated']> = { exitCode: c.exitCode ?? 0, reason: c.reason ?? 'Completed' };
+  if (c.startedAt !== undefined) t.startedAt = iso(c.startedAt);
+  if (c.finishedAt !== undefined) t.finishedAt = iso(c.finishedAt);
+  return { terminated: t };
+}
+
+/** Kubernetes' QoS class from the containers' requests and limits. */
+export function qosClassOf(pod: Pod): string {
+  const resources = pod.spec.containers.map((c) => c.resources ?? {});
+  if (resources.every((r) => !Object.keys(r.requests ?? {}).length && !Object.keys(r.limits ?? {}).length)) return 'BestEffort';
+  const guaranteed = resources.every((r) =>
+    ['cpu', 'memory'].every((k) => r.limits?.[k] !== undefined && (r.requests?.[k] ?? r.limits[k]) === r.limits[k]),
+  );
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+function stateOf(c: ContainerInfo | undefined): ContainerState {
+  if (!c || c.state === 'created') return { waiting: { reason: 'ContainerCreating' } };
+  if (c.state === 'running') return { running: { startedAt: iso(c.startedAt ?? c.createdAt) } };
+  if (c.state === 'exited') return terminated(c);
+  return { waiting: { reason: 'Unknown' } };
+}
+
+function containerStatus(input: PodStatusInput, name: string, image: string): ContainerStatus {
+  const attempts = input.sandbox ? attemptsOf(input.containers, input.sandbox.id, name) : [];
+  const latest = attempts.at(-1);
+  const previous = attempts.length > 1 ? attempts.at(-2) : undefined;
+  const status: ContainerStatus = {
+    name,
+    ready: latest?.state === 'running' && latest.ready !== false,
+    started: latest?.state === 'running',
+    restartCount: latest?.attempt ?? 0,
+    image,
+    imageID: latest ? imageIdOf(image) : '',
+    state: stateOf(latest),
+    lastState: previous?.state === 'exited' ? terminated(previous) : {},
+  };
+  if (latest) status.containerID = `${input.runtimeName}://${latest.id}`;
+  return status;
+}
+
+function phaseOf(input: PodStatusInput, statuses: ContainerStatus[]): PodPhase {
+  if (!input.sandbox || statuses.length === 0) return 'Pending';
+  const latest = input.pod.spec.containers.map((c) => attemptsOf(input.containers, input.sandbox!.id, c.name).at(-1));
+  const finished = latest.every((c) => c?.state === 'exited' && !shouldRestart(input.pod, c));
+  if (finished) return latest.every((c) => c?.exitCode === 0) ? 'Succeeded' : 'Failed';
+  const begun = statuses.some((s) => s.state.running || s.state.terminated || s.restartCount > 0);
+  return begun ? 'Running' : 'Pending';
+}
+
+/** Builds a condition, keeping the previous lastTransitionTime while its status is unchanged. */
+function condition(input: PodStatusInput, type: string, ok: boolean, reason?: string, message?: string): PodCondition {
+  const status = ok ? 'True' : 'False';
+  const before = input.pod.status?.conditions?.find((c) => c.type === type);
+  const out: PodCondition = {
+    type,
+    status,
+    lastProbeTime: null,
+    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : iso(input.now),
+  };
+  if (!ok && reason) out.reason = reason;
+  if (!ok && message) out.message = message;
+  return out;
+}
+
+/** The pod's status as edged sees it: a pure function of the pod, its sandbox and containers. */
+export function derivePodStatus(input: PodStatusInput): PodStatus {
+  const { pod, sandbox } = input;
+  const statuses = pod.spec.containers.map((c) => containerStatus(input, c.name, c.image ?? ''));
+  const phase = phaseOf(input, statuses);
+  const unready = statuses.filter((s) => !s.ready).map((s) => s.name);
+  const allReady = unready.length === 0 && statuses.length > 0;
+  const why = phase === 'Succeeded' || phase === 'Failed' ? 'PodCompleted' : 'ContainersNotReady';
+  const message = `containers with unready status: [${unready.join(' ')}]`;
+  const status: PodStatus = {
+    phase,
+    conditions: [
+      condition(input, 'PodReadyToStartContainers', sandbox?.state === 'ready'),
+      condition(input, 'Initialized', true),
+      condition(input, 'Ready', allReady, why, message),
+      condition(input, 'ContainersReady', allReady, why, message),
+      condition(input, 'PodScheduled', true),
+    ],
+    hostIP: input.hostIP,
+    hostIPs: [{ ip: input.hostIP }],
+    startTime: pod.status?.startTime ?? iso(sandbox?.createdAt ?? input.now),
+    containerStatuses: statuses,
+    qosClass: qosClassOf(pod),
+  };
+  if (sandbox) {
+    status.podIP = sandbox.ip;
+    status.podIPs = [{ ip: sandbox.ip }];
+  }
+  return status;
+}

@@ -1,0 +1,131 @@
+import type { MqttClient } from 'mqtt';
+import { filter, map, share, Subject, type Observable } from 'rxjs';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import { decodeDown, encode } from '../../shared/protocol/codec.js';
+import { EnvelopeStamper, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
+import { topics } from '../../shared/protocol/topics.js';
+import type { Timing } from '../../shared/timing.js';
+import { MqttLink, type Connectivity } from './mqtt-link.js';
+
+export interface EdgeHubOptions {
+  nodeName: string;
+  brokerUrl: string;
+  token: string;
+  /** Changes every time the edge process starts (envelope epoch, presence). */
+  epoch: string;
+  bootId: string;
+  timing: Timing;
+  clock: Clock;
+  logger: Logger;
+  /** What the edge holds, for the hello [SYNC-9]. */
+  holds: () => ObjectRef[];
+  random?: () => number;
+}
+
+/**
+ * The edge end of the sync protocol over MQTT (KubeEdge's EdgeHub): validated inbound
+ * messages as a stream, stamped outbound messages, presence and hello on every session.
+ */
+export class EdgeHub {
+  private readonly link: MqttLink;
+  private readonly stamper: EnvelopeStamper;
+  private readonly helloSent = new Subject<string>();
+  private malformedCount = 0;
+  readonly inbound$: Observable<DownMessage>;
+
+  constructor(private readonly options: EdgeHubOptions) {
+    const { nodeName, timing } = options;
+    this.stamper = new EnvelopeStamper(nodeName, options.epoch);
+    this.link = new MqttLink({
+      brokerUrl: options.brokerUrl,
+      clientId: nodeName,
+      username: nodeName,
+      password: options.token,
+      keepaliveMs: timing.keepaliveMs,
+      connectTimeoutMs: Math.max(1000, timing.keepaliveMs),
+      reconnectMinMs: timing.reconnectMinMs,
+      reconnectMaxMs: timing.reconnectMaxMs,
+      will: { topic: topics.presence(nodeName), payload: this.presence(false) },
+      clock: options.clock,
+      logger: options.logger,
+      ...(options.random ? { random: options.random } : {}),
+      onSession: (client) => this.startSession(client),
+    });
+    const down = topics.down(nodeName);
+    this.inbound$ = this.link.inbound$.pipe(
+      filter((p) => p.topic === down),
+      map((p) => this.decode(p.payload)),
+      filter((m): m is DownMessage => m !== undefined),
+      share(), // decode (and count) each payload once, however many subscribe
+    );
+  }
+
+  get connectivity$(): Observable<Connectivity> {
+    return this.link.connectivity$;
+  }
+
+  get connectivity(): Connectivity {
+    return this.link.connectivity;
+  }
+
+  /** Ids of the hellos sent, one per session. */
+  get hellos$(): Observable<string> {
+    return this.helloSent.asObservable();
+  }
+
+  /** Inbound payloads dropped because they failed validation [SYNC-1]. */
+  get malformed(): number {
+    return this.malformedCount;
+  }
+
+  start(): void {
+    this.link.start();
+  }
+
+  /** Stamps and publishes a message on the up topic; resolves to its id once the broker has it. */
+  async send(draft: UpDraft): Promise<string> {
+    const message = this.stamp(draft);
+    await this.publish(message);
+    return message.id;
+  }
+
+  /** Gives a draft its envelope (id, seq, sender, epoch) without sending it. */
+  stamp(draft: UpDraft): UpMessage {
+    return this.stamper.stamp(draft) as UpMessage;
+  }
+
+  /** Publishes a stamped message; rejects when not connected (the caller re-sends later). */
+  publish(message: UpMessage): Promise<void> {
+    return this.link.publish(topics.up(this.options.nodeName), encode(message));
+  }
+
+  async stop(): Promise<void> {
+    await this.link.stop({ topic: topics.presence(this.options.nodeName), payload: this.presence(false) });
+    this.helloSent.complete();
+  }
+
+  /** [SYNC-9] subscribe to down, retained presence online, then hello with what the edge holds. */
+  private async startSession(client: MqttClient): Promise<void> {
+    const { nodeName, bootId } = this.options;
+    await client.subscribeAsync(topics.down(nodeName), { qos: 1 });
+    await client.publishAsync(topics.presence(nodeName), this.presence(true), { qos: 1, retain: true });
+    const hello = this.stamper.stamp({ type: 'hello', body: { bootId, holds: this.options.holds() } });
+    await client.publishAsync(topics.up(nodeName), encode(hello), { qos: 1 });
+    this.helloSent.next(hello.id);
+  }
+
+  private decode(payload: Buffer): DownMessage | undefined {
+    const decoded = decodeDown(payload);
+    if (decoded.ok) return decoded.message;
+    // [SYNC-1] dropped, counted and logged; never fatal.
+    this.malformedCount++;
+    this.options.logger.warn('dropped a malformed message', { reason: decoded.reason, bytes: payload.length });
+    return undefined;
+  }
+
+  private presence(online: boolean): Buffer {
+    const p: Presence = { online, epoch: this.options.epoch };
+    return encode(p);
+  }
+}

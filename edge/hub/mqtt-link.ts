@@ -1,0 +1,150 @@
+import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { Cancel, Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import { reconnectDelay } from './backoff.js';
+
+export interface Connectivity {
+  connected: boolean;
+  /** When the link last went up or down (ms since the epoch). */
+  since: number;
+}
+
+export interface InboundPacket {
+  topic: string;
+  payload: Buffer;
+}
+
+export interface MqttLinkOptions {
+  brokerUrl: string;
+  clientId: string;
+  username: string;
+  password: string;
+  keepaliveMs: number;
+  connectTimeoutMs: number;
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+  will: { topic: string; payload: Buffer };
+  clock: Clock;
+  logger: Logger;
+  random?: () => number;
+  /** Runs on every CONNACK before the link counts as connected (subscribe, presence, hello). */
+  onSession: (client: MqttClient) => Promise<void>;
+}
+
+/**
+ * One MQTT connection that comes back by itself. mqtt.js' own reconnect is off
+ * (reconnectPeriod 0): every attempt is a fresh client, scheduled on the Clock with capped
+ * exponential backoff and jitter, so tests drive reconnects with a fake clock.
+ */
+export class MqttLink {
+  private readonly state: BehaviorSubject<Connectivity>;
+  private readonly packets = new Subject<InboundPacket>();
+  private client: MqttClient | undefined;
+  private attempt = 0;
+  private cancelRetry: Cancel | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: MqttLinkOptions) {
+    this.state = new BehaviorSubject<Connectivity>({ connected: false, since: options.clock.now() });
+  }
+
+  get connectivity$(): Observable<Connectivity> {
+    return this.state.asObservable();
+  }
+
+  get connectivity(): Connectivity {
+    return this.state.value;
+  }
+
+  get inbound$(): Observable<InboundPacket> {
+    return this.packets.asObservable();
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  /**
+   * Publishes on the current session; rejects when there is none (callers re-send later).
+   * Allowed while the session is still being set up, so an apply that races our own hello
+   * is acked at once; senders that must wait for the hello check `connectivity` first.
+   */
+  publish(topic: string, payload: Buffer, opts: IClientPublishOptions = { qos: 1 }): Promise<void> {
+    const client = this.client;
+    if (!client?.connected) return Promise.reject(new Error('not connected'));
+    return client.publishAsync(topic, payload, opts).then(() => undefined);
+  }
+
+  /** Closes the session (publishing `farewell` first when connected) and stops reconnecting. */
+  async stop(farewell?: { topic: string; payload: Buffer }): Promise<void> {
+    this.stopped = true;
+    this.cancelRetry?.();
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    if (client.connected && farewell) {
+      // QoS 0: the callback fires once the packet is written, which is all we wait for.
+      await new Promise<void>((resolve) => client.publish(farewell.topic, farewell.payload, { qos: 0, retain: true }, () => resolve()));
+    }
+    await client.endAsync(true).catch(() => undefined);
+    this.setConnected(false);
+    this.packets.complete();
+    this.state.complete();
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const o = this.options;
+    const client = mqtt.connect(o.brokerUrl, {
+      clientId: o.clientId,
+      username: o.username,
+      password: o.password,
+      protocolVersion: 4, // aedes speaks MQTT 3.1.1 only
+      clean: true, // nothing depends on a persistent session (docs/protocol.md)
+      keepalive: Math.max(1, Math.round(o.keepaliveMs / 1000)),
+      connectTimeout: o.connectTimeoutMs,
+      reconnectPeriod: 0, // we reconnect ourselves, on the Clock
+      will: { topic: o.will.topic, payload: o.will.payload, qos: 1, retain: true },
+    });
+    this.client = client;
+    // Attached before CONNACK so nothing that arrives early is lost.
+    client.on('message', (topic, payload) => this.packets.next({ topic, payload }));
+    client.on('connect', () => void this.startSession(client));
+    client.on('error', (err) => o.logger.warn('mqtt error', { error: err.message }));
+    client.on('close', () => this.onClose(client));
+  }
+
+  private async startSession(client: MqttClient): Promise<void> {
+    try {
+      await this.options.onSession(client);
+    } catch (err) {
+      this.options.logger.warn('session setup failed; reconnecting', { error: (err as Error).message });
+      client.end(true);
+      return;
+    }
+    if (this.client !== client || !client.connected) return;
+    this.attempt = 0;
+    this.options.logger.info('connected', { broker: this.options.brokerUrl });
+    this.setConnected(true);
+  }
+
+  private onClose(client: MqttClient): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.end(true);
+    if (this.state.value.connected) this.options.logger.warn('disconnected from broker');
+    this.setConnected(false);
+    if (this.stopped) return;
+    const delay = reconnectDelay(this.attempt++, this.options.reconnectMinMs, this.options.reconnectMaxMs, this.options.random ?? Math.random);
+    this.cancelRetry = this.options.clock.setTimer(delay, () => {
+      this.cancelRetry = undefined;
+      this.connect();
+    });
+  }
+
+  private setConnected(connected: boolean): void {
+    if (this.state.value.connected === connected || this.state.closed) return;
+    this.state.next({ connected, since: this.options.clock.now() });
+  }
+}

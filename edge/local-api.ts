@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../shared/log.js';
+import type { ObjectList, Pod } from '../shared/types.js';
+import type { LocalCache } from './metamanager/local-cache.js';
+
+export interface LocalApiDeps {
+  port: number;
+  cache: LocalCache;
+  connectivity: () => { connected: boolean; since: number };
+  logger: Logger;
+}
+
+export interface LocalApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** What GET /connection answers. */
+export interface ConnectionReport {
+  connected: boolean;
+  offlineSince: string | null;
+  queued: number;
+}
+
+function podList(cache: LocalCache): ObjectList<Pod> {
+  const items = cache
+    .objects()
+    .filter((o) => o.kind === 'Pod')
+    .map((o) => ({ ...o.object, apiVersion: 'v1', kind: 'Pod' }));
+  return { apiVersion: 'v1', kind: 'PodList', metadata: {}, items };
+}
+
+function connection(deps: LocalApiDeps): ConnectionReport {
+  const c = deps.connectivity();
+  return { connected: c.connected, offlineSince: c.connected ? null : new Date(c.since).toISOString(), queued: deps.cache.outbox().length };
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
+  res.end(text);
+}
+
+function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, { message: 'the local API is read-only' });
+  if (path === '/healthz') return reply(res, 200, 'ok');
+  if (path === '/pods') return reply(res, 200, podList(deps.cache));
+  if (path === '/connection') return reply(res, 200, connection(deps));
+  reply(res, 404, { message: `no such path ${path}` });
+}
+
+/**
+ * The edge's read-only HTTP endpoint on 127.0.0.1. Everything comes from the local cache and
+ * the hub's connectivity, so it answers while the cloud is unreachable.
+ */
+export async function startLocalApi(deps: LocalApiDeps): Promise<LocalApi> {
+  const server = createServer((req, res) => {
+    try {
+      route(deps, req, res);
+    } catch (err) {
+      deps.logger.error('local API request failed', { error: (err as Error).message });
+      reply(res, 500, { message: 'internal error' });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

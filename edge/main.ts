@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Observable } from 'rxjs';
+import { realClock, type Clock } from '../shared/clock.js';
+import { createLogger, type Logger } from '../shared/log.js';
+import type { SyncedMessage } from '../shared/protocol/envelope.js';
+import { defaultTiming, type Timing } from '../shared/timing.js';
+import { Edged } from './edged/edged.js';
+import { startNodeHeartbeat } from './edged/node-heartbeat.js';
+import { buildNode } from './edged/node-status.js';
+import { EdgeHub } from './hub/edge-hub.js';
+import type { Connectivity } from './hub/mqtt-link.js';
+import { StatusSender } from './hub/status-sender.js';
+import { loadIdentity } from './identity.js';
+import { startLocalApi } from './local-api.js';
+import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
+import { refOf, type LocalCache } from './metamanager/local-cache.js';
+import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
+import type { Runtime } from './runtime/runtime.js';
+import { SimRuntime } from './runtime/sim-runtime.js';
+
+export interface EdgeOptions {
+  nodeName: string;
+  brokerUrl: string;
+  token: string;
+  dataDir: string;
+  /** Port of the local API on 127.0.0.1; 0 picks a free one. */
+  localApiPort: number;
+  timing?: Timing;
+  clock?: Clock;
+  logger?: Logger;
+  /** Start as after a node reboot: containers from before are gone (a plain restart adopts them). */
+  reboot?: boolean;
+  /** Jitter source for reconnect backoff (tests make it deterministic). */
+  random?: () => number;
+}
+
+export interface EdgeHandle {
+  nodeName: string;
+  localApiUrl: string;
+  /** Changes with every start of the edge process. */
+  epoch: string;
+  bootId: string;
+  cache: LocalCache;
+  runtime: Runtime;
+  hub: EdgeHub;
+  edged: Edged;
+  connectivity$: Observable<Connectivity>;
+  synced$: Observable<SyncedMessage>;
+  /** Inbound payloads dropped as malformed [SYNC-1]. */
+  malformed(): number;
+  /** Releases every socket, timer and file. */
+  stop(): Promise<void>;
+}
+
+const HOST_IP = '127.0.0.1';
+
+/** The edge's composition root: hub + cache + edged + runtime + local API. */
+export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
+  const { nodeName, dataDir } = options;
+  const timing = options.timing ?? defaultTiming;
+  const clock = options.clock ?? realClock;
+  const logger = options.logger ?? createLogger(`edge/${nodeName}`);
+  const reboot = options.reboot ?? false;
+  await mkdir(dataDir, { recursive: true });
+
+  const identity = await loadIdentity(dataDir, reboot);
+  const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
+  const runtime = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, reboot });
+  const epoch = randomBytes(4).toString('hex');
+  const readySince = clock.now();
+
+  const hub = new EdgeHub({
+    nodeName,
+    brokerUrl: options.brokerUrl,
+    token: options.token,
+    epoch,
+    bootId: identity.bootId,
+    timing,
+    clock,
+    logger: logger.child('hub'),
+    holds: () => cache.objects().map(refOf),
+    ...(options.random ? { random: options.random } : {}),
+  });
+  const isConnected = (): boolean => hub.connectivity.connected;
+  const statuses = new StatusSender({ cache, hub, isConnected, clock, timing, logger: logger.child('status') });
+  const handler = new CloudMessageHandler({
+    cache,
+    send: (draft) => hub.send(draft),
+    logger: logger.child('metamanager'),
+    onAck: (parentId) => statuses.onAck(parentId),
+  });
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP: HOST_IP, onStatusQueued: () => statuses.flush() });
+
+  // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
+  const localApi = await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, logger: logger.child('local-api') });
+
+  const inbound = hub.inbound$.subscribe((message) => handler.handle(message));
+  const sessions = hub.connectivity$.subscribe((c) => {
+    if (!c.connected) return;
+    statuses.reset(); // a new session: everything pending goes out again [SYNC-12]
+    statuses.flush();
+  });
+  const stopHeartbeat = startNodeHeartbeat({
+    connectivity$: hub.connectivity$,
+    isConnected,
+    send: (draft) => hub.send(draft),
+    buildNode: () =>
+      buildNode({ nodeName, hostIP: HOST_IP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince }, clock.now()),
+    clock,
+    intervalMs: timing.nodeStatusIntervalMs,
+    logger: logger.child('heartbeat'),
+  });
+
+  edged.start(handler.changes$);
+  statuses.start();
+  hub.start();
+  logger.info('edge started', { node: nodeName, localApi: localApi.url, bootId: identity.bootId, reboot });
+
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    await localApi.close();
+    stopHeartbeat();
+    statuses.stop();
+    await edged.stop();
+    inbound.unsubscribe();
+    sessions.unsubscribe();
+    await hub.stop();
+    handler.stop();
+    await cache.flush();
+    logger.info('edge stopped');
+  };
+
+  return {
+    nodeName,
+    localApiUrl: localApi.url,
+    epoch,
+    bootId: identity.bootId,
+    cache,
+    runtime,
+    hub,
+    edged,
+    connectivity$: hub.connectivity$,
+    synced$: handler.synced$,
+    malformed: () => hub.malformed,
+    stop: () => (stopping ??= stop()),
+  };
+}

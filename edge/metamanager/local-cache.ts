@@ -1,0 +1,57 @@
+import type { ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Pod, PodStatus } from '../../shared/types.js';
+import { CacheDocument, emptyCacheData } from './cache-document.js';
+
+/** One object the cloud sent, as the edge holds it. Its `object.status` is the edge's own view. */
+export interface CachedObject {
+  uid: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  resourceVersion?: string;
+  object: Pod;
+}
+
+/** A pod status waiting for the cloud's ack; `version` tells a newer status from an acked one. */
+export interface OutboxEntry {
+  ref: ObjectRef;
+  status: PodStatus;
+  version: number;
+}
+
+export type ApplyOutcome = 'created' | 'updated' | 'replaced' | 'ignored';
+
+/**
+ * The edge's local cache (KubeEdge's MetaManager): what the cloud sent, and pod statuses not
+ * yet acknowledged. Reads and mutations are synchronous and in memory; `flush` persists them.
+ * Callers ack a cloud message only after the `flush` that follows its mutation resolves [SYNC-8].
+ */
+export interface LocalCache {
+  /** [SYNC-6] Keeps the newer version: an older or equal resourceVersion is ignored; a different uid under the same name replaces the old object. */
+  apply(ref: ObjectRef, object: Pod): ApplyOutcome;
+  /** [SYNC-7] Removes the object only when the cached one has the same uid. */
+  delete(ref: ObjectRef): boolean;
+  /** Every object held, each with the newest status queued for it. */
+  objects(): CachedObject[];
+  /** Records the pod's newest status and puts it in the outbox, replacing any pending one [SYNC-12]. */
+  queueStatus(ref: ObjectRef, status: PodStatus): OutboxEntry;
+  /** Removes the outbox entry for `uid` if it is still at `version` (a newer status stays queued). */
+  ackStatus(uid: string, version: number): boolean;
+  /** Statuses not yet acknowledged, oldest first. */
+  outbox(): OutboxEntry[];
+  /** Persists every mutation made so far. Resolves after the write; concurrent calls share writes. */
+  flush(): Promise<void>;
+}
+
+/** A cache that keeps nothing on disk: for tests and hollow edges. */
+export function createMemoryCache(): LocalCache {
+  return new CacheDocument(emptyCacheData(), async () => {});
+}
+
+/** The ref naming the version of an object the edge holds (for hello and podStatus). */
+export function refOf(held: CachedObject): ObjectRef {
+  const ref: ObjectRef = { kind: held.kind, name: held.name, uid: held.uid };
+  if (held.namespace !== undefined) ref.namespace = held.namespace;
+  if (held.resourceVersion !== undefined) ref.resourceVersion = held.resourceVersion;
+  return ref;
+}

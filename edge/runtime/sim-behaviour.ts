@@ -1,0 +1,90 @@
+import type { ContainerInfo } from './runtime.js';
+
+/**
+ * How a simulated container behaves, read from its pod's annotations (docs/runtime-sim.md):
+ *   kedge.io/start-delay  time from start to running (default: timing.containerStartMs)
+ *   kedge.io/crash-after  time from running to exit (default: never exits)
+ *   kedge.io/exit-code    the exit code when it exits (default 1)
+ *   kedge.io/ready-after  time from running to ready (default 0)
+ */
+export const ANNOTATIONS = {
+  startDelay: 'kedge.io/start-delay',
+  crashAfter: 'kedge.io/crash-after',
+  exitCode: 'kedge.io/exit-code',
+  readyAfter: 'kedge.io/ready-after',
+} as const;
+
+export interface SimBehaviour {
+  startDelayMs: number;
+  crashAfterMs?: number;
+  exitCode: number;
+  readyAfterMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go-style duration ("500ms", "2s", "1m30s", "1.5h"); undefined when malformed. */
+export function parseDuration(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(trimmed)) return undefined;
+  let total = 0;
+  for (const m of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  return Math.round(total);
+}
+
+export function behaviourFrom(annotations: Record<string, string> | undefined, defaultStartMs: number): SimBehaviour {
+  const a = annotations ?? {};
+  const code = Number(a[ANNOTATIONS.exitCode]);
+  const behaviour: SimBehaviour = {
+    startDelayMs: parseDuration(a[ANNOTATIONS.startDelay]) ?? defaultStartMs,
+    exitCode: Number.isInteger(code) && code >= 0 && code <= 255 && a[ANNOTATIONS.exitCode]?.trim() ? code : 1,
+    readyAfterMs: parseDuration(a[ANNOTATIONS.readyAfter]) ?? 0,
+  };
+  const crashAfterMs = parseDuration(a[ANNOTATIONS.crashAfter]);
+  if (crashAfterMs !== undefined) behaviour.crashAfterMs = crashAfterMs;
+  return behaviour;
+}
+
+/** What the sim runtime remembers about a container; its state is derived from time. */
+export interface SimContainerRecord {
+  id: string;
+  sandboxId: string;
+  podUid: string;
+  name: string;
+  attempt: number;
+  image: string;
+  createdAt: number;
+  behaviour: SimBehaviour;
+  startRequestedAt?: number;
+  stoppedAt?: number;
+}
+
+/** The container as it is at `now`: a pure function of its record and the time. */
+export function containerAt(record: SimContainerRecord, now: number): ContainerInfo {
+  const { behaviour: b } = record;
+  const base: ContainerInfo = {
+    id: record.id,
+    sandboxId: record.sandboxId,
+    podUid: record.podUid,
+    name: record.name,
+    attempt: record.attempt,
+    image: record.image,
+    state: 'created',
+    createdAt: record.createdAt,
+    ready: false,
+  };
+  const stoppedAt = record.stoppedAt ?? Infinity;
+  const runningAt = record.startRequestedAt === undefined ? Infinity : record.startRequestedAt + b.startDelayMs;
+  if (runningAt > now || runningAt >= stoppedAt) {
+    // Never got to run: still starting, or stopped before it started.
+    return stoppedAt <= now ? { ...base, state: 'exited', finishedAt: stoppedAt, exitCode: 0, reason: 'Completed' } : base;
+  }
+  const crashAt = b.crashAfterMs === undefined ? Infinity : runningAt + b.crashAfterMs;
+  const finishedAt = Math.min(crashAt, stoppedAt);
+  if (finishedAt <= now) {
+    const exitCode = crashAt <= stoppedAt ? b.exitCode : 0;
+    return { ...base, state: 'exited', startedAt: runningAt, finishedAt, exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' };
+  }
+  return { ...base, state: 'running', startedAt: runningAt, ready: now >= runningAt + b.readyAfterMs };
+}

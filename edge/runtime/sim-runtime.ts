@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import { KedgeError } from '../../shared/errors.js';
+import { JsonStateFile } from '../json-state-file.js';
+import type { ContainerConfig, ContainerInfo, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import { behaviourFrom, containerAt, type SimContainerRecord } from './sim-behaviour.js';
+
+export const SIM_RUNTIME_VERSION = '0.1.0';
+export const SIM_STATE_FILE = 'sim-runtime.json';
+
+export interface SimRuntimeOptions {
+  nodeName: string;
+  /** The edge's data directory; the runtime keeps its state in `sim-runtime.json` there. */
+  dataDir: string;
+  clock: Clock;
+  /** Start delay when a pod has no `kedge.io/start-delay` (timing.containerStartMs). */
+  defaultStartMs: number;
+  /** A node reboot: every container from before is gone. A plain restart adopts them. */
+  reboot?: boolean;
+}
+
+interface SimState {
+  sandboxes: (Sandbox & { annotations: Record<string, string> })[];
+  containers: SimContainerRecord[];
+}
+
+/** FNV-1a: a stable small hash, so a node keeps its pod subnet across restarts. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+const newId = (): string => randomBytes(16).toString('hex');
+
+/**
+ * The `sim` runtime: containers that exist only as records whose state is derived from the
+ * clock and the pod's annotations (docs/runtime-sim.md). The records live in a JSON file in
+ * the edge's data directory, so a restarted edge process finds its containers still there.
+ */
+export class SimRuntime implements Runtime {
+  readonly name = 'sim';
+  readonly version = SIM_RUNTIME_VERSION;
+  private readonly subnet: string;
+
+  private constructor(
+    private readonly options: SimRuntimeOptions,
+    private readonly file: JsonStateFile<SimState>,
+    private readonly state: SimState,
+  ) {
+    this.subnet = `10.244.${hashOf(options.nodeName) % 250}`;
+  }
+
+  static async open(options: SimRuntimeOptions): Promise<SimRuntime> {
+    const file = new JsonStateFile<SimState>(join(options.dataDir, SIM_STATE_FILE));
+    if (options.reboot) await file.remove();
+    const state = (await file.read()) ?? { sandboxes: [], containers: [] };
+    return new SimRuntime(options, file, state);
+  }
+
+  async runSandbox(config: SandboxConfig): Promise<Sandbox> {
+    const sandbox = {
+      id: newId(),
+      podUid: config.podUid,
+      name: config.name,
+      namespace: config.namespace,
+      ip: this.freeIp(),
+      createdAt: this.options.clock.now(),
+      state: 'ready' as const,
+      annotations: { ...(config.annotations ?? {}) },
+    };
+    this.state.sandboxes.push(sandbox);
+    await this.save();
+    return publicSandbox(sandbox);
+  }
+
+  async stopSandbox(sandboxId: string): Promise<void> {
+    const sandbox = this.sandbox(sandboxId);
+    const now = this.options.clock.now();
+    for (const c of this.state.containers) if (c.sandboxId === sandboxId && c.stoppedAt === undefined) c.stoppedAt = now;
+    sandbox.state = 'notready';
+    await this.save();
+  }
+
+  async removeSandbox(sandboxId: string): Promise<void> {
+    this.state.sandboxes = this.state.sandboxes.filter((s) => s.id !== sandboxId);
+    this.state.containers = this.state.containers.filter((c) => c.sandboxId !== sandboxId);
+    await this.save();
+  }
+
+  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    const sandbox = this.sandbox(sandboxId);
+    const annotations = { ...sandbox.annotations, ...(config.annotations ?? {}) };
+    const record: SimContainerRecord = {
+      id: newId(),
+      sandboxId,
+      podUid: sandbox.podUid,
+      name: config.name,
+      attempt: config.attempt,
+      image: config.image ?? '',
+      createdAt: this.options.clock.now(),
+      behaviour: behaviourFrom(annotations, this.options.defaultStartMs),
+    };
+    this.state.containers.push(record);
+    await this.save();
+    return record.id;
+  }
+
+  async startContainer(containerId: string): Promise<void> {
+    const record = this.container(containerId);
+    if (record.startRequestedAt !== undefined) throw new KedgeError('Conflict', `container ${containerId} was already started`);
+    record.startRequestedAt = this.options.clock.now();
+    await this.save();
+  }
+
+  async stopContainer(containerId: string, _graceMs: number): Promise<void> {
+    const record = this.container(containerId);
+    // Simulated containers honour SIGTERM at once; an already exited one stays as it ended.
+    if (record.stoppedAt === undefined && containerAt(record, this.options.clock.now()).state !== 'exited') {
+      record.stoppedAt = this.options.clock.now();
+      await this.save();
+    }
+  }
+
+  async removeContainer(containerId: string): Promise<void> {
+    this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
+    await this.save();
+  }
+
+  async listSandboxes(): Promise<Sandbox[]> {
+    return this.state.sandboxes.map(publicSandbox);
+  }
+
+  async listContainers(): Promise<ContainerInfo[]> {
+    const now = this.options.clock.now();
+    return this.state.containers.map((c) => containerAt(c, now));
+  }
+
+  private freeIp(): string {
+    const used = new Set(this.state.sandboxes.map((s) => s.ip));
+    for (let n = 2; n < 255; n++) if (!used.has(`${this.subnet}.${n}`)) return `${this.subnet}.${n}`;
+    throw new KedgeError('Unavailable', `no free pod IP left in ${this.subnet}.0/24`);
+  }
+
+  private sandbox(id: string): SimState['sandboxes'][number] {
+    const found = this.state.sandboxes.find((s) => s.id === id);
+    if (!found) throw new KedgeError('NotFound', `sandbox ${id} not found`);
+    return found;
+  }
+
+  private container(id: string): SimContainerRecord {
+    const found = this.state.containers.find((c) => c.id === id);
+    if (!found) throw new KedgeError('NotFound', `container ${id} not found`);
+    return found;
+  }
+
+  private save(): Promise<void> {
+    return this.file.write(structuredClone(this.state));
+  }
+}
+
+function publicSandbox(s: SimState['sandboxes'][number]): Sandbox {
+  const { annotations: _annotations, ...rest } = s;
+  return { ...rest };
+}

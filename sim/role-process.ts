@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Clock } from '../shared/clock.js';
+
+/** The compiled `kedge` entry point, next to this file in dist/. */
+export const kedgeBin = fileURLToPath(new URL('../bin/kedge.js', import.meta.url));
+
+export interface RoleProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Resolves with the first stdout line matching `readyPattern`; rejects if the process exits first. */
+  readonly ready: Promise<string>;
+  readonly exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  /** kill -9, as a crash or a pulled power cord. */
+  kill(): Promise<void>;
+}
+
+export interface RoleOptions {
+  name: string;
+  args: string[];
+  readyPattern: RegExp;
+  clock: Clock;
+  /** Receives every output line, prefixed by the role name. */
+  onLine?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `kedge <args>` as a child process that also exits when this process dies. */
+export function startRole(options: RoleOptions): RoleProcess {
+  const child = spawn(process.execPath, [kedgeBin, ...options.args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const ready = new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      options.onLine?.(`[${options.name}] ${line}`);
+      if (options.readyPattern.test(line)) resolve(line);
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => options.onLine?.(`[${options.name}] ${line}`));
+    void exited.then((code) => reject(new Error(`${options.name} exited with code ${code} before it was ready`)));
+  });
+  ready.catch(() => {});
+  const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  return {
+    name: options.name,
+    child,
+    ready,
+    exited,
+    async stop(graceMs = 5_000) {
+      if (gone()) return;
+      child.kill('SIGTERM');
+      const cancel = options.clock.setTimer(graceMs, () => child.kill('SIGKILL'));
+      await exited;
+      cancel();
+    },
+    async kill() {
+      if (gone()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait.js';
+import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
+
+describe('HTTP transport', () => {
+  let f: HttpApiFixture | undefined;
+  afterEach(async () => {
+    await f?.close();
+    f = undefined;
+  });
+
+  const call = async (method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; json: Record<string, unknown> }> => {
+    const res = await fetch(f!.server.url + path, { method, body, headers: { authorization: `Bearer ${f!.token}`, ...headers } });
+    return { status: res.status, type: res.headers.get('content-type'), json: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('answers errors as JSON Status objects', async () => {
+    f = await httpApiFixture({ tls: false });
+    const bad = await call('POST', '/api/v1/namespaces/default/pods', '{nope', { 'content-type': 'application/json' });
+    expect(bad).toMatchObject({ status: 400, type: 'application/json', json: { kind: 'Status', reason: 'BadRequest' } });
+    const big = await call('POST', '/api/v1/namespaces/default/pods', Buffer.alloc(3 * 1024 * 1024 + 10, 0x20), { 'content-type': 'application/json' });
+    expect(big).toMatchObject({ status: 413, json: { reason: 'RequestEntityTooLarge' } });
+    const noAuth = await fetch(f.server.url + '/api/v1/pods');
+    expect(noAuth.status).toBe(401);
+    const health = await fetch(f.server.url + '/readyz');
+    expect(await health.text()).toBe('ok');
+    const noType = await call('PUT', '/api/v1/namespaces/default', Buffer.from(JSON.stringify({ metadata: { name: 'default', labels: { a: 'b' } } })));
+    expect(noType.status).toBe(200);
+  });
+
+  it('streams a watch as lines, flushes headers at once, and close() ends open watches', async () => {
+    f = await httpApiFixture({ tls: false });
+    const lines: string[] = [];
+    let headersAt = -1;
+    let ended = false;
+    const req = request(`${f.server.url}/api/v1/namespaces/default/pods?watch=true`, { headers: { authorization: `Bearer ${f.token}` } }, (res) => {
+      headersAt = lines.length;
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        const parts = buffer.split('\n');
+        buffer = parts.pop()!;
+        lines.push(...parts);
+      });
+      res.on('close', () => (ended = true));
+    });
+    req.on('error', () => (ended = true));
+    req.end();
+    await waitFor(() => headersAt === 0, 'watch headers before any event');
+    await f.api.loopback(f.token).create({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'w' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    await waitFor(() => lines.length >= 1, 'first watch line');
+    const event = JSON.parse(lines[0]!) as { type: string; object: { kind: string; apiVersion: string; metadata: { name: string } } };
+    expect(event).toMatchObject({ type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'w' } } });
+    await f.server.close();
+    await waitFor(() => ended, 'watch closed by server close');
+  });
+});

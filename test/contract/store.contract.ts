@@ -1,0 +1,209 @@
+import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store, WatchEvent } from '../../cloud/store/store.js';
+import { KedgeError } from '../../shared/errors.js';
+
+export interface StoreUnderTest {
+  store: Store;
+  cleanup: () => Promise<void>;
+}
+
+export interface StoreTestOptions {
+  historySize?: number;
+}
+
+export type StoreFactory = (options?: StoreTestOptions) => Promise<StoreUnderTest>;
+
+/** The first `n` events of a watch, as [type, key, modRevision] triples. */
+function firstEvents(feed: Observable<WatchEvent>, n: number): Promise<[string, string, number][]> {
+  return firstValueFrom(feed.pipe(take(n), toArray())).then((events) => events.map((e) => [e.type, e.kv.key, e.kv.modRevision]));
+}
+
+async function expectError(promise: Promise<unknown>, code: string, status: number): Promise<void> {
+  const err: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(KedgeError);
+  expect((err as KedgeError).code).toBe(code);
+  expect((err as KedgeError).httpStatus).toBe(status);
+}
+
+function watchError(feed: Observable<WatchEvent>): Promise<unknown> {
+  return new Promise((resolve) => feed.subscribe({ next: () => resolve(undefined), error: resolve }));
+}
+
+/** The Store contract: every backend must pass it. */
+export function storeContract(name: string, makeStore: StoreFactory): void {
+  describe(`Store contract: ${name}`, () => {
+    let subject: StoreUnderTest;
+    let store: Store;
+    const cleanups: (() => Promise<void>)[] = [];
+
+    async function open(options?: StoreTestOptions): Promise<Store> {
+      const s = await makeStore(options);
+      cleanups.push(s.cleanup);
+      return s.store;
+    }
+
+    beforeEach(async () => {
+      subject = await makeStore();
+      cleanups.push(subject.cleanup);
+      store = subject.store;
+    });
+
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    });
+
+    it('creates and gets entries, bumping one global revision', async () => {
+      expect(store.revision).toBe(0);
+      const a = await store.create('/pods/a', { n: 1 });
+      const b = await store.create('/nodes/b', { n: 2 });
+      expect(a).toMatchObject({ key: '/pods/a', value: { n: 1 }, createRevision: 1, modRevision: 1 });
+      expect(b).toMatchObject({ createRevision: 2, modRevision: 2 });
+      expect(store.revision).toBe(2);
+      expect(await store.get('/pods/a')).toEqual(a);
+      expect(await store.get('/pods/missing')).toBeUndefined();
+    });
+
+    it('lists by prefix, sorted by key, with the current revision', async () => {
+      for (const key of ['/pods/ns/c', '/pods/ns/a', '/nodes/x', '/pods/ns/b', '/pods/nsx/a']) await store.create(key, { key });
+      const result = await store.list('/pods/ns/');
+      expect(result.items.map((kv) => kv.key)).toEqual(['/pods/ns/a', '/pods/ns/b', '/pods/ns/c']);
+      expect(result.revision).toBe(5);
+      expect((await store.list('/')).items).toHaveLength(5);
+      expect((await store.list('/none/')).items).toEqual([]);
+    });
+
+    it('refuses to create an existing key', async () => {
+      await store.create('/k', { v: 1 });
+      await expectError(store.create('/k', { v: 2 }), 'AlreadyExists', 409);
+      expect((await store.get('/k'))?.value).toEqual({ v: 1 });
+      expect(store.revision).toBe(1);
+    });
+
+    it('updates with compare-and-set, keeping createRevision', async () => {
+      await store.create('/k', { v: 1 });
+      await store.create('/other', {});
+      const updated = await store.update('/k', { v: 2 }, 1);
+      expect(updated).toMatchObject({ value: { v: 2 }, createRevision: 1, modRevision: 3 });
+      await expectError(store.update('/k', { v: 3 }, 1), 'Conflict', 409);
+      expect((await store.update('/k', { v: 4 })).modRevision).toBe(4);
+      expect((await store.get('/k'))?.value).toEqual({ v: 4 });
+    });
+
+    it('reports NotFound for update or delete of a missing key', async () => {
+      await expectError(store.update('/missing', {}), 'NotFound', 404);
+      await expectError(store.delete('/missing'), 'NotFound', 404);
+      expect(store.revision).toBe(0);
+    });
+
+    it('deletes with compare-and-set', async () => {
+      await store.create('/k', { v: 1 });
+      await store.update('/k', { v: 2 });
+      await expectError(store.delete('/k', 1), 'Conflict', 409);
+      const deleted = await store.delete('/k', 2);
+      expect(deleted).toMatchObject({ key: '/k', value: { v: 2 }, createRevision: 1, modRevision: 3 });
+      expect(await store.get('/k')).toBeUndefined();
+      const again = await store.create('/k', { v: 3 });
+      expect(again).toMatchObject({ createRevision: 4, modRevision: 4 });
+    });
+
+    it('freezes what it stores', async () => {
+      const kv = await store.create('/k', { spec: { containers: [{ name: 'a' }] } });
+      const got = (await store.get('/k'))!;
+      for (const v of [kv.value, got.value]) {
+        expect(Object.isFrozen(v)).toBe(true);
+        const spec = (v as { spec: { containers: object[] } }).spec;
+        expect(Object.isFrozen(spec.containers[0])).toBe(true);
+        expect(() => ((v as { x?: number }).x = 1)).toThrow(TypeError);
+      }
+    });
+
+    it('gives concurrent creates distinct, consecutive revisions', async () => {
+      const created = await Promise.all(Array.from({ length: 100 }, (_, i) => store.create(`/c/${i}`, { i })));
+      const revisions = created.map((kv) => kv.modRevision).sort((a, b) => a - b);
+      expect(revisions).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(store.revision).toBe(100);
+      expect((await store.list('/c/')).items).toHaveLength(100);
+    });
+
+    it('watches from a revision: the later events, then live ones', async () => {
+      await store.create('/a', {});
+      await store.create('/b', {});
+      await store.update('/a', { v: 2 });
+      const events = firstEvents(store.watch('/', 1), 4);
+      await store.delete('/b');
+      await store.create('/c', {});
+      expect(await events).toEqual([
+        ['put', '/b', 2],
+        ['put', '/a', 3],
+        ['delete', '/b', 4],
+        ['put', '/c', 5],
+      ]);
+    });
+
+    it('replays, then follows live writes, with prevKv', async () => {
+      await store.create('/a', { v: 1 });
+      const feed = firstValueFrom(store.watch('/', 0).pipe(take(3), toArray()));
+      await store.update('/a', { v: 2 });
+      await store.delete('/a');
+      const [created, updated, deleted] = await feed;
+      expect(created).toMatchObject({ type: 'put', kv: { modRevision: 1 } });
+      expect(created!.prevKv).toBeUndefined();
+      expect(updated).toMatchObject({ type: 'put', kv: { value: { v: 2 }, modRevision: 2 }, prevKv: { value: { v: 1 }, modRevision: 1 } });
+      expect(deleted).toMatchObject({ type: 'delete', kv: { key: '/a', modRevision: 3 }, prevKv: { modRevision: 2 } });
+    });
+
+    it('filters a watch by prefix', async () => {
+      const feed = firstEvents(store.watch('/pods/', 0), 2);
+      await store.create('/nodes/n', {});
+      await store.create('/pods/p', {});
+      await store.create('/podsx/q', {});
+      await store.update('/pods/p', { v: 2 });
+      expect(await feed).toEqual([
+        ['put', '/pods/p', 2],
+        ['put', '/pods/p', 4],
+      ]);
+    });
+
+    it('resumes a watch from a list resourceVersion without gaps or repeats', async () => {
+      await store.create('/p/a', {});
+      await store.create('/p/b', {});
+      const listed = await store.list('/p/');
+      await store.create('/p/c', {});
+      const feed = firstEvents(store.watch('/p/', listed.revision), 2);
+      await store.delete('/p/a');
+      expect(await feed).toEqual([
+        ['put', '/p/c', 3],
+        ['delete', '/p/a', 4],
+      ]);
+    });
+
+    it('expires watches older than the bounded history window', async () => {
+      const small = await open({ historySize: 3 });
+      for (let i = 0; i < 6; i++) await small.create(`/k/${i}`, {});
+      const err = await watchError(small.watch('/', 1));
+      expect(err).toBeInstanceOf(KedgeError);
+      expect((err as KedgeError).code).toBe('Expired');
+      expect((err as KedgeError).httpStatus).toBe(410);
+      expect(await firstEvents(small.watch('/', 3), 3)).toEqual([
+        ['put', '/k/3', 4],
+        ['put', '/k/4', 5],
+        ['put', '/k/5', 6],
+      ]);
+    });
+
+    it('expires watches at or before a compacted revision', async () => {
+      for (let i = 0; i < 5; i++) await store.create(`/k/${i}`, {});
+      await store.compact(3);
+      expect(store.compactedRevision).toBe(3);
+      expect(((await watchError(store.watch('/', 2))) as KedgeError).code).toBe('Expired');
+      expect(await firstEvents(store.watch('/', 3), 2)).toEqual([
+        ['put', '/k/3', 4],
+        ['put', '/k/4', 5],
+      ]);
+    });
+  });
+}

@@ -1,0 +1,113 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Subject } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Edged } from '../../edge/edged/edged.js';
+import { createMemoryCache, type LocalCache } from '../../edge/metamanager/local-cache.js';
+import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
+import { FakeClock } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
+import { defaultTiming } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+import { pod } from './fixtures.js';
+
+const timing = { ...defaultTiming, syncIntervalMs: 1000, containerStartMs: 200 };
+
+describe('Edged with the sim runtime', () => {
+  let dir: string;
+  let clock: FakeClock;
+  let cache: LocalCache;
+  let edged: Edged | undefined;
+  let queued: number;
+  const changes = new Subject<void>();
+
+  const run = async (reboot = false): Promise<SimRuntime> => {
+    await edged?.stop();
+    const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs, reboot });
+    edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => queued++ });
+    edged.start(changes);
+    await edged.sync();
+    return runtime;
+  };
+  const hold = (p: Pod) => {
+    const { name = '', namespace, uid = '', resourceVersion } = p.metadata;
+    cache.apply({ kind: 'Pod', name, uid, ...(namespace ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) }, p);
+    changes.next();
+  };
+  /** Moves the clock, then waits for a sync after it (runtime state is written to real files). */
+  const tick = async (ms: number) => {
+    await clock.advance(ms);
+    await edged!.sync();
+  };
+  const status = () => cache.objects()[0]!.object.status!;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-edged-'));
+    clock = new FakeClock();
+    cache = createMemoryCache();
+    queued = 0;
+    edged = undefined;
+  });
+  afterEach(async () => {
+    await edged?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts a cached pod, reports Pending then Running, and queues only changes', async () => {
+    await run();
+    hold(pod('web', 'u1'));
+    await edged!.sync();
+    expect(status().phase).toBe('Pending');
+    await tick(timing.syncIntervalMs);
+    expect(status().phase).toBe('Running');
+    const outboxVersion = cache.outbox()[0]!.version;
+    await tick(timing.syncIntervalMs * 5);
+    expect(cache.outbox()[0]!.version).toBe(outboxVersion);
+    expect(queued).toBe(2);
+  });
+
+  it('restarts a crashed container under restartPolicy Always, with lastState', async () => {
+    await run();
+    hold(pod('crashy', 'u1', {}, { 'kedge.io/start-delay': '0s', 'kedge.io/crash-after': '1500ms', 'kedge.io/exit-code': '2' }));
+    await edged!.sync();
+    await tick(2000); // crashed at 1.5 s; restarted by the sync at 2 s
+    const c = status().containerStatuses![0]!;
+    expect(c.restartCount).toBe(1);
+    expect(c.lastState.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });
+  });
+
+  it('leaves a failed container down under restartPolicy Never: phase Failed', async () => {
+    await run();
+    hold(pod('once', 'u1', { restartPolicy: 'Never' }, { 'kedge.io/start-delay': '0s', 'kedge.io/crash-after': '1s' }));
+    await edged!.sync();
+    await tick(3000);
+    expect(status().phase).toBe('Failed');
+    expect(status().containerStatuses![0]!.restartCount).toBe(0);
+  });
+
+  it('adopts running containers after a restart; a reboot starts them again', async () => {
+    const first = await run();
+    hold(pod('web', 'u1'));
+    await edged!.sync();
+    await tick(timing.syncIntervalMs);
+    const [before] = await first.listContainers();
+    const adopted = await run();
+    expect(await adopted.listContainers()).toEqual([before]);
+    const rebooted = await run(true);
+    const [after] = await rebooted.listContainers();
+    expect(after?.id).not.toBe(before?.id);
+    expect(status().phase).toBe('Pending');
+  });
+
+  it('stops and removes a pod that is no longer cached', async () => {
+    const runtime = await run();
+    hold(pod('web', 'u1'));
+    await edged!.sync();
+    cache.delete({ kind: 'Pod', name: 'web', namespace: 'default', uid: 'u1' });
+    changes.next();
+    await edged!.sync();
+    expect(await runtime.listSandboxes()).toEqual([]);
+    expect(await runtime.listContainers()).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalCache } from '../../edge/metamanager/local-cache.js';
+import type { ObjectRef } from '../../shared/protocol/envelope.js';
+import type { PodStatus } from '../../shared/types.js';
+import { pod } from './fixtures.js';
+
+export interface CacheHarness {
+  cache: LocalCache;
+  /** Opens the same cache again, as a restarted edge would; undefined when nothing persists. */
+  reopen?: () => Promise<LocalCache>;
+  cleanup(): Promise<void>;
+}
+
+const ref = (name: string, uid: string, resourceVersion: string): ObjectRef => ({ kind: 'Pod', namespace: 'default', name, uid, resourceVersion });
+const podAt = (name: string, uid: string, rv: string, image = 'nginx') => {
+  const p = pod(name, uid, { containers: [{ name: 'app', image }] });
+  p.metadata.resourceVersion = rv;
+  return p;
+};
+const running: PodStatus = { phase: 'Running' };
+const pending: PodStatus = { phase: 'Pending' };
+
+/** The LocalCache contract: every implementation must pass it. */
+export function localCacheContract(name: string, open: () => Promise<CacheHarness>): void {
+  describe(`LocalCache contract: ${name}`, () => {
+    let h: CacheHarness;
+    beforeEach(async () => {
+      h = await open();
+    });
+    afterEach(() => h.cleanup());
+
+    it('apply stores an object under its uid with name, namespace and resourceVersion', () => {
+      expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'))).toBe('created');
+      expect(h.cache.objects()).toEqual([
+        { uid: 'u1', kind: 'Pod', namespace: 'default', name: 'p', resourceVersion: '5', object: podAt('p', 'u1', '5') },
+      ]);
+    });
+
+    it('[SYNC-6] a newer resourceVersion updates; older or equal is ignored', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5', 'v5'));
+      expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5', 'again'))).toBe('ignored');
+      expect(h.cache.apply(ref('p', 'u1', '4'), podAt('p', 'u1', '4', 'v4'))).toBe('ignored');
+      expect(h.cache.apply(ref('p', 'u1', '10'), podAt('p', 'u1', '10', 'v10'))).toBe('updated');
+      expect(h.cache.objects().map((o) => [o.resourceVersion, o.object.spec.containers[0]!.image])).toEqual([['10', 'v10']]);
+    });
+
+    it('[SYNC-6] a different uid under the same name replaces the old object (and its pending status)', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      h.cache.queueStatus(ref('p', 'u1', '5'), running);
+      expect(h.cache.apply(ref('p', 'u2', '3'), podAt('p', 'u2', '3'))).toBe('replaced');
+      expect(h.cache.objects().map((o) => o.uid)).toEqual(['u2']);
+      expect(h.cache.outbox()).toEqual([]);
+    });
+
+    it('[SYNC-7] delete applies only to the same uid', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      expect(h.cache.delete(ref('p', 'u0', '5'))).toBe(false);
+      expect(h.cache.objects()).toHaveLength(1);
+      expect(h.cache.delete(ref('p', 'u1', '5'))).toBe(true);
+      expect(h.cache.objects()).toEqual([]);
+      expect(h.cache.delete(ref('p', 'u1', '5'))).toBe(false);
+    });
+
+    it('returns copies: changing what it returned does not change the cache', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      h.cache.objects()[0]!.object.spec.containers = [];
+      expect(h.cache.objects()[0]!.object.spec.containers).toHaveLength(1);
+    });
+
+    it('[SYNC-12] the outbox keeps only the newest status per uid; the object carries it', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      h.cache.queueStatus(ref('p', 'u1', '5'), pending);
+      const newest = h.cache.queueStatus(ref('p', 'u1', '5'), running);
+      expect(h.cache.outbox()).toEqual([{ ref: ref('p', 'u1', '5'), status: running, version: newest.version }]);
+      expect(h.cache.objects()[0]!.object.status).toEqual(running);
+    });
+
+    it('an ack removes a status only at the version that was sent', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      const sent = h.cache.queueStatus(ref('p', 'u1', '5'), pending);
+      const newer = h.cache.queueStatus(ref('p', 'u1', '5'), running);
+      expect(h.cache.ackStatus('u1', sent.version)).toBe(false);
+      expect(h.cache.outbox()).toHaveLength(1);
+      expect(h.cache.ackStatus('u1', newer.version)).toBe(true);
+      expect(h.cache.outbox()).toEqual([]);
+    });
+
+    it('a newer spec from the cloud keeps the status the edge reported', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      h.cache.queueStatus(ref('p', 'u1', '5'), running);
+      h.cache.apply(ref('p', 'u1', '6'), { ...podAt('p', 'u1', '6'), status: pending });
+      expect(h.cache.objects()[0]!.object.status).toEqual(running);
+    });
+
+    it('the outbox lists oldest first', () => {
+      h.cache.apply(ref('a', 'ua', '1'), podAt('a', 'ua', '1'));
+      h.cache.apply(ref('b', 'ub', '1'), podAt('b', 'ub', '1'));
+      h.cache.queueStatus(ref('b', 'ub', '1'), running);
+      h.cache.queueStatus(ref('a', 'ua', '1'), running);
+      expect(h.cache.outbox().map((e) => e.ref.uid)).toEqual(['ub', 'ua']);
+    });
+
+    it('concurrent flushes all resolve', async () => {
+      h.cache.apply(ref('a', 'ua', '1'), podAt('a', 'ua', '1'));
+      const first = h.cache.flush();
+      h.cache.apply(ref('b', 'ub', '1'), podAt('b', 'ub', '1'));
+      await Promise.all([first, h.cache.flush(), h.cache.flush()]);
+    });
+
+    it('[SYNC-8] what was flushed is there after a restart', async () => {
+      if (!h.reopen) return;
+      h.cache.apply(ref('a', 'ua', '1'), podAt('a', 'ua', '1'));
+      h.cache.apply(ref('b', 'ub', '2'), podAt('b', 'ub', '2'));
+      const queued = h.cache.queueStatus(ref('a', 'ua', '1'), running);
+      const first = h.cache.flush();
+      h.cache.delete(ref('b', 'ub', '2')); // a change while the first write runs
+      await Promise.all([first, h.cache.flush()]);
+      const again = await h.reopen();
+      expect(again.objects().map((o) => o.uid)).toEqual(['ua']);
+      expect(again.outbox()).toEqual([{ ref: ref('a', 'ua', '1'), status: running, version: queued.version }]);
+      // versions keep growing across restarts, so an old ack never removes a newer status
+      expect(again.queueStatus(ref('a', 'ua', '1'), pending).version).toBeGreaterThan(queued.version);
+    });
+  });
+}

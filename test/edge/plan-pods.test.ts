@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { planPods, type ActualPods } from '../../edge/edged/plan-pods.js';
+import type { Pod } from '../../shared/types.js';
+import { container, pod, sandbox } from './fixtures.js';
+
+/** An action reduced to what a table can say: type and the ids it touches. */
+function summary(desired: Pod[], actual: ActualPods): string[] {
+  return planPods(desired, actual, 0).map((a) => {
+    switch (a.type) {
+      case 'runSandbox':
+        return `runSandbox ${a.pod.metadata.uid}`;
+      case 'startContainer':
+        return `start ${a.pod.metadata.uid}/${a.container.name}#${a.attempt}`;
+      case 'removeContainer':
+        return `remove ${a.containerId}`;
+      case 'killPod':
+        return `kill ${a.sandboxId} [${a.containerIds.join(',')}]`;
+    }
+  });
+}
+
+const twoContainers = { containers: [{ name: 'app', image: 'a' }, { name: 'side', image: 'b' }] };
+const exited = (exitCode: number, attempt = 0) => ({ state: 'exited' as const, exitCode, attempt, finishedAt: 1 });
+
+const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: string[] }[] = [
+  { name: 'nothing wanted, nothing running', desired: [], actual: { sandboxes: [], containers: [] }, expected: [] },
+  {
+    name: 'new pod: sandbox then every container',
+    desired: [pod('p', 'u1', twoContainers)],
+    actual: { sandboxes: [], containers: [] },
+    expected: ['runSandbox u1', 'start u1/app#0', 'start u1/side#0'],
+  },
+  {
+    name: 'running pod: nothing to do',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    expected: [],
+  },
+  {
+    name: 'still starting: wait',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', { state: 'created' })] },
+    expected: [],
+  },
+  {
+    name: 'sandbox without containers: start them',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [] },
+    expected: ['start u1/app#0'],
+  },
+  {
+    name: 'pod no longer wanted: kill it with its containers',
+    desired: [],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    expected: ['kill sb-u1 [c-u1-app-0]'],
+  },
+  {
+    name: 'pod being deleted counts as not wanted',
+    desired: [{ ...pod('p', 'u1'), metadata: { ...pod('p', 'u1').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    expected: ['kill sb-u1 [c-u1-app-0]'],
+  },
+  {
+    name: 'replaced pod (same name, new uid): old killed, new started',
+    desired: [pod('p', 'u2')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    expected: ['kill sb-u1 [c-u1-app-0]', 'runSandbox u2', 'start u2/app#0'],
+  },
+  {
+    name: 'Always: a container that exited 0 restarts',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(0))] },
+    expected: ['start u1/app#1'],
+  },
+  {
+    name: 'OnFailure: exit 1 restarts',
+    desired: [pod('p', 'u1', { restartPolicy: 'OnFailure' })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1))] },
+    expected: ['start u1/app#1'],
+  },
+  {
+    name: 'OnFailure: exit 0 stays down',
+    desired: [pod('p', 'u1', { restartPolicy: 'OnFailure' })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(0))] },
+    expected: [],
+  },
+  {
+    name: 'Never: exit 1 stays down',
+    desired: [pod('p', 'u1', { restartPolicy: 'Never' })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1))] },
+    expected: [],
+  },
+  {
+    name: 'restart removes attempts older than the one it replaces',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1, 0)), container('u1', exited(1, 1))] },
+    expected: ['start u1/app#2', 'remove c-u1-app-0'],
+  },
+  {
+    name: 'running attempt keeps the previous one (lastState), drops older',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1, 0)), container('u1', exited(1, 1)), container('u1', { attempt: 2 })] },
+    expected: ['remove c-u1-app-0'],
+  },
+  {
+    name: 'a container its sandbox lost is removed',
+    desired: [],
+    actual: { sandboxes: [], containers: [container('u9')] },
+    expected: ['remove c-u9-app-0'],
+  },
+  {
+    name: 'a not-ready sandbox is replaced',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1', 'sb-u1', 'notready')], containers: [container('u1', exited(0))] },
+    expected: ['kill sb-u1 [c-u1-app-0]', 'runSandbox u1', 'start u1/app#0'],
+  },
+  {
+    name: 'a container not in the spec is removed',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1'), container('u1', { name: 'gone' })] },
+    expected: ['remove c-u1-gone-0'],
+  },
+  {
+    name: 'two sandboxes for one pod: the newest stays',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1', 'old', 'ready', 1), sandbox('u1', 'sb-u1', 'ready', 2)], containers: [container('u1')] },
+    expected: ['kill old []'],
+  },
+];
+
+describe('planPods', () => {
+  it.each(cases)('$name', ({ desired, actual, expected }) => {
+    expect(summary(desired, actual)).toEqual(expected);
+  });
+
+  it('is pure: it does not touch its inputs', () => {
+    const desired = [pod('p', 'u1')];
+    const actual = { sandboxes: [sandbox('u9')], containers: [container('u9')] };
+    const before = structuredClone({ desired, actual });
+    planPods(desired, actual, 0);
+    expect({ desired, actual }).toEqual(before);
+  });
+});

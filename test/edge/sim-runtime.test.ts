@@ -1,0 +1,119 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseDuration } from '../../edge/runtime/sim-behaviour.js';
+import { SIM_STATE_FILE, SimRuntime } from '../../edge/runtime/sim-runtime.js';
+import { FakeClock } from '../../shared/clock.js';
+
+describe('parseDuration', () => {
+  it.each([
+    ['500ms', 500],
+    ['2s', 2000],
+    ['1.5s', 1500],
+    ['1m30s', 90_000],
+    ['1h', 3_600_000],
+    ['2', undefined],
+    ['-1s', undefined],
+    ['soon', undefined],
+  ])('%s → %s', (text, ms) => expect(parseDuration(text)).toBe(ms));
+});
+
+describe('SimRuntime', () => {
+  let dir: string;
+  let clock: FakeClock;
+  const open = (reboot = false) => SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 200, reboot });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-sim-'));
+    clock = new FakeClock();
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  async function startPod(runtime: SimRuntime, annotations: Record<string, string> = {}) {
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default', annotations });
+    const id = await runtime.createContainer(sandbox.id, { name: 'app', image: 'nginx', attempt: 0 });
+    await runtime.startContainer(id);
+    return { sandbox, id };
+  }
+  const stateOf = async (runtime: SimRuntime, id: string) => (await runtime.listContainers()).find((c) => c.id === id);
+
+  it('takes kedge.io/start-delay to go from created to running', async () => {
+    const runtime = await open();
+    const { id } = await startPod(runtime, { 'kedge.io/start-delay': '2s' });
+    expect((await stateOf(runtime, id))?.state).toBe('created');
+    await clock.advance(1999);
+    expect((await stateOf(runtime, id))?.state).toBe('created');
+    await clock.advance(1);
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'running', startedAt: clock.now(), ready: true });
+  });
+
+  it('uses the default start delay without the annotation', async () => {
+    const runtime = await open();
+    const { id } = await startPod(runtime);
+    await clock.advance(199);
+    expect((await stateOf(runtime, id))?.state).toBe('created');
+    await clock.advance(1);
+    expect((await stateOf(runtime, id))?.state).toBe('running');
+  });
+
+  it('exits with kedge.io/exit-code after kedge.io/crash-after', async () => {
+    const runtime = await open();
+    const { id } = await startPod(runtime, { 'kedge.io/start-delay': '100ms', 'kedge.io/crash-after': '1s', 'kedge.io/exit-code': '3' });
+    await clock.advance(1099);
+    expect((await stateOf(runtime, id))?.state).toBe('running');
+    await clock.advance(1);
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'exited', exitCode: 3, reason: 'Error', finishedAt: clock.now(), ready: false });
+  });
+
+  it('is not ready before kedge.io/ready-after', async () => {
+    const runtime = await open();
+    const { id } = await startPod(runtime, { 'kedge.io/start-delay': '0ms', 'kedge.io/ready-after': '5s' });
+    await clock.advance(4999);
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'running', ready: false });
+    await clock.advance(1);
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'running', ready: true });
+  });
+
+  it('stop ends a container with exit 0; remove forgets it', async () => {
+    const runtime = await open();
+    const { id, sandbox } = await startPod(runtime);
+    await clock.advance(500);
+    await runtime.stopContainer(id, 1000);
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'exited', exitCode: 0 });
+    await runtime.removeContainer(id);
+    await runtime.removeSandbox(sandbox.id);
+    expect(await runtime.listContainers()).toEqual([]);
+    expect(await runtime.listSandboxes()).toEqual([]);
+  });
+
+  it('gives sandboxes distinct IPs from the node subnet and reuses freed ones', async () => {
+    const runtime = await open();
+    const a = await runtime.runSandbox({ podUid: 'a', name: 'a', namespace: 'default' });
+    const b = await runtime.runSandbox({ podUid: 'b', name: 'b', namespace: 'default' });
+    expect(a.ip).toMatch(/^10\.244\.\d+\.2$/);
+    expect(b.ip).toBe(a.ip.replace(/\.2$/, '.3'));
+    await runtime.removeSandbox(a.id);
+    expect((await runtime.runSandbox({ podUid: 'c', name: 'c', namespace: 'default' })).ip).toBe(a.ip);
+  });
+
+  it('a restarted edge adopts running containers; they keep their time line', async () => {
+    const first = await open();
+    const { id, sandbox } = await startPod(first, { 'kedge.io/crash-after': '10s' });
+    await clock.advance(1000);
+    const saved = JSON.parse(await readFile(join(dir, SIM_STATE_FILE), 'utf8'));
+    expect(saved.containers).toHaveLength(1);
+    const second = await open();
+    expect(await second.listSandboxes()).toEqual([sandbox]);
+    expect(await stateOf(second, id)).toMatchObject({ state: 'running', startedAt: clock.now() - 800 });
+    await clock.advance(10_000);
+    expect((await stateOf(second, id))?.state).toBe('exited');
+  });
+
+  it('reboot: true wipes every container', async () => {
+    await startPod(await open());
+    const rebooted = await open(true);
+    expect(await rebooted.listSandboxes()).toEqual([]);
+    expect(await rebooted.listContainers()).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { identify, mayPublish, maySubscribe } from '../../cloud/hub/acl.js';
+
+describe('broker identities', () => {
+  it.each([
+    ['kedge-cloud', true, { role: 'cloud' }],
+    ['edge-1', true, { role: 'node', node: 'edge-1' }],
+    ['edge-1', 'node', { role: 'node', node: 'edge-1' }],
+    ['admin', 'cloud', { role: 'cloud' }],
+    ['edge-1', false, undefined],
+    ['', true, undefined],
+    [undefined, true, undefined],
+    ['Bad/Name+', true, undefined],
+  ] as const)('%s with verdict %s', (username, verdict, expected) => expect(identify(username, verdict)).toEqual(expected));
+});
+
+describe('topic ACLs', () => {
+  const edge = { role: 'node', node: 'edge-1' } as const;
+  const cloud = { role: 'cloud' } as const;
+  it.each([
+    [edge, 'kedge/v1/edge-1/up', true],
+    [edge, 'kedge/v1/edge-1/presence', true],
+    [edge, 'kedge/v1/edge-1/down', false],
+    [edge, 'kedge/v1/edge-2/up', false],
+    [edge, 'other/topic', false],
+    [cloud, 'kedge/v1/edge-1/down', true],
+  ] as const)('publish %j to %s: %s', (who, topic, ok) => expect(mayPublish(who, topic)).toBe(ok));
+
+  it.each([
+    [edge, 'kedge/v1/edge-1/down', true],
+    [edge, 'kedge/v1/edge-2/down', false],
+    [edge, 'kedge/v1/+/down', false],
+    [edge, 'kedge/v1/#', false],
+    [edge, 'kedge/v1/edge-1/up', false],
+    [cloud, 'kedge/v1/+/up', true],
+  ] as const)('subscribe %j to %s: %s', (who, topic, ok) => expect(maySubscribe(who, topic)).toBe(ok));
+});

@@ -1,0 +1,189 @@
+import { connectAsync } from 'mqtt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
+import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
+import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
+import { FakeClock, wallDelay } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
+import type { DownMessage, ObjectRef } from '../../shared/protocol/envelope.js';
+import { defaultTiming } from '../../shared/timing.js';
+import type { Node, Pod } from '../../shared/types.js';
+import { FakeApiClient } from '../support/fake-api-client.js';
+import { MqttEdge } from '../support/mqtt-edge.js';
+import { waitFor } from '../support/wait.js';
+
+const timing = { ...defaultTiming, resendMinMs: 2_000, resendMaxMs: 16_000 };
+const isType = (type: DownMessage['type']) => (m: DownMessage) => m.type === type;
+
+describe('cloud hub against a real broker', () => {
+  let broker: BrokerHandle;
+  let api: FakeApiClient;
+  let clock: FakeClock;
+  let ledger: MemoryAckLedger;
+  let hub: CloudHubHandle;
+  const edges: MqttEdge[] = [];
+
+  const edge = async (node = 'edge-1', epoch?: string): Promise<MqttEdge> => {
+    const e = await MqttEdge.connect(broker.url, node, 'node-secret', epoch);
+    edges.push(e);
+    return e;
+  };
+  const createPod = (name: string, nodeName?: string): Promise<Pod> =>
+    api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...(nodeName ? { nodeName } : {}) } });
+  const hello = async (e: MqttEdge, holds: ObjectRef[] = []): Promise<DownMessage> => {
+    const h = await e.send({ type: 'hello', body: { bootId: 'boot-1', holds } });
+    const [synced] = await e.expect((m) => m.type === 'synced' && m.parentId === h.id, 1, 'synced');
+    return synced!;
+  };
+  const ackAll = async (e: MqttEdge, type: 'apply' | 'delete'): Promise<void> => {
+    for (const m of e.received.filter(isType(type))) await e.send({ type: 'ack', parentId: m.id });
+  };
+
+  beforeEach(async () => {
+    broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
+    api = new FakeApiClient();
+    clock = new FakeClock();
+    ledger = new MemoryAckLedger();
+    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: silentLogger, ledger });
+  });
+  afterEach(async () => {
+    await Promise.all(edges.splice(0).map((e) => e.close()));
+    await hub.close();
+    await broker.close();
+  });
+
+  it('answers a hello with empty holds with the node’s pods, then synced', async () => {
+    const mine = await createPod('web', 'edge-1');
+    await createPod('other', 'edge-2');
+    await createPod('pending');
+    const e = await edge();
+    const synced = await hello(e);
+    expect(synced).toMatchObject({ sender: 'cloud', body: { applies: 1, deletes: 0 } });
+    const applies = e.received.filter(isType('apply'));
+    expect(applies).toHaveLength(1);
+    expect(applies[0]).toMatchObject({ ref: { kind: 'Pod', name: 'web', uid: mine.metadata.uid, resourceVersion: mine.metadata.resourceVersion }, body: { spec: { nodeName: 'edge-1' } } });
+    expect(e.received.indexOf(applies[0]!)).toBeLessThan(e.received.indexOf(synced));
+    expect(hub.connectedNodes()).toEqual(['edge-1']);
+  });
+
+  it('records an ack in the ledger and does not re-send', async () => {
+    const pod = await createPod('web', 'edge-1');
+    const e = await edge();
+    await hello(e);
+    await ackAll(e, 'apply');
+    await waitFor(() => hub.stats().acked === 1, 'ack counted');
+    expect(ledger.get('edge-1', pod.metadata.uid!)).toMatchObject({ name: 'web', resourceVersion: pod.metadata.resourceVersion });
+    await clock.advance(timing.resendMaxMs * 4);
+    await wallDelay(50);
+    expect(e.received.filter(isType('apply'))).toHaveLength(1);
+    expect(hub.stats().resent).toBe(0);
+  });
+
+  it('re-sends an unacked apply after resendMinMs, then backs off', async () => {
+    await createPod('web', 'edge-1');
+    const e = await edge();
+    await hello(e);
+    await clock.advance(timing.resendMinMs - 1);
+    await wallDelay(30);
+    expect(e.received.filter(isType('apply'))).toHaveLength(1);
+    await clock.advance(1);
+    const copies = await e.expect(isType('apply'), 2, 're-sent apply');
+    expect(copies[1]!.id).toBe(copies[0]!.id);
+    await clock.advance(timing.resendMinMs * 2 - 1);
+    await wallDelay(30);
+    expect(e.received.filter(isType('apply'))).toHaveLength(2);
+    await clock.advance(1);
+    await e.expect(isType('apply'), 3, 'second re-send');
+    expect(hub.stats().resent).toBe(2);
+  });
+
+  it('sends a pod created while connected, and a tombstone when it is deleted', async () => {
+    const e = await edge();
+    await hello(e);
+    const pod = await createPod('web', 'edge-1');
+    await e.expect(isType('apply'));
+    await ackAll(e, 'apply');
+    await waitFor(() => ledger.get('edge-1', pod.metadata.uid!), 'ledger entry');
+    await api.delete({ resource: 'pods', namespace: 'default', name: 'web' });
+    const [tombstone] = await e.expect(isType('delete'), 1, 'tombstone');
+    expect(tombstone).toMatchObject({ ref: { kind: 'Pod', namespace: 'default', name: 'web', uid: pod.metadata.uid } });
+    await e.send({ type: 'ack', parentId: tombstone!.id });
+    await waitFor(() => !ledger.get('edge-1', pod.metadata.uid!), 'ledger forgets');
+  });
+
+  it('answers a hello holding a stale version and an unknown uid with one apply and one delete', async () => {
+    const pod = await createPod('web', 'edge-1');
+    const updated = await api.patch<Pod>({ resource: 'pods', namespace: 'default', name: 'web' }, { metadata: { labels: { v: '2' } } });
+    const e = await edge();
+    const stale: ObjectRef = { kind: 'Pod', namespace: 'default', name: 'web', uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! };
+    const unknown: ObjectRef = { kind: 'Pod', namespace: 'default', name: 'ghost', uid: 'gone-uid', resourceVersion: '1' };
+    const synced = await hello(e, [stale, unknown]);
+    expect(synced.type === 'synced' && synced.body).toEqual({ applies: 1, deletes: 1 });
+    expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.resourceVersion)).toEqual([updated.metadata.resourceVersion]);
+    expect(e.received.filter(isType('delete')).map((m) => m.type === 'delete' && m.ref.uid)).toEqual(['gone-uid']);
+    expect([...ledger.held('edge-1').keys()].sort()).toEqual([pod.metadata.uid, 'gone-uid'].sort());
+  });
+
+  it('registers the Node on the first nodeStatus and then updates only its status', async () => {
+    const e = await edge();
+    const report = (ready: string, unschedulable: boolean): Node => ({
+      apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1', labels: { 'node-role.kubernetes.io/edge': '' } },
+      spec: { unschedulable },
+      status: { conditions: [{ type: 'Ready', status: ready as 'True' }] },
+    });
+    const first = await e.send({ type: 'nodeStatus', body: report('True', false) });
+    await e.expect((m) => m.type === 'ack' && m.parentId === first.id, 1, 'ack of first nodeStatus');
+    const created = await api.get<Node>({ resource: 'nodes', name: 'edge-1' });
+    expect(created.status?.conditions?.[0]?.status).toBe('True');
+    expect(created.metadata.labels).toEqual({ 'node-role.kubernetes.io/edge': '' });
+    await api.replace<Node>({ resource: 'nodes', name: 'edge-1' }, { ...created, spec: { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] } });
+    const second = await e.send({ type: 'nodeStatus', body: report('False', false) });
+    await e.expect((m) => m.type === 'ack' && m.parentId === second.id, 1, 'ack of second nodeStatus');
+    const updated = await api.get<Node>({ resource: 'nodes', name: 'edge-1' });
+    expect(updated.status?.conditions?.[0]?.status).toBe('False');
+    expect(updated.spec).toEqual({ unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] });
+  });
+
+  it('applies a podStatus only to the pod with the same uid, and acks both', async () => {
+    const pod = await createPod('web', 'edge-1');
+    const e = await edge();
+    const ref = (uid: string): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: 'web', uid });
+    const wrong = await e.send({ type: 'podStatus', ref: ref('someone-else'), body: { phase: 'Failed' } });
+    await e.expect((m) => m.type === 'ack' && m.parentId === wrong.id, 1, 'ack of wrong-uid status');
+    expect((await api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'web' })).status).toBeUndefined();
+    const right = await e.send({ type: 'podStatus', ref: ref(pod.metadata.uid!), body: { phase: 'Running', podIP: '10.0.0.5' } });
+    await e.expect((m) => m.type === 'ack' && m.parentId === right.id, 1, 'ack of status');
+    const after = await api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'web' });
+    expect(after.status).toEqual({ phase: 'Running', podIP: '10.0.0.5' });
+    expect(after.spec.nodeName).toBe('edge-1');
+  });
+
+  it('counts and drops malformed payloads and keeps serving', async () => {
+    const x = await connectAsync(broker.url, { username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
+    await x.publishAsync('kedge/v1/x/up', 'not json {', { qos: 1 });
+    await x.publishAsync('kedge/v1/x/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'x', epoch: 'a', type: 'launch' }), { qos: 1 });
+    await x.publishAsync('kedge/v1/x/presence', '{"online":"yes"}', { qos: 1 });
+    await x.endAsync(true);
+    const e = await edge();
+    await e.client.publishAsync('kedge/v1/edge-1/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'edge-2', epoch: 'a', type: 'ack', parentId: 'p' }), { qos: 1 });
+    await waitFor(() => hub.stats().malformed === 4, 'malformed counted');
+    await createPod('web', 'edge-1');
+    await hello(e);
+    expect(e.received.filter(isType('apply'))).toHaveLength(1);
+    expect(hub.stats()).toMatchObject({ malformed: 4, received: 1 });
+  });
+
+  it('stops sending when the node goes offline with the same epoch, and resyncs on the next hello', async () => {
+    await createPod('web', 'edge-1');
+    const e = await edge();
+    await hello(e);
+    await e.presence(false);
+    await waitFor(() => hub.connectedNodes().length === 0, 'node offline');
+    await clock.advance(timing.resendMaxMs * 2);
+    await createPod('api', 'edge-1');
+    await wallDelay(50);
+    expect(e.received.filter(isType('apply'))).toHaveLength(1);
+    const synced = await hello(e, []);
+    expect(synced.type === 'synced' && synced.body).toEqual({ applies: 2, deletes: 0 });
+  });
+});

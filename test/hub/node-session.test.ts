@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
+import { NodeSession } from '../../cloud/hub/node-session.js';
+import { FakeClock } from '../../shared/clock.js';
+import { EnvelopeStamper, type DownMessage, type HelloMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Pod } from '../../shared/types.js';
+
+const timing = { resendMinMs: 100, resendMaxMs: 400 };
+const pod = (name: string, uid: string, rv: string): Pod => ({
+  metadata: { namespace: 'default', name, uid, resourceVersion: rv },
+  spec: { containers: [{ name: 'c' }], nodeName: 'edge-1' },
+});
+
+function setup() {
+  const clock = new FakeClock();
+  const ledger = new MemoryAckLedger();
+  const wire: DownMessage[] = [];
+  const cloud = new EnvelopeStamper('cloud', 'c0');
+  const edge = new EnvelopeStamper('edge-1', 'e1');
+  const transport = {
+    send: (_node: string, draft: Parameters<EnvelopeStamper['stamp']>[0]) => {
+      const m = cloud.stamp(draft) as DownMessage;
+      wire.push(m);
+      return m;
+    },
+    resend: (_node: string, m: DownMessage) => void wire.push(m),
+  };
+  const session = new NodeSession('edge-1', { clock, timing, ledger, transport });
+  const hello = (holds: ObjectRef[] = []): HelloMessage => edge.stamp({ type: 'hello', body: { bootId: 'b', holds } }) as HelloMessage;
+  const kinds = () => wire.map((m) => (m.type === 'apply' || m.type === 'delete' ? `${m.type} ${m.ref.uid}@${m.ref.resourceVersion ?? ''}` : m.type));
+  return { clock, ledger, wire, session, hello, kinds };
+}
+
+describe('NodeSession', () => {
+  it('sends nothing before hello, then the difference and synced [SYNC-4][SYNC-10]', () => {
+    const t = setup();
+    t.session.podBound(pod('a', 'ua', '5'));
+    expect(t.wire).toEqual([]);
+    const h = t.hello();
+    t.session.hello(h);
+    expect(t.kinds()).toEqual(['apply ua@5', 'synced']);
+    expect(t.wire[1]).toMatchObject({ type: 'synced', parentId: h.id, body: { applies: 1, deletes: 0 } });
+  });
+
+  it('records acks in the ledger and stops re-sending [SYNC-5]', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    expect(t.session.ack(t.wire[1]!.id)).toBe(true);
+    expect(t.ledger.get('edge-1', 'ua')?.resourceVersion).toBe('5');
+    await t.clock.advance(1000);
+    expect(t.kinds()).toEqual(['synced', 'apply ua@5']);
+    expect(t.session.ack(t.wire[1]!.id)).toBe(false);
+  });
+
+  it('re-sends the same envelope with doubling backoff up to the max [SYNC-4]', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    await t.clock.advance(99);
+    expect(t.wire).toHaveLength(2);
+    await t.clock.advance(1); // 100
+    await t.clock.advance(200); // 300
+    await t.clock.advance(400); // 700
+    await t.clock.advance(400); // 1100
+    expect(t.wire).toHaveLength(6);
+    expect(new Set(t.wire.slice(1).map((m) => m.id)).size).toBe(1);
+  });
+
+  it('coalesces: only the newest version is pending [SYNC-3]', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.podBound(pod('a', 'ua', '6'));
+    t.session.podBound(pod('a', 'ua', '6'));
+    expect(t.kinds()).toEqual(['synced', 'apply ua@5', 'apply ua@6']);
+    t.session.ack(t.wire[1]!.id); // the late ack of v5 still tells us what the edge holds
+    expect(t.ledger.get('edge-1', 'ua')?.resourceVersion).toBe('5');
+    expect(t.session.pending).toBe(1);
+    t.session.ack(t.wire[2]!.id);
+    expect(t.ledger.get('edge-1', 'ua')?.resourceVersion).toBe('6');
+    expect(t.session.pending).toBe(0);
+  });
+
+  it('tombstones a delivered pod and forgets it once acked [SYNC-3][SYNC-5]', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.ack(t.wire[1]!.id);
+    t.session.podGone('ua');
+    expect(t.wire[2]).toMatchObject({ type: 'delete', ref: { kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua' } });
+    t.session.ack(t.wire[2]!.id);
+    expect(t.ledger.get('edge-1', 'ua')).toBeUndefined();
+  });
+
+  it('drops a pending apply that never left the cloud instead of sending a tombstone', () => {
+    const t = setup();
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.podGone('ua');
+    t.session.hello(t.hello());
+    expect(t.kinds()).toEqual(['synced']);
+  });
+
+  it('stops re-sending on presence offline of the same epoch only', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    expect(t.session.offline('other')).toBe(false);
+    expect(t.session.offline('e1')).toBe(true);
+    expect(t.session.connected).toBe(false);
+    await t.clock.advance(1000);
+    t.session.podBound(pod('b', 'ub', '6'));
+    expect(t.kinds()).toEqual(['synced', 'apply ua@5']);
+  });
+});
