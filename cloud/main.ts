@@ -14,6 +14,7 @@ import {
   writeKubeconfig,
   type Credentials,
 } from './apiserver/index.js';
+import type { ApiClient } from './apiserver/client.js';
 import { CLOUD_USERNAME, startBroker, startCloudHub, type CloudHubHandle } from './hub/index.js';
 import { startScheduler } from './scheduler/index.js';
 import { DurableStore } from './store/durable-store.js';
@@ -44,6 +45,8 @@ export interface Cloud {
   readonly credentials: Credentials;
   readonly hub: CloudHubHandle;
   readonly store: Store;
+  /** An in-process client with the cloud's own identity (same pipeline as HTTP). */
+  readonly api: ApiClient;
   stop(): Promise<void>;
 }
 
@@ -96,7 +99,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => scheduler.close());
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -10,7 +10,7 @@ export interface Timing {
   syncIntervalMs: number;
   /** Edge: shortest wait before re-sending unacked status updates. */
   statusResendMs: number;
-  /** Edge: reconnect backoff, doubling from min to max with jitter. */
+  /** Edge: reconnect backoff, doubling from min to max with jitter; a low cap means a healed link is used within a second. */
   reconnectMinMs: number;
   reconnectMaxMs: number;
   /** MQTT keepalive (seconds on the wire; the broker drops a silent client after 1.5x). */
@@ -29,8 +29,8 @@ export const defaultTiming: Timing = {
   nodeStatusIntervalMs: 10_000,
   syncIntervalMs: 1_000,
   statusResendMs: 2_000,
-  reconnectMinMs: 500,
-  reconnectMaxMs: 30_000,
+  reconnectMinMs: 250,
+  reconnectMaxMs: 1_000,
   keepaliveMs: 10_000,
   resendMinMs: 2_000,
   resendMaxMs: 60_000,

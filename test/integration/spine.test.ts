@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Node, Pod } from '../../shared/types.js';
+import { Cluster } from '../support/cluster.js';
+import { eventually } from '../support/eventually.js';
+
+const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
+const newPod = (name: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: name } },
+  spec: { containers: [{ name: 'main', image: 'kedge.io/hello:1.0' }] },
+});
+
+const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+describe('cloud and edges in one process, over a real broker', () => {
+  let cluster: Cluster | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+  });
+
+  it('registers edges, runs a created pod on one, and removes it when deleted', async () => {
+    cluster = await Cluster.start({ nodes: 2 });
+    const c = cluster;
+    await eventually(c.clock, async () => {
+      const nodes = await c.api.list<Node>({ resource: 'nodes' });
+      return nodes.items.length === 2 && nodes.items.every(isReady);
+    }, 'both nodes Ready');
+
+    const created = await c.api.create(podRef('hello'), newPod('hello'));
+    const running = await eventually(c.clock, async () => {
+      const pod = await c.api.get<Pod>(podRef('hello'));
+      return pod.status?.phase === 'Running' && pod;
+    }, 'hello Running in the cloud');
+    const node = running.spec.nodeName!;
+    expect(['edge-1', 'edge-2']).toContain(node);
+    expect(running.status?.podIP).toMatch(/^10\.244\./);
+    expect(running.status?.containerStatuses?.[0]).toMatchObject({ name: 'main', ready: true, restartCount: 0 });
+
+    const onEdge = await c.edgePods(node);
+    expect(onEdge.map((p) => [p.metadata.name, p.metadata.uid])).toEqual([['hello', created.metadata.uid]]);
+    const other = node === 'edge-1' ? 'edge-2' : 'edge-1';
+    expect(await c.edgePods(other)).toEqual([]);
+
+    await c.api.delete(podRef('hello'));
+    await eventually(c.clock, async () => (await c.edgePods(node)).length === 0, 'hello gone from the edge');
+    await eventually(c.clock, async () => (await c.edge(node).runtime.listContainers()).length === 0, 'containers removed');
+  });
+
+  it('spreads pods over the nodes: fewest pods wins', async () => {
+    cluster = await Cluster.start({ nodes: 2 });
+    const c = cluster;
+    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
+    for (const name of ['a', 'b', 'c', 'd']) await c.api.create(podRef(name), newPod(name));
+    const pods = await eventually(c.clock, async () => {
+      const list = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
+      return list.items.every((p) => p.status?.phase === 'Running') && list.items;
+    }, 'all pods Running');
+    const perNode = new Map<string, number>();
+    for (const p of pods) perNode.set(p.spec.nodeName!, (perNode.get(p.spec.nodeName!) ?? 0) + 1);
+    expect([...perNode.values()]).toEqual([2, 2]);
+  });
+});

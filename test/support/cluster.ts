@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCloud, type Cloud } from '../../cloud/main.js';
+import { startEdge, type EdgeHandle } from '../../edge/main.js';
+import { FakeClock } from '../../shared/clock.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { defaultTiming, type Timing } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+
+export interface ClusterOptions {
+  nodes?: number;
+  timing?: Partial<Timing>;
+  logger?: Logger;
+}
+
+/** A cloud and N edges in this process, over a real broker on port 0, all on one FakeClock. */
+export class Cluster {
+  readonly edges = new Map<string, EdgeHandle>();
+
+  private constructor(
+    readonly dir: string,
+    readonly clock: FakeClock,
+    readonly timing: Timing,
+    readonly cloud: Cloud,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(options: ClusterOptions = {}): Promise<Cluster> {
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
+    const clock = new FakeClock();
+    const timing = { ...defaultTiming, ...options.timing };
+    const logger = options.logger ?? silentLogger;
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: 'memory', clock, timing, logger });
+    const cluster = new Cluster(dir, clock, timing, cloud, logger);
+    for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
+    return cluster;
+  }
+
+  get api(): Cloud['api'] {
+    return this.cloud.api;
+  }
+
+  async startEdge(node: string, extra: { reboot?: boolean } = {}): Promise<EdgeHandle> {
+    const edge = await startEdge({
+      nodeName: node,
+      brokerUrl: this.cloud.brokerUrl,
+      token: this.cloud.credentials.edge,
+      dataDir: join(this.dir, 'edges', node),
+      localApiPort: 0,
+      clock: this.clock,
+      timing: this.timing,
+      logger: this.logger,
+      random: () => 0.5,
+      ...extra,
+    });
+    this.edges.set(node, edge);
+    return edge;
+  }
+
+  async stopEdge(node: string): Promise<void> {
+    await this.edges.get(node)?.stop();
+    this.edges.delete(node);
+  }
+
+  edge(node: string): EdgeHandle {
+    const edge = this.edges.get(node);
+    if (!edge) throw new Error(`no edge ${node}`);
+    return edge;
+  }
+
+  /** What an edge's local API says it runs. */
+  async edgePods(node: string): Promise<Pod[]> {
+    const res = await fetch(`${this.edge(node).localApiUrl}/pods`);
+    return ((await res.json()) as { items: Pod[] }).items;
+  }
+
+  async stop(): Promise<void> {
+    for (const node of [...this.edges.keys()]) await this.stopEdge(node);
+    await this.cloud.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
