@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../shared/clock.js';
 
-/** The compiled `kedge` entry point, next to this file in dist/. */
-export const kedgeBin = fileURLToPath(new URL('../bin/kedge.js', import.meta.url));
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The compiled `kedge` entry point in dist/ (also when this module runs from source, under vitest). */
+export const kedgeBin = here.split(sep).includes('dist') ? resolve(here, '../bin/kedge.js') : resolve(here, '../dist/bin/kedge.js');
 
 export interface RoleProcess {
   readonly name: string;
@@ -36,14 +39,19 @@ export function startRole(options: RoleOptions): RoleProcess {
     env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const recent: string[] = [];
+  const seen = (line: string): void => {
+    options.onLine?.(`[${options.name}] ${line}`);
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+  };
   const ready = new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      options.onLine?.(`[${options.name}] ${line}`);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      seen(line);
       if (options.readyPattern.test(line)) resolve(line);
     });
-    createInterface({ input: child.stderr! }).on('line', (line) => options.onLine?.(`[${options.name}] ${line}`));
-    void exited.then((code) => reject(new Error(`${options.name} exited with code ${code} before it was ready`)));
+    createInterface({ input: child.stderr! }).on('line', seen);
+    void exited.then((code) => reject(new Error(`${options.name} exited with code ${code} before it was ready:\n${recent.join('\n')}`)));
   });
   ready.catch(() => {});
   const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;

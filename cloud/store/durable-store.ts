@@ -152,7 +152,7 @@ export class DurableStore implements Store {
    */
   private jsonOf(key: string, value: unknown): string {
     const cached = this.serialized.get(key);
-    if (cached?.value === value) return cached.json;
+    if (cached && cached.value === value) return cached.json;
     const json = JSON.stringify(value) ?? 'null';
     if (this.state.get(key)?.value === value) this.serialized.set(key, { value, json });
     return json;
