@@ -56,7 +56,7 @@ describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
       const r = await kubectl('get', 'nodes', '-o', 'wide', '--no-headers');
       return r.stdout.split('\n').filter((l) => / Ready /.test(l)).length === 2 && r.stdout;
     }, 'two Ready nodes', 15_000, 200);
-    expect(await out).toMatch(/edge-1\s+Ready\s+edge\s+\S+\s+v1\.32\.4-kedge\s+127\.0\.0\.1/);
+    expect(out).toMatch(/edge-1\s+Ready\s+edge\s+\S+\s+v1\.32\.4-kedge\s+127\.0\.0\.1/);
   });
 
   it('runs a pod created with kubectl on an edge, and removes it on delete', async () => {
@@ -67,10 +67,10 @@ describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
       const [phase, name] = r.stdout.split(' ');
       return phase === 'Running' && name;
     }, 'hello Running', 15_000, 100);
-    expect((await edgePods(await node)).map((p) => p.metadata.name)).toEqual(['hello']);
+    expect((await edgePods(node)).map((p) => p.metadata.name)).toEqual(['hello']);
 
     expect((await kubectl('delete', 'pod', 'hello')).code).toBe(0);
-    await waitFor(async () => (await edgePods(await node)).length === 0, 'hello gone from the edge', 15_000, 100);
+    await waitFor(async () => (await edgePods(node)).length === 0, 'hello gone from the edge', 15_000, 100);
     const gone = await kubectl('get', 'pod', 'hello');
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toMatch(/NotFound/);

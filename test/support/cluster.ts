@@ -7,16 +7,20 @@ import { FakeClock } from '../../shared/clock.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { defaultTiming, type Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
+import { startLinkProxy, type LinkProxy } from '../../sim/link-proxy.js';
 
 export interface ClusterOptions {
   nodes?: number;
   timing?: Partial<Timing>;
   logger?: Logger;
+  /** Route every edge through its own link proxy, so that its cable can be pulled. */
+  links?: boolean;
 }
 
 /** A cloud and N edges in this process, over a real broker on port 0, all on one FakeClock. */
 export class Cluster {
   readonly edges = new Map<string, EdgeHandle>();
+  readonly links = new Map<string, LinkProxy>();
 
   private constructor(
     readonly dir: string,
@@ -24,6 +28,7 @@ export class Cluster {
     readonly timing: Timing,
     readonly cloud: Cloud,
     private readonly logger: Logger,
+    private readonly linked: boolean,
   ) {}
 
   static async start(options: ClusterOptions = {}): Promise<Cluster> {
@@ -32,7 +37,7 @@ export class Cluster {
     const timing = { ...defaultTiming, ...options.timing };
     const logger = options.logger ?? silentLogger;
     const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: 'memory', clock, timing, logger });
-    const cluster = new Cluster(dir, clock, timing, cloud, logger);
+    const cluster = new Cluster(dir, clock, timing, cloud, logger, options.links ?? false);
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;
   }
@@ -44,7 +49,7 @@ export class Cluster {
   async startEdge(node: string, extra: { reboot?: boolean } = {}): Promise<EdgeHandle> {
     const edge = await startEdge({
       nodeName: node,
-      brokerUrl: this.cloud.brokerUrl,
+      brokerUrl: this.linked ? await this.linkUrl(node) : this.cloud.brokerUrl,
       token: this.cloud.credentials.edge,
       dataDir: join(this.dir, 'edges', node),
       localApiPort: 0,
@@ -56,6 +61,22 @@ export class Cluster {
     });
     this.edges.set(node, edge);
     return edge;
+  }
+
+  /** The link proxy in front of the broker for `node` (made on first use). */
+  link(node: string): LinkProxy {
+    const link = this.links.get(node);
+    if (!link) throw new Error(`no link for ${node}`);
+    return link;
+  }
+
+  private async linkUrl(node: string): Promise<string> {
+    if (!this.links.has(node)) {
+      const broker = new URL(this.cloud.brokerUrl);
+      const target = { host: broker.hostname, port: Number(broker.port) };
+      this.links.set(node, await startLinkProxy({ name: node, target, clock: this.clock, logger: this.logger }));
+    }
+    return `mqtt://127.0.0.1:${this.link(node).port}`;
   }
 
   async stopEdge(node: string): Promise<void> {
@@ -77,6 +98,7 @@ export class Cluster {
 
   async stop(): Promise<void> {
     for (const node of [...this.edges.keys()]) await this.stopEdge(node);
+    for (const link of this.links.values()) await link.close();
     await this.cloud.stop();
     await rm(this.dir, { recursive: true, force: true });
   }

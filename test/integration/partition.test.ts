@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Pod } from '../../shared/types.js';
+import type { ContainerInfo } from '../../edge/runtime/runtime.js';
+import { Cluster } from '../support/cluster.js';
+import { eventually } from '../support/eventually.js';
+
+const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
+const pinned = (name: string, node: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: name } },
+  spec: { nodeName: node, containers: [{ name: 'main', image: 'kedge.io/app:1' }] },
+});
+const MINUTE = 60_000;
+
+/** Container ids per pod name on an edge: a pod that ran twice would show a second id. */
+async function containersByPod(cluster: Cluster, node: string): Promise<Map<string, string[]>> {
+  const edge = cluster.edge(node);
+  const podNames = new Map((await cluster.edgePods(node)).map((p) => [p.metadata.uid!, p.metadata.name!]));
+  const out = new Map<string, string[]>();
+  for (const c of await edge.runtime.listContainers()) {
+    const name = podNames.get(c.podUid) ?? `gone:${c.podUid}`;
+    out.set(name, [...(out.get(name) ?? []), c.id]);
+  }
+  return out;
+}
+
+const running = (cs: ContainerInfo[]): boolean => cs.length > 0 && cs.every((c) => c.state === 'running');
+
+describe('a pulled cable', () => {
+  let cluster: Cluster | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+  });
+
+  it('keeps pods running through a 10-minute partition and reconciles exactly on heal', async () => {
+    cluster = await Cluster.start({ nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
+    const c = cluster;
+    for (const name of ['a', 'c']) await c.api.create(ref(name), pinned(name, 'edge-1'));
+    await eventually(c.clock, async () => {
+      const pods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
+      return pods.items.length === 2 && pods.items.every((p) => p.status?.phase === 'Running');
+    }, 'a and c Running');
+    const before = await containersByPod(c, 'edge-1');
+
+    c.link('edge-1').cut();
+    await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { wallTimeoutMs: 15_000 });
+    await c.api.delete(ref('a'));
+    await c.api.create(ref('b'), pinned('b', 'edge-1'));
+    await c.api.patch(ref('c'), { metadata: { labels: { app: 'c', tier: 'gold' } } }, 'merge');
+
+    // Ten minutes of protocol time pass; the edge keeps running what it has.
+    for (let t = 0; t < 10 * MINUTE; t += MINUTE) {
+      await c.clock.advance(MINUTE);
+      const now = await c.edge('edge-1').runtime.listContainers();
+      expect(running(now)).toBe(true);
+      expect(now.map((x) => x.id).sort()).toEqual([...before.values()].flat().sort());
+    }
+    expect(await c.edgePods('edge-1')).toHaveLength(2);
+
+    c.link('edge-1').heal();
+    await eventually(c.clock, async () => {
+      const onEdge = await c.edgePods('edge-1');
+      const names = onEdge.map((p) => p.metadata.name).sort();
+      const cPod = onEdge.find((p) => p.metadata.name === 'c');
+      if (names.join() !== 'b,c' || cPod?.metadata.labels?.tier !== 'gold') return false;
+      const cloudPods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
+      return cloudPods.items.every((p) => p.status?.phase === 'Running' && p.status.containerStatuses?.[0]?.ready);
+    }, 'edge-1 to run b and c (relabelled) and the cloud to show them Running', { wallTimeoutMs: 5_000 });
+    // How fast this happens (typically a few hundred ms of wall time) is measured by bench/reconnect.
+
+    const after = await containersByPod(c, 'edge-1');
+    expect([...after.keys()].sort()).toEqual(['b', 'c']);
+    expect(after.get('c')).toEqual(before.get('c'));
+    expect(after.get('b')).toHaveLength(1);
+    const cloudC = await c.api.get<Pod>(ref('c'));
+    expect(cloudC.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+  });
+});
