@@ -20,3 +20,6 @@ export type { ApiRequest, ApiResponse, ApiHandler, WireWatchEvent } from './requ
 export type { ResourceDef } from './registry.js';
 export type * from './client.js';
 export { generateServingCert, type ServingCert } from './tls-cert.js';
+export { clusterResources, coreResources } from './resources.js';
+export { NODESYNC_GROUP, nodeSyncResource, type AckedObject, type NodeSync } from './nodesync.js';
+export { createRemoteClient, remoteHandler } from './remote-handler.js';

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/types.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
-import { Cluster } from '../support/cluster.js';
+import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { FakeClock } from '../../shared/clock.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 const pinned = (name: string, node: string): Pod => ({
@@ -14,7 +15,7 @@ const pinned = (name: string, node: string): Pod => ({
 const MINUTE = 60_000;
 
 /** Container ids per pod name on an edge: a pod that ran twice would show a second id. */
-async function containersByPod(cluster: Cluster, node: string): Promise<Map<string, string[]>> {
+async function containersByPod(cluster: Cluster<FakeClock>, node: string): Promise<Map<string, string[]>> {
   const edge = cluster.edge(node);
   const podNames = new Map((await cluster.edgePods(node)).map((p) => [p.metadata.uid!, p.metadata.name!]));
   const out = new Map<string, string[]>();
@@ -28,14 +29,14 @@ async function containersByPod(cluster: Cluster, node: string): Promise<Map<stri
 const running = (cs: ContainerInfo[]): boolean => cs.length > 0 && cs.every((c) => c.state === 'running');
 
 describe('a pulled cable', () => {
-  let cluster: Cluster | undefined;
+  let cluster: Cluster<FakeClock> | undefined;
   afterEach(async () => {
     await cluster?.stop();
     cluster = undefined;
   });
 
   it('keeps pods running through a 10-minute partition and reconciles exactly on heal', async () => {
-    cluster = await Cluster.start({ nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     for (const name of ['a', 'c']) await c.api.create(ref(name), pinned(name, 'edge-1'));
     await eventually(c.clock, async () => {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Node, Pod } from '../../shared/types.js';
-import { Cluster } from '../support/cluster.js';
+import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { FakeClock } from '../../shared/clock.js';
 
 const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 const newPod = (name: string): Pod => ({
@@ -14,14 +15,14 @@ const newPod = (name: string): Pod => ({
 const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 describe('cloud and edges in one process, over a real broker', () => {
-  let cluster: Cluster | undefined;
+  let cluster: Cluster<FakeClock> | undefined;
   afterEach(async () => {
     await cluster?.stop();
     cluster = undefined;
   });
 
   it('registers edges, runs a created pod on one, and removes it when deleted', async () => {
-    cluster = await Cluster.start({ nodes: 2 });
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     await eventually(c.clock, async () => {
       const nodes = await c.api.list<Node>({ resource: 'nodes' });
@@ -49,7 +50,7 @@ describe('cloud and edges in one process, over a real broker', () => {
   });
 
   it('spreads pods over the nodes: fewest pods wins', async () => {
-    cluster = await Cluster.start({ nodes: 2 });
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
     for (const name of ['a', 'b', 'c', 'd']) await c.api.create(podRef(name), newPod(name));

@@ -1,42 +1,49 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCloud, type Cloud } from '../../cloud/main.js';
-import { startEdge, type EdgeHandle } from '../../edge/main.js';
-import { FakeClock } from '../../shared/clock.js';
-import { silentLogger, type Logger } from '../../shared/log.js';
-import { defaultTiming, type Timing } from '../../shared/timing.js';
-import type { Pod } from '../../shared/types.js';
-import { startLinkProxy, type LinkProxy } from '../../sim/link-proxy.js';
+import { startCloud, type Cloud } from '../cloud/main.js';
+import { startEdge, type EdgeHandle } from '../edge/main.js';
+import type { Clock } from '../shared/clock.js';
+import { silentLogger, type Logger } from '../shared/log.js';
+import { defaultTiming, type Timing } from '../shared/timing.js';
+import type { Pod } from '../shared/types.js';
+import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 
-export interface ClusterOptions {
+export interface ClusterOptions<C extends Clock> {
+  clock: C;
   nodes?: number;
+  /** Cloud store: memory (default) or durable in the cluster's temp dir. */
+  store?: 'memory' | 'durable';
+
   timing?: Partial<Timing>;
   logger?: Logger;
   /** Route every edge through its own link proxy, so that its cable can be pulled. */
   links?: boolean;
 }
 
-/** A cloud and N edges in this process, over a real broker on port 0, all on one FakeClock. */
-export class Cluster {
+/**
+ * A cloud and N edges in this process, over a real broker on port 0, all on one clock
+ * (a FakeClock in tests, the real one in benchmarks); data in a temp dir removed on stop.
+ */
+export class Cluster<C extends Clock = Clock> {
   readonly edges = new Map<string, EdgeHandle>();
   readonly links = new Map<string, LinkProxy>();
 
   private constructor(
     readonly dir: string,
-    readonly clock: FakeClock,
+    readonly clock: C,
     readonly timing: Timing,
     readonly cloud: Cloud,
     private readonly logger: Logger,
     private readonly linked: boolean,
   ) {}
 
-  static async start(options: ClusterOptions = {}): Promise<Cluster> {
+  static async start<C extends Clock>(options: ClusterOptions<C>): Promise<Cluster<C>> {
     const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
-    const clock = new FakeClock();
+    const clock = options.clock;
     const timing = { ...defaultTiming, ...options.timing };
     const logger = options.logger ?? silentLogger;
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: 'memory', clock, timing, logger });
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: options.store ?? 'memory', clock, timing, logger });
     const cluster = new Cluster(dir, clock, timing, cloud, logger, options.links ?? false);
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;

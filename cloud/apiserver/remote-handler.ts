@@ -1,0 +1,72 @@
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createInterface } from 'node:readline';
+import { Observable } from 'rxjs';
+import { KedgeError } from '../../shared/errors.js';
+import type { ApiClient } from './client.js';
+import { createLoopbackClient } from './loopback-client.js';
+import type { ApiHandler, ApiRequest, ApiResponse, WireWatchEvent } from './request.js';
+
+/**
+ * An ApiHandler that forwards each request to a remote apiserver over plain HTTP (the kedge
+ * apiserver answers http:// and https:// on one port). With it, the same client code that
+ * runs in-process drives a cloud in another process: fleets, benchmarks, tools.
+ */
+export function remoteHandler(baseUrl: string, agent = new Agent({ keepAlive: true, maxSockets: 256 })): ApiHandler {
+  const base = new URL(baseUrl);
+  return (req) =>
+    new Promise<ApiResponse>((resolve, reject) => {
+      const query = req.query.toString();
+      const out = httpRequest(
+        { host: base.hostname, port: base.port, method: req.method, path: req.path + (query ? `?${query}` : ''), headers: headersOf(req), agent },
+        (res) => resolve(isWatch(req) && res.statusCode === 200 ? watchResponse(res) : bodyResponse(res)),
+      );
+      out.on('error', (err) => reject(new KedgeError('Unavailable', `apiserver ${baseUrl}: ${err.message}`, { cause: err })));
+      out.end(req.body);
+    });
+}
+
+/** An ApiClient for a cloud reached over HTTP (baseUrl may name https: the plain port answers too). */
+export function createRemoteClient(baseUrl: string, token: string): ApiClient {
+  return createLoopbackClient(remoteHandler(baseUrl.replace(/^https:/, 'http:')), token);
+}
+
+function headersOf(req: ApiRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = v;
+  if (req.body) headers['content-length'] = String(req.body.length);
+  return headers;
+}
+
+const isWatch = (req: ApiRequest): boolean => req.query.get('watch') === 'true' || req.query.get('watch') === '1';
+
+function bodyResponse(res: IncomingMessage): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      const status = res.statusCode ?? 500;
+      if (!(res.headers['content-type'] ?? '').includes('json')) return resolve({ type: 'text', status, body: text });
+      try {
+        resolve({ type: 'json', status, body: JSON.parse(text) });
+      } catch (err) {
+        reject(new KedgeError('Internal', `apiserver answered malformed JSON: ${(err as Error).message}`));
+      }
+    });
+  });
+}
+
+function watchResponse(res: IncomingMessage): ApiResponse {
+  const events = new Observable<WireWatchEvent>((subscriber) => {
+    const lines = createInterface({ input: res });
+    lines.on('line', (line) => line && subscriber.next(JSON.parse(line) as WireWatchEvent));
+    lines.on('close', () => subscriber.complete());
+    res.on('error', (err) => subscriber.error(err));
+    return () => {
+      lines.close();
+      res.destroy();
+    };
+  });
+  return { type: 'watch', status: 200, events };
+}
