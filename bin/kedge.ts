@@ -3,12 +3,14 @@ import { Command } from 'commander';
 import { cloudCommand } from './commands/cloud.js';
 import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
+import { linkCommand } from './commands/link.js';
 
 const program = new Command('kedge')
   .description('An edge-autonomy simulator: a cloud control plane and edge kubelets that keep running offline.')
   .showHelpAfterError()
   .addCommand(cloudCommand())
   .addCommand(edgeCommand())
-  .addCommand(demoCommand());
+  .addCommand(demoCommand())
+  .addCommand(linkCommand());
 
 await program.parseAsync(process.argv);

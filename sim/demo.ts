@@ -3,15 +3,19 @@ import { join, resolve } from 'node:path';
 import { readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
+import { startControlApi } from './control-api.js';
+import { demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { startRole, type RoleProcess } from './role-process.js';
 
 export interface DemoOptions {
   nodes: number;
   dataDir: string;
+  /** 0 picks a free port (as does mqttPort). */
   apiPort: number;
   mqttPort: number;
   timeScale: number;
-  /** Edge i's local API listens on localApiBasePort + i. */
+  /** Edge i's local API listens on localApiBasePort + i; 0 gives every edge a free port. */
   localApiBasePort: number;
   clock: Clock;
   logger: Logger;
@@ -20,8 +24,17 @@ export interface DemoOptions {
 
 export interface Demo {
   readonly kubeconfigPath: string;
+  readonly apiUrl: string;
+  /** The cloud's broker. Edges do not dial it directly: each goes through its link proxy. */
+  readonly brokerUrl: string;
+  /** The control API `kedge link` talks to. */
+  readonly controlUrl: string;
+  readonly demoFilePath: string;
   readonly cloud: RoleProcess;
   readonly edges: Map<string, RoleProcess>;
+  /** One chaos proxy per edge, between it and the broker. */
+  readonly links: Map<string, LinkProxy>;
+  readonly nodes: DemoNode[];
   stop(): Promise<void>;
 }
 
@@ -29,11 +42,32 @@ export function edgeDataDir(dataDir: string, node: string): string {
   return join(dataDir, 'edges', node);
 }
 
-/** Runs a cloud and `nodes` edges (edge-1 … edge-N) as separate processes. */
+/** The value of `key=` in a role's ready line. */
+function field(line: string, key: string): string {
+  const value = new RegExp(`\\b${key}=(\\S+)`).exec(line)?.[1];
+  if (!value) throw new Error(`no ${key}= in "${line}"`);
+  return value;
+}
+
+function hostAndPort(url: URL): { host: string; port: number } {
+  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
+}
+
+/**
+ * Runs a cloud and `nodes` edges (edge-1 … edge-N) as separate processes, each edge behind
+ * its own link proxy, and writes `<data-dir>/demo.json` for `kedge link` (removed on stop).
+ */
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
   await mkdir(dataDir, { recursive: true });
   const scale = ['--time-scale', String(o.timeScale)];
+  const stops: (() => Promise<void>)[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      for (const s of stops.reverse()) await s().catch((err: unknown) => o.logger.warn(`stop: ${(err as Error).message}`));
+    })());
+
   const cloud = startRole({
     name: 'cloud',
     args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), ...scale],
@@ -41,25 +75,51 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     clock: o.clock,
     onLine: o.onLine,
   });
+  stops.push(() => cloud.stop());
   const edges = new Map<string, RoleProcess>();
-  const stop = async (): Promise<void> => {
-    await Promise.all([...edges.values()].map((e) => e.stop()));
-    await cloud.stop();
-  };
+  const links = new Map<string, LinkProxy>();
   try {
     const ready = await cloud.ready;
-    const broker = /mqtt=(\S+)/.exec(ready)![1]!;
+    const apiUrl = field(ready, 'api');
+    const brokerUrl = field(ready, 'mqtt');
+    const broker = new URL(brokerUrl);
     const token = await readEdgeToken(dataDir);
+    const proxyUrls = new Map<string, string>();
     for (let i = 1; i <= o.nodes; i++) {
       const node = `edge-${i}`;
-      const args = ['edge', '--node', node, '--broker', broker, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
-      args.push('--local-api-port', String(o.localApiBasePort + i), ...scale);
+      const link = await startLinkProxy({ name: node, target: hostAndPort(broker), clock: o.clock, logger: o.logger.child('links') });
+      stops.push(() => link.close());
+      links.set(node, link);
+      proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);
+    }
+    stops.push(() => Promise.all([...edges.values()].map((e) => e.stop())).then(() => undefined));
+    for (const [node, proxyUrl] of proxyUrls) {
+      const localApiPort = o.localApiBasePort === 0 ? 0 : o.localApiBasePort + edges.size + 1;
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
+      args.push('--local-api-port', String(localApiPort), ...scale);
       edges.set(node, startRole({ name: node, args, readyPattern: /^kedge edge \S+ ready /, clock: o.clock, onLine: o.onLine }));
     }
-    await Promise.all([...edges.values()].map((e) => e.ready));
+    const nodes: DemoNode[] = [];
+    for (const [name, edge] of edges) nodes.push({ name, localApiUrl: field(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
+
+    const control = await startControlApi({ links, logger: o.logger.child('control') });
+    stops.push(() => control.close());
+    await writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, nodes });
+    stops.push(() => removeDemoFile(dataDir));
+    return {
+      kubeconfigPath: join(dataDir, 'kubeconfig'),
+      apiUrl,
+      brokerUrl,
+      controlUrl: control.url,
+      demoFilePath: demoFilePath(dataDir),
+      cloud,
+      edges,
+      links,
+      nodes,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
   }
-  return { kubeconfigPath: join(dataDir, 'kubeconfig'), cloud, edges, stop };
 }

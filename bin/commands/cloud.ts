@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { startCloud } from '../../cloud/main.js';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -16,6 +15,8 @@ export function cloudCommand(): Command {
     .option('--store <kind>', 'durable (default) or memory', 'durable')
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .action(async (o) => {
+      // Loaded on use, so that light commands (kedge link) start fast.
+      const { startCloud } = await import('../../cloud/main.js');
       if (o.store !== 'durable' && o.store !== 'memory') throw new Error(`--store must be "durable" or "memory", got "${o.store}"`);
       await runUntilStopped('cloud', async (logger) => {
         const cloud = await startCloud({

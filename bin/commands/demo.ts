@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { startDemo } from '../../sim/demo.js';
+import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { realClock } from '../../shared/clock.js';
 import { numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -8,12 +8,14 @@ export function demoCommand(): Command {
   return new Command('demo')
     .description('Run a cloud and N edge processes on this machine, in the foreground; Ctrl-C stops them all.')
     .option('--nodes <n>', 'number of edges (edge-1 … edge-N)', numberIn(1, 100), 3)
-    .option('--data-dir <dir>', 'data of the cloud and every edge', '.kedge/demo')
+    .option('--data-dir <dir>', 'data of the cloud and every edge', DEFAULT_DEMO_DATA_DIR)
     .option('--api-port <port>', 'API port', port, 8080)
     .option('--mqtt-port <port>', 'MQTT broker port', port, 1883)
-    .option('--local-api-base-port <port>', "edge i's local API listens on this port + i", port, 10550)
+    .option('--local-api-base-port <port>', "edge i's local API listens on this port + i (0: free ports)", port, 10550)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .action(async (o) => {
+      // Loaded on use, so that light commands (kedge link) start fast.
+      const { startDemo } = await import('../../sim/demo.js');
       await runUntilStopped('demo', async (logger) => {
         const demo = await startDemo({
           nodes: o.nodes,
@@ -27,12 +29,14 @@ export function demoCommand(): Command {
           onLine: (line) => process.stderr.write(line + '\n'),
         });
         const kc = demo.kubeconfigPath;
+        const dataDirOption = o.dataDir === DEFAULT_DEMO_DATA_DIR ? '' : ` --data-dir ${o.dataDir}`;
         process.stdout.write(
           [
-            `kedge demo ready: 1 cloud, ${o.nodes} edges`,
+            `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} create --validate=false -f examples/pod.yaml`,
-            `  curl http://127.0.0.1:${o.localApiBasePort + 1}/pods`,
+            `  curl ${demo.nodes[0]!.localApiUrl}/pods`,
+            `  npx kedge link cut edge-1${dataDirOption}      # pull edge-1's cable (heal puts it back)`,
             'Ctrl-C stops everything.',
             '',
           ].join('\n'),

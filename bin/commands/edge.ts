@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { startEdge } from '../../edge/main.js';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { nodeName, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -15,6 +14,8 @@ export function edgeCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--reboot', 'start as after a node reboot: containers from before are gone and start again')
     .action(async (o) => {
+      // Loaded on use, so that light commands (kedge link) start fast.
+      const { startEdge } = await import('../../edge/main.js');
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
         const edge = await startEdge({
           nodeName: o.node,

@@ -1,0 +1,61 @@
+import type { Clock } from '../shared/clock.js';
+import type { LinkList } from './control-api.js';
+import { readDemoFile, type DemoFile } from './demo-file.js';
+import type { LinkState } from './link-proxy.js';
+
+/** A failure `kedge link` reports as it is: the message names the problem. */
+export class LinkCommandError extends Error {
+  override readonly name = 'LinkCommandError';
+}
+
+export type LinkAction = 'cut' | 'heal' | 'reset';
+
+const REQUEST_TIMEOUT_MS = 5_000;
+
+/** Talks to the control API of the demo running with `dataDir`. */
+export class LinkClient {
+  private constructor(
+    readonly demo: DemoFile,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Finds the demo through `<dataDir>/demo.json`, and checks that it answers. */
+  static async connect(dataDir: string, clock: Clock): Promise<LinkClient> {
+    const noDemo = new LinkCommandError(`no kedge demo is running with data dir ${dataDir} (start one with npm start)`);
+    const demo = await readDemoFile(dataDir);
+    if (!demo) throw noDemo;
+    const client = new LinkClient(demo, clock);
+    try {
+      await client.request('GET', '/links');
+    } catch (err) {
+      throw err instanceof LinkCommandError ? err : noDemo;
+    }
+    return client;
+  }
+
+  async list(): Promise<LinkState[]> {
+    return ((await this.request('GET', '/links')) as LinkList).items;
+  }
+
+  async get(node: string): Promise<LinkState> {
+    return (await this.request('GET', `/links/${encodeURIComponent(node)}`)) as LinkState;
+  }
+
+  async act(node: string, action: LinkAction): Promise<LinkState> {
+    return (await this.request('POST', `/links/${encodeURIComponent(node)}/${action}`)) as LinkState;
+  }
+
+  /** JSON from the control API; a non-2xx answer becomes a LinkCommandError with its message. */
+  private async request(method: string, path: string): Promise<unknown> {
+    const abort = new AbortController();
+    const cancel = this.clock.setTimer(REQUEST_TIMEOUT_MS, () => abort.abort(new Error(`the demo did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    try {
+      const res = await fetch(new URL(path, this.demo.controlUrl), { method, signal: abort.signal });
+      const body = (await res.json()) as { message?: string };
+      if (!res.ok) throw new LinkCommandError(body.message ?? `${method} ${path}: HTTP ${res.status}`);
+      return body;
+    } finally {
+      cancel();
+    }
+  }
+}
