@@ -35,6 +35,11 @@ export interface Demo {
   /** One chaos proxy per edge, between it and the broker. */
   readonly links: Map<string, LinkProxy>;
   readonly nodes: DemoNode[];
+  /**
+   * Ends an edge process (`kill -9` with `crash`, else SIGTERM) and starts it again with the
+   * same data dir; `reboot` starts it as after a node reboot. Resolves once it is ready.
+   */
+  restartEdge(node: string, how?: { crash?: boolean; reboot?: boolean }): Promise<RoleProcess>;
   stop(): Promise<void>;
 }
 
@@ -93,18 +98,25 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);
     }
     stops.push(() => Promise.all([...edges.values()].map((e) => e.stop())).then(() => undefined));
+    const edgeArgs = new Map<string, string[]>();
+    const launch = (node: string, extra: string[] = []): RoleProcess => {
+      const edge = startRole({ name: node, args: [...edgeArgs.get(node)!, ...extra], readyPattern: /^kedge edge \S+ ready /, clock: o.clock, onLine: o.onLine });
+      edges.set(node, edge);
+      return edge;
+    };
     for (const [node, proxyUrl] of proxyUrls) {
-      const localApiPort = o.localApiBasePort === 0 ? 0 : o.localApiBasePort + edges.size + 1;
+      const localApiPort = o.localApiBasePort === 0 ? 0 : o.localApiBasePort + edgeArgs.size + 1;
       const args = ['edge', '--node', node, '--broker', proxyUrl, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
-      args.push('--local-api-port', String(localApiPort), ...scale);
-      edges.set(node, startRole({ name: node, args, readyPattern: /^kedge edge \S+ ready /, clock: o.clock, onLine: o.onLine }));
+      edgeArgs.set(node, [...args, '--local-api-port', String(localApiPort), ...scale]);
+      launch(node);
     }
     const nodes: DemoNode[] = [];
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: field(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 
     const control = await startControlApi({ links, logger: o.logger.child('control') });
     stops.push(() => control.close());
-    await writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, nodes });
+    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, nodes });
+    await saveDemoFile();
     stops.push(() => removeDemoFile(dataDir));
     return {
       kubeconfigPath: join(dataDir, 'kubeconfig'),
@@ -116,6 +128,16 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       edges,
       links,
       nodes,
+      async restartEdge(node, how = {}) {
+        const old = edges.get(node);
+        if (!old) throw new Error(`no node "${node}" in this demo`);
+        await (how.crash ? old.kill() : old.stop());
+        const edge = launch(node, how.reboot ? ['--reboot'] : []);
+        const entry = nodes.find((n) => n.name === node)!;
+        entry.localApiUrl = field(await edge.ready, 'local-api');
+        await saveDemoFile();
+        return edge;
+      },
       stop,
     };
   } catch (err) {
