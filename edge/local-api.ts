@@ -8,6 +8,8 @@ export interface LocalApiDeps {
   port: number;
   cache: LocalCache;
   connectivity: () => { connected: boolean; since: number };
+  /** Resolves once the pods' statuses are current (edged's first sync); /pods waits for it. */
+  ready?: () => Promise<void>;
   logger: Logger;
 }
 
@@ -46,9 +48,18 @@ function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): v
   const path = new URL(req.url ?? '/', 'http://local').pathname;
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, { message: 'the local API is read-only' });
   if (path === '/healthz') return reply(res, 200, 'ok');
-  if (path === '/pods') return reply(res, 200, podList(deps.cache));
+  if (path === '/pods') {
+    const ready = deps.ready?.() ?? Promise.resolve();
+    void ready.then(() => reply(res, 200, podList(deps.cache))).catch((err: Error) => fail(deps, res, err));
+    return;
+  }
   if (path === '/connection') return reply(res, 200, connection(deps));
   reply(res, 404, { message: `no such path ${path}` });
+}
+
+function fail(deps: LocalApiDeps, res: ServerResponse, err: Error): void {
+  deps.logger.error('local API request failed', { error: err.message });
+  if (!res.headersSent) reply(res, 500, { message: 'internal error' });
 }
 
 /**
@@ -60,8 +71,7 @@ export async function startLocalApi(deps: LocalApiDeps): Promise<LocalApi> {
     try {
       route(deps, req, res);
     } catch (err) {
-      deps.logger.error('local API request failed', { error: (err as Error).message });
-      reply(res, 500, { message: 'internal error' });
+      fail(deps, res, err as Error);
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -34,6 +34,8 @@ export interface EdgeOptions {
   reboot?: boolean;
   /** Jitter source for reconnect backoff (tests make it deterministic). */
   random?: () => number;
+  /** At most this many pod statuses per timing.statusResendMs window (default 100). */
+  statusFlushBatch?: number;
 }
 
 export interface EdgeHandle {
@@ -84,7 +86,15 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     ...(options.random ? { random: options.random } : {}),
   });
   const isConnected = (): boolean => hub.connectivity.connected;
-  const statuses = new StatusSender({ cache, hub, isConnected, clock, timing, logger: logger.child('status') });
+  const statuses = new StatusSender({
+    cache,
+    hub,
+    isConnected,
+    clock,
+    timing,
+    logger: logger.child('status'),
+    ...(options.statusFlushBatch !== undefined ? { batch: options.statusFlushBatch } : {}),
+  });
   const handler = new CloudMessageHandler({
     cache,
     send: (draft) => hub.send(draft),
@@ -94,9 +104,9 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP: HOST_IP, onStatusQueued: () => statuses.flush() });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
-  const localApi = await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, logger: logger.child('local-api') });
+  const localApi = await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
-  const inbound = hub.inbound$.subscribe((message) => handler.handle(message));
+  const inbound = hub.inbound$.subscribe((message) => void handler.handle(message));
   const sessions = hub.connectivity$.subscribe((c) => {
     if (!c.connected) return;
     statuses.reset(); // a new session: everything pending goes out again [SYNC-12]

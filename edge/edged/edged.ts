@@ -22,6 +22,11 @@ export interface EdgedDeps {
   onStatusQueued: () => void;
 }
 
+/** While a container is starting, edged looks again this many times per sync interval. */
+const FOLLOW_UPS_PER_INTERVAL = 4;
+
+const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) => c.state === 'created');
+
 /**
  * The kubelet: every timing.syncIntervalMs, and whenever the cache changes, it plans
  * (pure, planPods) and applies what makes the runtime run the cached pods, then derives
@@ -29,12 +34,24 @@ export interface EdgedDeps {
  */
 export class Edged {
   private readonly syncs: Coalescer;
+  private readonly firstSync: Promise<void>;
+  private markSynced: () => void = () => {};
   private cancelTick: Cancel | undefined;
+  private cancelFollowUp: Cancel | undefined;
   private trigger: Subscription | undefined;
   private stopped = false;
 
   constructor(private readonly deps: EdgedDeps) {
-    this.syncs = new Coalescer(() => this.syncOnce());
+    this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
+    this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
+  }
+
+  /**
+   * Resolves after the first sync: until then the cached statuses may describe containers a
+   * reboot took away, so the local API waits for it before it shows pods.
+   */
+  ready(): Promise<void> {
+    return this.firstSync;
   }
 
   start(changes$: Observable<unknown>): void {
@@ -51,6 +68,7 @@ export class Edged {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelTick?.();
+    this.cancelFollowUp?.();
     this.trigger?.unsubscribe();
     await this.syncs.run();
   }
@@ -67,9 +85,20 @@ export class Edged {
         actual = await this.actual();
       }
       await this.reportStatuses(actual);
+      if (isStarting(actual)) this.followUp();
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }
+  }
+
+  /** One extra sync soon, so a container that is starting shows as running well within a sync interval. */
+  private followUp(): void {
+    if (this.cancelFollowUp || this.stopped) return;
+    const ms = Math.max(1, Math.floor(this.deps.timing.syncIntervalMs / FOLLOW_UPS_PER_INTERVAL));
+    this.cancelFollowUp = this.deps.clock.setTimer(ms, () => {
+      this.cancelFollowUp = undefined;
+      void this.sync();
+    });
   }
 
   private async actual(): Promise<ActualPods> {
@@ -89,7 +118,7 @@ export class Edged {
         .sort((a, b) => b.createdAt - a.createdAt)[0];
       const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now() });
       if (isDeepStrictEqual(status, pod.status)) continue;
-      cache.queueStatus(refOf(held), status);
+      cache.queueStatus(refOf(held), status, clock.now());
       queued++;
     }
     if (queued === 0) return;

@@ -30,6 +30,16 @@ export function attemptsOf(containers: ContainerInfo[], sandboxId: string, name:
   return containers.filter((c) => c.sandboxId === sandboxId && c.name === name).sort((a, b) => a.attempt - b.attempt || a.createdAt - b.createdAt);
 }
 
+/**
+ * The attempt number of a container that has no attempt in the runtime: 0 for a new pod, but
+ * after a node reboot (or a lost sandbox) the count goes on from the status edged last
+ * reported, so restartCount keeps growing although the runtime forgot the old containers.
+ */
+export function firstAttempt(pod: Pod, name: string): number {
+  const reported = pod.status?.containerStatuses?.find((s) => s.name === name);
+  return reported?.containerID ? reported.restartCount + 1 : 0;
+}
+
 /** Pods edged should be running: everything held that is not being deleted. */
 export function isDesired(pod: Pod): boolean {
   return !pod.metadata.deletionTimestamp;
@@ -62,7 +72,7 @@ export function planPods(desired: Pod[], actual: ActualPods, _now: number): PodA
     const sandbox = sandboxOf.get(pod.metadata.uid ?? '');
     if (!sandbox) {
       actions.push({ type: 'runSandbox', pod });
-      for (const container of pod.spec.containers) actions.push({ type: 'startContainer', pod, container, attempt: 0 });
+      for (const container of pod.spec.containers) actions.push({ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name) });
       continue;
     }
     actions.push(...planContainers(pod, sandbox, actual.containers));
@@ -80,7 +90,7 @@ function planContainers(pod: Pod, sandbox: Sandbox, containers: ContainerInfo[])
     const attempts = attemptsOf(containers, sandbox.id, container.name);
     const latest = attempts.at(-1);
     if (!latest) {
-      actions.push({ type: 'startContainer', pod, container, attempt: 0 });
+      actions.push({ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name) });
       continue;
     }
     const restart = latest.state === 'exited' && shouldRestart(pod, latest);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
+import type { ContainerState, ContainerStateTerminated, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
 import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
 import { attemptsOf, shouldRestart } from './plan-pods.js';
 
@@ -43,10 +43,32 @@ function stateOf(c: ContainerInfo | undefined): ContainerState {
   return { waiting: { reason: 'Unknown' } };
 }
 
+/** How a container the runtime no longer knows (lost in a node reboot) last showed. */
+export const LOST_CONTAINER: ContainerStateTerminated = { exitCode: 255, reason: 'Unknown', message: 'The container could not be located when the pod was restarted' };
+
+/**
+ * lastState when the runtime holds no earlier attempt: carried over from the status edged last
+ * reported, so a node reboot (which wipes the runtime) does not erase how the last run ended.
+ */
+function carriedLastState(input: PodStatusInput, name: string, latest: ContainerInfo | undefined): ContainerState {
+  const reported = input.pod.status?.containerStatuses?.find((s) => s.name === name);
+  if (!latest || !reported?.containerID || latest.attempt === 0) return {};
+  if (reported.containerID === `${input.runtimeName}://${latest.id}`) return structuredClone(reported.lastState);
+  // The reported container is gone: its end is this one's lastState.
+  if (reported.state.terminated) return { terminated: structuredClone(reported.state.terminated) };
+  if (reported.state.running) {
+    const lost = { ...LOST_CONTAINER };
+    if (reported.state.running.startedAt) lost.startedAt = reported.state.running.startedAt;
+    return { terminated: lost };
+  }
+  return structuredClone(reported.lastState);
+}
+
 function containerStatus(input: PodStatusInput, name: string, image: string): ContainerStatus {
   const attempts = input.sandbox ? attemptsOf(input.containers, input.sandbox.id, name) : [];
   const latest = attempts.at(-1);
   const previous = attempts.length > 1 ? attempts.at(-2) : undefined;
+  const lastState = previous ? (previous.state === 'exited' ? terminated(previous) : {}) : carriedLastState(input, name, latest);
   const status: ContainerStatus = {
     name,
     ready: latest?.state === 'running' && latest.ready !== false,
@@ -55,7 +77,7 @@ function containerStatus(input: PodStatusInput, name: string, image: string): Co
     image,
     imageID: latest ? imageIdOf(image) : '',
     state: stateOf(latest),
-    lastState: previous?.state === 'exited' ? terminated(previous) : {},
+    lastState,
   };
   if (latest) status.containerID = `${input.runtimeName}://${latest.id}`;
   return status;

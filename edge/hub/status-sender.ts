@@ -3,6 +3,15 @@ import type { Logger } from '../../shared/log.js';
 import type { UpDraft, UpMessage } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
 import type { LocalCache } from '../metamanager/local-cache.js';
+import { DEFAULT_STATUS_FLUSH_BATCH, planStatusSends, recentSends, type LastSend } from './status-plan.js';
+
+/**
+ * A podStatus as the edge sends it: the envelope's fields plus `statusVersion`, the outbox
+ * version of this status. It grows strictly per edge (across restarts), so the cloud can drop
+ * a status older than one it already applied for the same uid. (Additive: a receiver that
+ * does not know the field ignores it.)
+ */
+export type PodStatusDraft = Extract<UpDraft, { type: 'podStatus' }> & { statusVersion: number };
 
 export interface StatusSenderDeps {
   cache: LocalCache;
@@ -11,25 +20,26 @@ export interface StatusSenderDeps {
   clock: Clock;
   timing: Timing;
   logger: Logger;
-  /** At most this many statuses per flush, so a reconnect does not flood the cloud. */
-  maxPerFlush?: number;
+  /** At most this many statuses per timing.statusResendMs window, so a reconnect does not flood the cloud. */
+  batch?: number;
 }
 
-interface Sent {
+interface Sent extends LastSend {
   uid: string;
-  version: number;
-  at: number;
 }
 
 /**
  * Sends the cache's status outbox as `podStatus` messages and removes an entry when the
  * cloud acks it; an entry not acked within timing.statusResendMs is sent again [SYNC-12].
+ * A status goes out only once it is on disk, and at most `batch` go out per window.
  */
 export class StatusSender {
   /** Message id → what it carried. */
   private readonly inFlight = new Map<string, Sent>();
   /** uid → the last send of its current status. */
   private readonly lastSend = new Map<string, Sent>();
+  /** When statuses went out lately, in any session (see planStatusSends). */
+  private sentAt: number[] = [];
   private cancelTick: Cancel | undefined;
   private flushing = false;
   private again = false;
@@ -58,13 +68,15 @@ export class StatusSender {
       return;
     }
     this.flushing = true;
-    void this.sendDue().finally(() => {
-      this.flushing = false;
-      if (this.again) {
-        this.again = false;
-        this.flush();
-      }
-    });
+    void this.sendDue()
+      .catch((err: Error) => this.deps.logger.error('cannot send statuses', { error: err.message }))
+      .finally(() => {
+        this.flushing = false;
+        if (this.again) {
+          this.again = false;
+          this.flush();
+        }
+      });
   }
 
   /** Handles the cloud's ack; false when `parentId` is not a status we sent. */
@@ -81,23 +93,28 @@ export class StatusSender {
 
   private async sendDue(): Promise<void> {
     const { cache, clock, timing, isConnected } = this.deps;
-    let budget = this.deps.maxPerFlush ?? 100;
-    for (const entry of cache.outbox()) {
-      if (!isConnected() || budget <= 0) return;
-      const last = this.lastSend.get(entry.ref.uid);
-      if (last && last.version === entry.version && clock.now() - last.at < timing.statusResendMs) continue;
-      budget--;
-      const sent = { uid: entry.ref.uid, version: entry.version, at: clock.now() };
-      this.lastSend.set(entry.ref.uid, sent);
-      const message = this.deps.hub.stamp({ type: 'podStatus', ref: entry.ref, body: entry.status });
+    if (!isConnected()) return;
+    // Only what is on disk goes out, so a crash never re-issues a version the cloud has seen.
+    await cache.flush();
+    const now = clock.now();
+    this.sentAt = recentSends(this.sentAt, now, timing.statusResendMs);
+    const batch = this.deps.batch ?? DEFAULT_STATUS_FLUSH_BATCH;
+    const picked = planStatusSends({ outbox: cache.outbox(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch });
+    for (const entry of picked) {
+      if (!isConnected()) return;
+      const sent: Sent = { uid: entry.ref.uid, version: entry.version, at: now };
+      this.lastSend.set(sent.uid, sent);
+      this.sentAt.push(now);
+      const draft: PodStatusDraft = { type: 'podStatus', ref: entry.ref, body: entry.status, statusVersion: entry.version };
+      const message = this.deps.hub.stamp(draft);
       // Registered before publishing: the cloud's ack may arrive before our PUBACK does.
       this.inFlight.set(message.id, sent);
       try {
         await this.deps.hub.publish(message);
       } catch (err) {
         this.inFlight.delete(message.id);
-        this.lastSend.delete(entry.ref.uid);
-        this.deps.logger.info('status not sent; will retry', { uid: entry.ref.uid, error: (err as Error).message });
+        this.lastSend.delete(sent.uid);
+        this.deps.logger.info('status not sent; will retry', { uid: sent.uid, error: (err as Error).message });
         return;
       }
     }

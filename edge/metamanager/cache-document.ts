@@ -1,7 +1,11 @@
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
-import type { ApplyOutcome, CachedObject, LocalCache, OutboxEntry } from './local-cache.js';
 import { Coalescer } from '../coalescer.js';
+import { planApply } from './apply-rule.js';
+import type { ApplyOutcome, CachedObject, LocalCache, OutboxEntry } from './local-cache.js';
+import { Tombstones } from './tombstones.js';
+
+export { isNewerVersion } from './apply-rule.js';
 
 /** The cache as one JSON document (the lowdb file's content). */
 export interface CacheData {
@@ -9,19 +13,11 @@ export interface CacheData {
   outbox: Record<string, OutboxEntry>;
   /** Last outbox version handed out; grows forever so an ack never matches a newer status. */
   statusVersion: number;
+  /** uids known to be gone for good, oldest first, at most MAX_TOMBSTONES [SYNC-13]. */
+  tombstones: string[];
 }
 
-export const emptyCacheData = (): CacheData => ({ objects: {}, outbox: {}, statusVersion: 0 });
-
-const DIGITS = /^\d+$/;
-
-/** True when `incoming` is newer than `cached`. Revisions are integers (the store's revision). */
-export function isNewerVersion(incoming: string | undefined, cached: string | undefined): boolean {
-  if (cached === undefined) return true;
-  if (incoming === undefined) return false;
-  if (DIGITS.test(incoming) && DIGITS.test(cached)) return BigInt(incoming) > BigInt(cached);
-  return incoming !== cached;
-}
+export const emptyCacheData = (): CacheData => ({ objects: {}, outbox: {}, statusVersion: 0, tombstones: [] });
 
 const sameName = (a: { kind: string; namespace?: string; name: string }, b: ObjectRef): boolean =>
   a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
@@ -32,53 +28,83 @@ const sameName = (a: { kind: string; namespace?: string; name: string }, b: Obje
  */
 export class CacheDocument implements LocalCache {
   private readonly writer: Coalescer;
+  private readonly tombs: Tombstones;
+  /** Mutations made so far, and how many of them are on disk: a flush with nothing new is free. */
+  private changes = 0;
+  private persisted = 0;
 
   constructor(
     private readonly data: CacheData,
     persist: () => Promise<void>,
+    tombstoneLimit?: number,
   ) {
-    this.writer = new Coalescer(persist);
+    this.tombs = new Tombstones(data.tombstones, tombstoneLimit);
+    this.writer = new Coalescer(async () => {
+      const covering = this.changes;
+      await persist();
+      this.persisted = Math.max(this.persisted, covering);
+    });
   }
 
   apply(ref: ObjectRef, object: Pod): ApplyOutcome {
     const held = this.data.objects[ref.uid];
-    // [SYNC-6] an older or equal resourceVersion is ignored (the caller still acks it).
-    if (held && !isNewerVersion(ref.resourceVersion, held.resourceVersion)) return 'ignored';
-    const other = Object.values(this.data.objects).find((o) => o.uid !== ref.uid && sameName(o, ref));
-    if (other) this.forget(other.uid); // [SYNC-6] a different uid under the same name replaces it
+    const rival = Object.values(this.data.objects).find((o) => o.uid !== ref.uid && sameName(o, ref));
+    const plan = planApply(ref, held, rival, this.tombs.has(ref.uid)); // [SYNC-6][SYNC-13]
+    if (plan.tombstone !== undefined && this.tombs.add(plan.tombstone)) this.changes++;
+    if (!plan.store) return 'ignored';
+    if (plan.replaces !== undefined) this.forget(plan.replaces);
     const copy = structuredClone(object);
-    // The edge owns status [SYNC-12]: a new spec from the cloud keeps the status the edge reported.
-    if (held?.object.status) copy.status = held.object.status;
     const entry: CachedObject = { uid: ref.uid, kind: ref.kind, name: ref.name, object: copy };
+    // The edge owns status [SYNC-12]: once it reported one, a new spec from the cloud keeps it.
+    if (held?.statusVersion !== undefined) {
+      copy.status = held.object.status;
+      entry.statusVersion = held.statusVersion;
+    }
     if (ref.namespace !== undefined) entry.namespace = ref.namespace;
     if (ref.resourceVersion !== undefined) entry.resourceVersion = ref.resourceVersion;
     this.data.objects[ref.uid] = entry;
-    return held ? 'updated' : other ? 'replaced' : 'created';
+    this.changes++;
+    return plan.outcome;
   }
 
   delete(ref: ObjectRef): boolean {
+    // [SYNC-13] the uid is gone for good, whether or not it is held (its apply may come later).
+    if (this.tombs.add(ref.uid)) this.changes++;
     // [SYNC-7] a tombstone removes only the object with the same uid.
     if (!this.data.objects[ref.uid]) return false;
     this.forget(ref.uid);
     return true;
   }
 
+  tombstoned(uid: string): boolean {
+    return this.tombs.has(uid);
+  }
+
   objects(): CachedObject[] {
     return structuredClone(Object.values(this.data.objects));
   }
 
-  queueStatus(ref: ObjectRef, status: PodStatus): OutboxEntry {
+  queueStatus(ref: ObjectRef, status: PodStatus, now = 0): OutboxEntry {
+    // A hybrid clock: strictly growing, and at least the time, so it keeps growing even if
+    // the data directory (and with it this counter) is lost.
+    const version = Math.max(this.data.statusVersion + 1, Math.floor(now));
+    this.data.statusVersion = version;
     const held = this.data.objects[ref.uid];
-    if (held) held.object.status = structuredClone(status);
+    if (held) {
+      held.object.status = structuredClone(status);
+      held.statusVersion = version;
+    }
     // [SYNC-12] coalesced per uid: only the newest status is pending.
-    const entry: OutboxEntry = { ref: { ...ref }, status: structuredClone(status), version: ++this.data.statusVersion };
+    const entry: OutboxEntry = { ref: { ...ref }, status: structuredClone(status), version };
     this.data.outbox[ref.uid] = entry;
+    this.changes++;
     return structuredClone(entry);
   }
 
   ackStatus(uid: string, version: number): boolean {
     if (this.data.outbox[uid]?.version !== version) return false;
     delete this.data.outbox[uid];
+    this.changes++;
     return true;
   }
 
@@ -87,11 +113,13 @@ export class CacheDocument implements LocalCache {
   }
 
   flush(): Promise<void> {
+    if (this.persisted === this.changes) return Promise.resolve();
     return this.writer.run();
   }
 
   private forget(uid: string): void {
     delete this.data.objects[uid];
     delete this.data.outbox[uid];
+    this.changes++;
   }
 }

@@ -31,28 +31,30 @@ export class CloudMessageHandler {
     return this.synced.asObservable();
   }
 
-  handle(message: DownMessage): void {
+  /** Handles one message; resolves once it is persisted and its ack was sent (or could not be). */
+  handle(message: DownMessage): Promise<void> {
     const { cache, logger } = this.deps;
     switch (message.type) {
       case 'apply': {
-        const outcome = cache.apply(message.ref, message.body); // [SYNC-6]
-        if (outcome === 'ignored') logger.info('ignored an older or equal version', { ref: message.ref });
-        void this.persistThenAck(message.id, outcome !== 'ignored');
-        return;
+        const outcome = cache.apply(message.ref, message.body); // [SYNC-6][SYNC-13]
+        if (outcome === 'ignored') {
+          const why = cache.tombstoned(message.ref.uid) ? 'its uid was deleted' : 'not newer than the cached version';
+          logger.info('ignored an apply', { ref: message.ref, why });
+        }
+        return this.persistThenAck(message.id, outcome !== 'ignored');
       }
       case 'delete': {
-        const deleted = cache.delete(message.ref); // [SYNC-7]
-        if (!deleted) logger.info('ignored a tombstone for a uid not held', { ref: message.ref });
-        void this.persistThenAck(message.id, deleted);
-        return;
+        const deleted = cache.delete(message.ref); // [SYNC-7][SYNC-13]
+        if (!deleted) logger.info('a tombstone for a uid not held: remembered, nothing to remove', { ref: message.ref });
+        return this.persistThenAck(message.id, deleted);
       }
       case 'ack':
         this.deps.onAck(message.parentId);
-        return;
+        return Promise.resolve();
       case 'synced':
         logger.info('in sync with the cloud', { applies: message.body.applies, deletes: message.body.deletes });
         this.synced.next(message);
-        return;
+        return Promise.resolve();
     }
   }
 

@@ -10,9 +10,15 @@ export interface CachedObject {
   name: string;
   resourceVersion?: string;
   object: Pod;
+  /** The outbox version of the status the edge last reported for it (absent: none yet). */
+  statusVersion?: number;
 }
 
-/** A pod status waiting for the cloud's ack; `version` tells a newer status from an acked one. */
+/**
+ * A pod status waiting for the cloud's ack; `version` tells a newer status from an acked one.
+ * Versions grow strictly across every status of this edge (and across its restarts), so the
+ * cloud can drop a status older than one it already applied for the same uid.
+ */
 export interface OutboxEntry {
   ref: ObjectRef;
   status: PodStatus;
@@ -27,25 +33,35 @@ export type ApplyOutcome = 'created' | 'updated' | 'replaced' | 'ignored';
  * Callers ack a cloud message only after the `flush` that follows its mutation resolves [SYNC-8].
  */
 export interface LocalCache {
-  /** [SYNC-6] Keeps the newer version: an older or equal resourceVersion is ignored; a different uid under the same name replaces the old object. */
+  /**
+   * [SYNC-6][SYNC-13] Keeps the newer version: an older or equal resourceVersion is ignored, and
+   * so is a tombstoned uid; under a name another uid holds, the higher resourceVersion wins and
+   * the loser's uid is tombstoned.
+   */
   apply(ref: ObjectRef, object: Pod): ApplyOutcome;
-  /** [SYNC-7] Removes the object only when the cached one has the same uid. */
+  /** [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones the uid either way. */
   delete(ref: ObjectRef): boolean;
+  /** [SYNC-13] Whether `uid` is known to be gone for good (one of the most recent MAX_TOMBSTONES). */
+  tombstoned(uid: string): boolean;
   /** Every object held, each with the newest status queued for it. */
   objects(): CachedObject[];
-  /** Records the pod's newest status and puts it in the outbox, replacing any pending one [SYNC-12]. */
-  queueStatus(ref: ObjectRef, status: PodStatus): OutboxEntry;
+  /**
+   * Records the pod's newest status and puts it in the outbox, replacing any pending one [SYNC-12].
+   * Its version is above every earlier one and at least `now` (ms), so versions keep growing
+   * even when the data directory is lost.
+   */
+  queueStatus(ref: ObjectRef, status: PodStatus, now?: number): OutboxEntry;
   /** Removes the outbox entry for `uid` if it is still at `version` (a newer status stays queued). */
   ackStatus(uid: string, version: number): boolean;
   /** Statuses not yet acknowledged, oldest first. */
   outbox(): OutboxEntry[];
-  /** Persists every mutation made so far. Resolves after the write; concurrent calls share writes. */
+  /** Persists every mutation made so far. Resolves after the write (at once when nothing changed); concurrent calls share writes. */
   flush(): Promise<void>;
 }
 
 /** A cache that keeps nothing on disk: for tests and hollow edges. */
-export function createMemoryCache(): LocalCache {
-  return new CacheDocument(emptyCacheData(), async () => {});
+export function createMemoryCache(options: { tombstoneLimit?: number } = {}): LocalCache {
+  return new CacheDocument(emptyCacheData(), async () => {}, options.tombstoneLimit);
 }
 
 /** The ref naming the version of an object the edge holds (for hello and podStatus). */

@@ -12,11 +12,11 @@ export const CACHE_FILE = 'cache.json';
  * `new Low(new JSONFile(...))` on purpose: JSONFilePreset silently keeps data in memory
  * when NODE_ENV is "test".
  */
-export async function openLowdbCache(path: string): Promise<LocalCache> {
+export async function openLowdbCache(path: string, options: { tombstoneLimit?: number } = {}): Promise<LocalCache> {
   await mkdir(dirname(path), { recursive: true });
   const db = new Low<CacheData>(new JSONFile<CacheData>(path), emptyCacheData());
   await db.read();
   const data = { ...emptyCacheData(), ...db.data };
   db.data = data;
-  return new CacheDocument(data, () => db.write());
+  return new CacheDocument(data, () => db.write(), options.tombstoneLimit);
 }

@@ -97,7 +97,15 @@ describe('Edged with the sim runtime', () => {
     const rebooted = await run(true);
     const [after] = await rebooted.listContainers();
     expect(after?.id).not.toBe(before?.id);
-    expect(status().phase).toBe('Pending');
+    // The runtime forgot the old container, but the count goes on from the cached status.
+    expect(after?.attempt).toBe(1);
+    expect(status().containerStatuses![0]).toMatchObject({
+      restartCount: 1,
+      state: { waiting: { reason: 'ContainerCreating' } },
+      lastState: { terminated: { exitCode: 255, reason: 'Unknown' } },
+    });
+    await tick(timing.syncIntervalMs);
+    expect(status().containerStatuses![0]).toMatchObject({ restartCount: 1, state: { running: {} }, lastState: { terminated: { reason: 'Unknown' } } });
   });
 
   it('stops and removes a pod that is no longer cached', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalCache } from '../../edge/metamanager/local-cache.js';
+import { MAX_TOMBSTONES } from '../../edge/metamanager/tombstones.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { PodStatus } from '../../shared/types.js';
 import { pod } from './fixtures.js';
@@ -44,12 +45,47 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(h.cache.objects().map((o) => [o.resourceVersion, o.object.spec.containers[0]!.image])).toEqual([['10', 'v10']]);
     });
 
-    it('[SYNC-6] a different uid under the same name replaces the old object (and its pending status)', () => {
+    it('[SYNC-6] a different uid under the same name at a higher resourceVersion replaces the old object (and its pending status)', () => {
       h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
       h.cache.queueStatus(ref('p', 'u1', '5'), running);
-      expect(h.cache.apply(ref('p', 'u2', '3'), podAt('p', 'u2', '3'))).toBe('replaced');
+      expect(h.cache.apply(ref('p', 'u2', '8'), podAt('p', 'u2', '8'))).toBe('replaced');
       expect(h.cache.objects().map((o) => o.uid)).toEqual(['u2']);
       expect(h.cache.outbox()).toEqual([]);
+      // [SYNC-13] the replaced uid is dead: a late apply for it is ignored
+      expect(h.cache.tombstoned('u1')).toBe(true);
+      expect(h.cache.apply(ref('p', 'u1', '7'), podAt('p', 'u1', '7'))).toBe('ignored');
+      expect(h.cache.objects().map((o) => o.uid)).toEqual(['u2']);
+    });
+
+    it('[SYNC-13] an apply older than the object now under its name is ignored, and its uid tombstoned', () => {
+      h.cache.apply(ref('p', 'u2', '8'), podAt('p', 'u2', '8'));
+      expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'))).toBe('ignored');
+      expect(h.cache.tombstoned('u1')).toBe(true);
+      expect(h.cache.objects().map((o) => [o.uid, o.resourceVersion])).toEqual([['u2', '8']]);
+    });
+
+    it('[SYNC-13] a deleted uid is never applied again, whatever its resourceVersion', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      expect(h.cache.delete(ref('p', 'u1', '6'))).toBe(true);
+      expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'))).toBe('ignored');
+      expect(h.cache.apply(ref('p', 'u1', '9'), podAt('p', 'u1', '9'))).toBe('ignored');
+      expect(h.cache.objects()).toEqual([]);
+      expect(h.cache.apply(ref('p', 'u2', '10'), podAt('p', 'u2', '10'))).toBe('created');
+    });
+
+    it('[SYNC-13] a delete that overtook its apply still wins', () => {
+      expect(h.cache.delete(ref('p', 'u1', '6'))).toBe(false);
+      expect(h.cache.tombstoned('u1')).toBe(true);
+      expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'))).toBe('ignored');
+      expect(h.cache.objects()).toEqual([]);
+    });
+
+    it(`[SYNC-13] remembers the most recent ${MAX_TOMBSTONES} deleted uids, across a restart`, async () => {
+      for (let i = 0; i < MAX_TOMBSTONES + 5; i++) h.cache.delete(ref('p', `d${i}`, '1'));
+      const check = (c: LocalCache) => [c.tombstoned('d0'), c.tombstoned('d4'), c.tombstoned('d5'), c.tombstoned(`d${MAX_TOMBSTONES + 4}`)];
+      expect(check(h.cache)).toEqual([false, false, true, true]);
+      await h.cache.flush();
+      if (h.reopen) expect(check(await h.reopen())).toEqual([false, false, true, true]);
     });
 
     it('[SYNC-7] delete applies only to the same uid', () => {
@@ -59,6 +95,16 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(h.cache.delete(ref('p', 'u1', '5'))).toBe(true);
       expect(h.cache.objects()).toEqual([]);
       expect(h.cache.delete(ref('p', 'u1', '5'))).toBe(false);
+    });
+
+    it('[SYNC-8] what was flushed is there after a restart, tombstones included', async () => {
+      if (!h.reopen) return;
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      h.cache.delete(ref('p', 'u1', '5'));
+      await h.cache.flush();
+      const again = await h.reopen();
+      expect(again.tombstoned('u1')).toBe(true);
+      expect(again.apply(ref('p', 'u1', '6'), podAt('p', 'u1', '6'))).toBe('ignored');
     });
 
     it('returns copies: changing what it returned does not change the cache', () => {
@@ -85,11 +131,22 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(h.cache.outbox()).toEqual([]);
     });
 
-    it('a newer spec from the cloud keeps the status the edge reported', () => {
-      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
-      h.cache.queueStatus(ref('p', 'u1', '5'), running);
-      h.cache.apply(ref('p', 'u1', '6'), { ...podAt('p', 'u1', '6'), status: pending });
+    it('a newer spec from the cloud keeps the status the edge reported; until it reported one, the cloud\'s counts', () => {
+      h.cache.apply(ref('p', 'u1', '5'), { ...podAt('p', 'u1', '5'), status: pending });
+      h.cache.apply(ref('p', 'u1', '6'), { ...podAt('p', 'u1', '6'), status: running });
       expect(h.cache.objects()[0]!.object.status).toEqual(running);
+      const queued = h.cache.queueStatus(ref('p', 'u1', '6'), pending);
+      h.cache.apply(ref('p', 'u1', '7'), { ...podAt('p', 'u1', '7'), status: running });
+      expect(h.cache.objects()[0]).toMatchObject({ resourceVersion: '7', statusVersion: queued.version, object: { status: pending } });
+    });
+
+    it('status versions grow strictly and are at least the time given', () => {
+      h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
+      const a = h.cache.queueStatus(ref('p', 'u1', '5'), pending, 1_000);
+      const b = h.cache.queueStatus(ref('p', 'u1', '5'), running, 1_000);
+      const c = h.cache.queueStatus(ref('p', 'u1', '5'), pending, 500);
+      const d = h.cache.queueStatus(ref('p', 'u1', '5'), running, 5_000);
+      expect([a.version, b.version, c.version, d.version]).toEqual([1_000, 1_001, 1_002, 5_000]);
     });
 
     it('the outbox lists oldest first', () => {

@@ -20,6 +20,11 @@ function summary(desired: Pod[], actual: ActualPods): string[] {
 }
 
 const twoContainers = { containers: [{ name: 'app', image: 'a' }, { name: 'side', image: 'b' }] };
+/** A pod whose last reported status says container `app` ran (id sim://old) with `restarts` restarts. */
+const reported = (restarts: number): Pod => ({
+  ...pod('p', 'u1'),
+  status: { containerStatuses: [{ name: 'app', ready: true, restartCount: restarts, image: 'nginx:1.27', imageID: '', containerID: 'sim://old', state: { running: {} }, lastState: {} }] },
+});
 const exited = (exitCode: number, attempt = 0) => ({ state: 'exited' as const, exitCode, attempt, finishedAt: 1 });
 
 const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: string[] }[] = [
@@ -29,6 +34,18 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: strin
     desired: [pod('p', 'u1', twoContainers)],
     actual: { sandboxes: [], containers: [] },
     expected: ['runSandbox u1', 'start u1/app#0', 'start u1/side#0'],
+  },
+  {
+    name: 'after a node reboot: the attempt goes on from the reported restartCount',
+    desired: [reported(3)],
+    actual: { sandboxes: [], containers: [] },
+    expected: ['runSandbox u1', 'start u1/app#4'],
+  },
+  {
+    name: 'a container gone from its sandbox: the attempt goes on too',
+    desired: [reported(0)],
+    actual: { sandboxes: [sandbox('u1')], containers: [] },
+    expected: ['start u1/app#1'],
   },
   {
     name: 'running pod: nothing to do',

@@ -72,4 +72,30 @@ describe('derivePodStatus', () => {
     expect(unready.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime).toBe(new Date(NOW + 60_000).toISOString());
     expect(unready.conditions!.find((c) => c.type === 'PodScheduled')!.lastTransitionTime).toBe(new Date(NOW).toISOString());
   });
+
+  it('after a reboot, lastState is how the lost container last showed; kept while the new one runs', () => {
+    const before = derivePodStatus(input({ containers: [container('u1', { id: 'old', startedAt: 5 })] }));
+    const rebooted = { ...pod('p', 'u1'), status: before };
+    const starting = derivePodStatus(input({ pod: rebooted, containers: [container('u1', { id: 'new', attempt: 1, state: 'created', startedAt: undefined, ready: false })] }));
+    expect(starting.containerStatuses![0]).toMatchObject({
+      restartCount: 1,
+      containerID: 'sim://new',
+      state: { waiting: { reason: 'ContainerCreating' } },
+      lastState: { terminated: { exitCode: 255, reason: 'Unknown', startedAt: new Date(5).toISOString() } },
+    });
+    const running = derivePodStatus(input({ pod: { ...rebooted, status: starting }, containers: [container('u1', { id: 'new', attempt: 1 })] }));
+    expect(running.containerStatuses![0]!.lastState).toEqual(starting.containerStatuses![0]!.lastState);
+  });
+
+  it('after a reboot, an exited container\'s end is the lastState', () => {
+    const ended = derivePodStatus(input({ containers: [container('u1', { id: 'old', state: 'exited', exitCode: 3, reason: 'Error', finishedAt: 9 })] }));
+    const s = derivePodStatus(input({ pod: { ...pod('p', 'u1'), status: ended }, containers: [container('u1', { id: 'new', attempt: 1 })] }));
+    expect(s.containerStatuses![0]!.lastState).toEqual({ terminated: ended.containerStatuses![0]!.state.terminated });
+  });
+
+  it('a first attempt has no lastState, whatever the cached status says', () => {
+    const other = derivePodStatus(input({ containers: [container('u1', { id: 'old' })] }));
+    const s = derivePodStatus(input({ pod: { ...pod('p', 'u1'), status: other }, containers: [container('u1', { id: 'new' })] }));
+    expect(s.containerStatuses![0]!.lastState).toEqual({});
+  });
 });
