@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import {
   apiTokens,
+  clusterResources,
   createApiServer,
   ensureSystemNamespaces,
   loadOrCreateCredentials,
@@ -15,7 +16,7 @@ import {
   type Credentials,
 } from './apiserver/index.js';
 import type { ApiClient } from './apiserver/client.js';
-import { CLOUD_USERNAME, startBroker, startCloudHub, type CloudHubHandle } from './hub/index.js';
+import { CLOUD_USERNAME, NodeSyncLedger, startBroker, startCloudHub, type BrokerHandle, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { startScheduler } from './scheduler/index.js';
 import { DurableStore } from './store/durable-store.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -47,6 +48,14 @@ export interface Cloud {
   readonly store: Store;
   /** An in-process client with the cloud's own identity (same pipeline as HTTP). */
   readonly api: ApiClient;
+  /** The durable ack ledger (one NodeSync per node). */
+  readonly ledger: NodeSyncLedger;
+  /**
+   * Stops the embedded broker (every client drops, every retained message is gone), runs
+   * `whileDown`, then starts a fresh one on the same port. For tests and demos; throws with
+   * an external broker.
+   */
+  restartBroker(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +81,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const store = await openStore(options);
     stops.push(() => store.close());
 
-    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials) });
+    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), resources: clusterResources });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
     const apiHost = options.apiHost ?? '127.0.0.1';
@@ -82,24 +91,36 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.certPem);
 
     let brokerUrl = options.brokerUrl;
+    let broker: BrokerHandle | undefined;
+    const brokerOptions: BrokerOptions = {
+      host: options.mqttHost ?? '127.0.0.1',
+      port: options.mqttPort,
+      authenticate: (user, password) => brokerRole(credentials, user, password),
+      logger: logger.child('broker'),
+      nodesWaitForCloud: true,
+    };
     if (!brokerUrl) {
-      const broker = await startBroker({
-        host: options.mqttHost ?? '127.0.0.1',
-        port: options.mqttPort,
-        authenticate: (user, password) => brokerRole(credentials, user, password),
-        logger: logger.child('broker'),
-      });
-      stops.push(() => broker.close());
+      broker = await startBroker(brokerOptions);
+      stops.push(() => broker!.close());
       brokerUrl = broker.url;
     }
+    const restartBroker = async (whileDown?: () => Promise<void>): Promise<void> => {
+      if (!broker) throw new Error('the cloud uses an external broker');
+      const port = broker.port;
+      await broker.close();
+      await whileDown?.();
+      broker = await startBroker({ ...brokerOptions, port });
+    };
     const common = { api: loopback, clock, signal: abort.signal };
-    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub') });
+    const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
+    stops.push(() => ledger.close());
+    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger });
     stops.push(() => hub.close());
     const scheduler = await startScheduler({ ...common, logger: logger.child('scheduler') });
     stops.push(() => scheduler.close());
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, ledger, restartBroker, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,4 +1,5 @@
 import type { Namespace, Node } from '../../shared/types.js';
+import { nodeSyncResource } from './nodesync.js';
 import { podStrategy } from './pod-admission.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
@@ -39,3 +40,6 @@ export const coreResources: ResourceDef[] = [
     subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
   },
 ];
+
+/** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */
+export const clusterResources: ResourceDef[] = [...coreResources, nodeSyncResource];

@@ -15,36 +15,48 @@ export interface AckLedger {
   forget(node: string, uid: string): void;
   /** The edge said what it holds in its hello [SYNC-10]. */
   reset(node: string, refs: readonly ObjectRef[]): void;
+  /** Nodes with a ledger. */
+  nodes(): string[];
+  /** The node was deleted: forget its ledger. */
+  drop(node: string): void;
 }
 
 const EMPTY: ReadonlyMap<string, ObjectRef> = new Map();
 
 /** The in-memory ledger: forgets everything when the cloud restarts (edges re-hello anyway). */
 export class MemoryAckLedger implements AckLedger {
-  private readonly nodes = new Map<string, Map<string, ObjectRef>>();
+  private readonly byNode = new Map<string, Map<string, ObjectRef>>();
 
   held(node: string): ReadonlyMap<string, ObjectRef> {
-    return this.nodes.get(node) ?? EMPTY;
+    return this.byNode.get(node) ?? EMPTY;
   }
 
   get(node: string, uid: string): ObjectRef | undefined {
-    return this.nodes.get(node)?.get(uid);
+    return this.byNode.get(node)?.get(uid);
   }
 
   record(node: string, ref: ObjectRef): void {
-    let refs = this.nodes.get(node);
-    if (!refs) this.nodes.set(node, (refs = new Map()));
+    let refs = this.byNode.get(node);
+    if (!refs) this.byNode.set(node, (refs = new Map()));
     refs.set(ref.uid, { ...ref });
   }
 
   forget(node: string, uid: string): void {
-    const refs = this.nodes.get(node);
+    const refs = this.byNode.get(node);
     refs?.delete(uid);
-    if (refs?.size === 0) this.nodes.delete(node);
+    if (refs?.size === 0) this.byNode.delete(node);
   }
 
   reset(node: string, refs: readonly ObjectRef[]): void {
-    if (refs.length === 0) this.nodes.delete(node);
-    else this.nodes.set(node, new Map(refs.map((r) => [r.uid, { ...r }])));
+    if (refs.length === 0) this.byNode.delete(node);
+    else this.byNode.set(node, new Map(refs.map((r) => [r.uid, { ...r }])));
+  }
+
+  nodes(): string[] {
+    return [...this.byNode.keys()].sort();
+  }
+
+  drop(node: string): void {
+    this.byNode.delete(node);
   }
 }

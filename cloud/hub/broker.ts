@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from '../../shared/log.js';
+import { topics } from '../../shared/protocol/topics.js';
 import { identify, mayPublish, maySubscribe, type BrokerIdentity, type BrokerRole } from './acl.js';
 
 /**
@@ -17,6 +18,12 @@ export interface BrokerOptions {
   authenticate: Authenticate;
   logger: Logger;
   signal?: AbortSignal;
+  /**
+   * Refuse nodes (CONNACK 3, server unavailable) while no cloud client is subscribed to the
+   * nodes' up topics, and disconnect them when the last one goes: every edge then says its
+   * hello to a hub that hears it (after a restart of the broker or of the hub).
+   */
+  nodesWaitForCloud?: boolean;
 }
 
 export interface BrokerHandle {
@@ -29,14 +36,19 @@ export interface BrokerHandle {
 
 /** CONNACK return code 4: bad user name or password. */
 const BAD_CREDENTIALS = 4;
+/** CONNACK return code 3: server unavailable. */
+const UNAVAILABLE = 3;
 
-function refused(message: string): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: BAD_CREDENTIALS });
+function refused(message: string, returnCode = BAD_CREDENTIALS): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode });
 }
 
 export async function startBroker(options: BrokerOptions): Promise<BrokerHandle> {
   const { host = '127.0.0.1', port, authenticate, logger, signal } = options;
   const identities = new WeakMap<Client, BrokerIdentity>();
+  const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
+  const nodes = new Set<Client>();
+  const waitForCloud = options.nodesWaitForCloud === true;
 
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
@@ -47,6 +59,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
           if (!who) {
             logger.warn('broker refused a connection', { clientId: client.id, username });
             return done(refused('bad user name or password'), false);
+          }
+          if (waitForCloud && who.role === 'node' && listening.size === 0) {
+            return done(refused('no cloud hub is listening yet', UNAVAILABLE), false);
           }
           identities.set(client, who);
           done(null, true);
@@ -65,6 +80,16 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       logger.warn('broker denied a subscription', { clientId: client.id, topic: sub.topic });
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
+  });
+  broker.on('clientReady', (client) => identities.get(client)?.role === 'node' && nodes.add(client));
+  broker.on('subscribe', (subs, client) => {
+    if (identities.get(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
+  });
+  broker.on('clientDisconnect', (client) => {
+    nodes.delete(client);
+    if (!listening.delete(client) || listening.size > 0 || !waitForCloud) return;
+    logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
+    for (const node of nodes) node.close();
   });
   broker.on('clientError', (client, err) => logger.warn('broker client error', { clientId: client.id, error: err.message }));
 

@@ -4,12 +4,13 @@ import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
-import type { Pod } from '../../shared/types.js';
+import type { Node, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
 import { informer } from './informer.js';
+import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
 import { Sessions } from './sessions.js';
@@ -69,9 +70,12 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     username: options.username ?? CLOUD_USERNAME,
     password: options.password,
     keepaliveMs: timing.keepaliveMs,
-    reconnectMs: timing.reconnectMinMs,
+    reconnectMinMs: timing.reconnectMinMs,
+    reconnectMaxMs: timing.reconnectMaxMs,
+    clock,
     logger,
     onMalformed: () => counters.malformed++,
+    onDown: () => sessions.disconnectAll(),
   });
   const transport: SessionTransport = {
     send(node: string, draft: DownDraft): DownMessage {
@@ -88,11 +92,15 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const sessions = new Sessions({ clock, timing, ledger, transport });
 
   let podsSynced!: () => void;
+  let nodesSynced!: () => void;
   const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
+  const nodesReady = new Promise<void>((resolve) => (nodesSynced = resolve));
+  const ready = Promise.all([podsReady, nodesReady]);
   const pods$ = informer<Pod>(api, { resource: 'pods' }, { clock, logger });
+  const nodes$ = informer<Node>(api, { resource: 'nodes' }, { clock, logger });
 
   const handle = async (inbound: Inbound): Promise<void> => {
-    await podsReady; // hellos are answered from a complete pod cache
+    await ready; // hellos are answered from a complete pod cache, after the ledger's GC
     counters.received++;
     const session = sessions.get(inbound.node);
     if (inbound.channel === 'presence') {
@@ -129,6 +137,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       sessions.onPodEvent(event);
       if (event.type === 'SYNCED') podsSynced();
     }),
+    collectLedgers(nodes$, ledger, (node) => sessions.get(node).connected, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), parallel across nodes.
     link.inbound$.pipe(groupBy((inbound) => inbound.node), mergeMap((perNode) => perNode.pipe(concatMap(handle)))).subscribe(),
   ];
@@ -145,7 +154,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) await close();
 
-  await untilAborted(Promise.all([link.subscribed, podsReady]), signal);
+  await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
   return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, close };
 }

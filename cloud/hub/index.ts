@@ -1,6 +1,7 @@
 export { startBroker, type Authenticate, type BrokerHandle, type BrokerOptions } from './broker.js';
 export { startCloudHub, type CloudHubHandle, type CloudHubOptions, type HubStats } from './cloud-hub.js';
 export { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
+export { NodeSyncLedger, type NodeSyncLedgerOptions } from './nodesync-ledger.js';
 export { CLOUD_USERNAME, type BrokerIdentity, type BrokerRole } from './acl.js';
 export { planResync, type ResyncPlan } from './resync.js';
 export { informer, type CacheEvent } from './informer.js';

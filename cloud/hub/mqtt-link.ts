@@ -1,5 +1,6 @@
 import { connect, type MqttClient } from 'mqtt';
-import { fromEvent, mergeMap, type Observable } from 'rxjs';
+import { mergeMap, Subject, type Observable } from 'rxjs';
+import type { Cancel, Clock } from '../../shared/clock.js';
 import { encode } from '../../shared/protocol/codec.js';
 import type { DownMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
@@ -12,46 +13,95 @@ export interface LinkOptions {
   username: string;
   password: string;
   keepaliveMs: number;
-  reconnectMs: number;
+  /** Reconnect backoff: the first retry after `reconnectMinMs`, doubling up to `reconnectMaxMs`. */
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+  clock: Clock;
   logger: Logger;
   /** Called once per payload dropped by validation [SYNC-1]. */
   onMalformed(): void;
+  /** The session with the broker ended (broker restart, network): every node is now unheard. */
+  onDown(): void;
 }
 
 /** The hub's MQTT client: publishes down messages, streams validated up/presence messages. */
 export interface MqttLink {
+  /** Publishes on the current session; dropped when there is none (nobody is connected then). */
   publish(node: string, message: DownMessage): void;
   /** Validated inbound messages; malformed ones are dropped, counted and logged. */
   readonly inbound$: Observable<Inbound>;
   /** Resolves on the first successful subscription to every node's up and presence topics. */
   readonly subscribed: Promise<void>;
+  /** Subscribed to the up and presence topics right now. */
+  readonly up: boolean;
   close(): Promise<void>;
 }
 
+/**
+ * Survives the broker going away (an in-memory broker restarted, an external one bounced):
+ * mqtt.js' own reconnect is off; every attempt is a fresh client scheduled on the Clock
+ * with capped exponential backoff, and every session subscribes again (clean sessions).
+ * Nothing relies on the broker keeping state.
+ */
 export function openMqttLink(options: LinkOptions): MqttLink {
-  const { logger } = options;
-  const client: MqttClient = connect(options.brokerUrl, {
-    clientId: options.clientId,
-    username: options.username,
-    password: options.password,
-    protocolVersion: 4, // aedes speaks MQTT 3.1.1 only
-    clean: true, // [protocol] nothing depends on a persistent session
-    keepalive: Math.max(1, Math.round(options.keepaliveMs / 1000)),
-    reconnectPeriod: options.reconnectMs,
-  });
-  client.on('error', (err) => logger.warn('mqtt client error', { error: err.message }));
+  const { logger, clock } = options;
+  const packets = new Subject<{ topic: string; payload: Buffer }>();
+  let client: MqttClient | undefined;
+  let up = false;
+  let attempt = 0;
+  let stopped = false;
+  let cancelRetry: Cancel | undefined;
+  let markSubscribed!: () => void;
+  const subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
 
-  const subscribed = new Promise<void>((resolve) => {
-    // Clean sessions forget subscriptions: subscribe again on every (re)connect.
-    client.on('connect', () => {
-      client.subscribe([topics.allUp, topics.allPresence], { qos: 1 }, (err) => {
-        if (err) logger.error('subscribe failed', { error: err.message });
-        else resolve();
+  const open = (): void => {
+    if (stopped) return;
+    const c = connect(options.brokerUrl, {
+      clientId: options.clientId,
+      username: options.username,
+      password: options.password,
+      protocolVersion: 4, // aedes speaks MQTT 3.1.1 only
+      clean: true, // [protocol] nothing depends on a persistent session
+      keepalive: Math.max(1, Math.round(options.keepaliveMs / 1000)),
+      reconnectPeriod: 0, // we reconnect ourselves, on the Clock
+    });
+    client = c;
+    c.on('message', (topic, payload) => client === c && packets.next({ topic, payload }));
+    c.on('error', (err) => logger.warn('mqtt client error', { error: err.message }));
+    c.on('connect', () => {
+      c.subscribe([topics.allUp, topics.allPresence], { qos: 1 }, (err) => {
+        if (client !== c) return;
+        if (err) {
+          logger.error('subscribe failed; reconnecting', { error: err.message });
+          c.end(true);
+          return;
+        }
+        attempt = 0;
+        up = true;
+        logger.info('subscribed to the broker', { broker: options.brokerUrl });
+        markSubscribed();
       });
     });
-  });
+    c.on('close', () => {
+      if (client !== c) return;
+      client = undefined;
+      c.end(true);
+      if (up) {
+        up = false;
+        logger.warn('lost the broker; every node counts as disconnected until its next hello');
+        options.onDown();
+      }
+      if (stopped) return;
+      const delay = Math.min(options.reconnectMaxMs, options.reconnectMinMs * 2 ** Math.min(attempt++, 30));
+      cancelRetry = clock.setTimer(delay, () => {
+        cancelRetry = undefined;
+        open();
+      });
+    });
+  };
+  open();
 
-  const inbound$ = fromEvent(client, 'message', (topic: string, payload: Buffer) => ({ topic, payload })).pipe(
+  const inbound$ = packets.pipe(
     mergeMap(({ topic, payload }) => {
       const decoded = decodeInbound(topic, payload);
       if (decoded.ok) return [decoded.message];
@@ -66,14 +116,25 @@ export function openMqttLink(options: LinkOptions): MqttLink {
 
   return {
     publish(node, message) {
-      client.publish(topics.down(node), encode(message), { qos: 1 }, (err) => {
+      const c = client;
+      if (!c?.connected) return; // the node re-sends, or we do after its next hello
+      c.publish(topics.down(node), encode(message), { qos: 1 }, (err) => {
         if (err) logger.warn('publish failed', { node, type: message.type, error: err.message });
       });
     },
     inbound$,
     subscribed,
+    get up() {
+      return up;
+    },
     close: async () => {
-      await client.endAsync(true);
+      stopped = true;
+      cancelRetry?.();
+      const c = client;
+      client = undefined;
+      up = false;
+      packets.complete();
+      await c?.endAsync(true).catch(() => undefined);
     },
   };
 }

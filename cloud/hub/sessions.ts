@@ -36,7 +36,12 @@ export class Sessions {
     if (node) this.get(node).podBound(event.object);
   }
 
-  close(): void {
+  /** The hub lost the broker: no node is connected until its next hello [SYNC-4]. */
+  disconnectAll(): void {
     for (const session of this.byNode.values()) session.close();
+  }
+
+  close(): void {
+    this.disconnectAll();
   }
 }
