@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { concatMap, groupBy, mergeMap, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
@@ -10,6 +10,8 @@ import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
 import { informer } from './informer.js';
+import { KeyedSerial } from './keyed-serial.js';
+import { StatusVersions } from './status-versions.js';
 import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
@@ -99,6 +101,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const pods$ = informer<Pod>(api, { resource: 'pods' }, { clock, logger });
   const nodes$ = informer<Node>(api, { resource: 'nodes' }, { clock, logger });
 
+  const statusVersions = new StatusVersions();
+  const serial = new KeyedSerial();
   const handle = async (inbound: Inbound): Promise<void> => {
     await ready; // hellos are answered from a complete pod cache, after the ledger's GC
     counters.received++;
@@ -122,7 +126,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
           await writeNodeStatus(api, message.body);
           break;
         case 'podStatus':
-          await writePodStatus(api, inbound.node, message.ref, message.body);
+          if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
+            await writePodStatus(api, inbound.node, message.ref, message.body);
+            statusVersions.record(message.ref.uid, message.statusVersion);
+          }
           break;
       }
       transport.send(inbound.node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
@@ -135,11 +142,13 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
       sessions.onPodEvent(event);
+      if (event.type === 'DELETED' && event.object.metadata.uid) statusVersions.forget(event.object.metadata.uid);
       if (event.type === 'SYNCED') podsSynced();
     }),
     collectLedgers(nodes$, ledger, (node) => sessions.get(node).connected, nodesSynced),
-    // Serial per node (a hello is answered before that node's next message), parallel across nodes.
-    link.inbound$.pipe(groupBy((inbound) => inbound.node), mergeMap((perNode) => perNode.pipe(concatMap(handle)))).subscribe(),
+    // Serial per node (a hello is answered before that node's next message), except pod
+    // statuses, which are serial per pod: a node's pods are written concurrently.
+    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => handle(inbound))),
   ];
 
   let closing: Promise<void> | undefined;
@@ -157,6 +166,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
   return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, close };
+}
+
+function inboundKey(inbound: Inbound): string {
+  return inbound.channel === 'up' && inbound.message.type === 'podStatus' ? `pod/${inbound.message.ref.uid}` : `node/${inbound.node}`;
 }
 
 /** Resolves with `work`, or rejects with the signal's reason if it aborts first. */

@@ -2,6 +2,12 @@ import type { Pod } from '../../shared/types.js';
 import type { CacheEvent } from './informer.js';
 import { NodeSession, type SessionDeps } from './node-session.js';
 
+/** Whether two versions of a pod differ in nothing the edge needs (status and resourceVersion). */
+export function onlyStatusChanged(before: Pod, after: Pod): boolean {
+  const desired = (p: Pod): string => JSON.stringify([{ ...p.metadata, resourceVersion: undefined }, p.spec]);
+  return desired(before) === desired(after);
+}
+
 /** One NodeSession per node name, created on first need; routes pod changes to them. */
 export class Sessions {
   private readonly byNode = new Map<string, NodeSession>();
@@ -33,6 +39,8 @@ export class Sessions {
     }
     const oldNode = event.type === 'MODIFIED' ? event.old.spec.nodeName : undefined;
     if (oldNode && oldNode !== node) this.get(oldNode).podGone(uid);
+    // The edge owns status: a change of status alone (usually the edge's own report) is not sent back.
+    if (event.type === 'MODIFIED' && oldNode === node && onlyStatusChanged(event.old, event.object)) return;
     if (node) this.get(node).podBound(event.object);
   }
 

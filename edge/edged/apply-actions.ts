@@ -16,14 +16,38 @@ function containerConfig(pod: Pod, container: Container, attempt: number): Conta
   return config;
 }
 
+/** The pod an action is about, so that each pod's actions run in order. */
+function podOf(action: PodAction, actual: ActualPods): string {
+  switch (action.type) {
+    case 'killPod':
+      return action.podUid;
+    case 'removeContainer':
+      return actual.containers.find((c) => c.id === action.containerId)?.podUid ?? action.containerId;
+    default:
+      return action.pod.metadata.uid ?? '';
+  }
+}
+
 /**
- * Carries out a plan against the runtime, one action at a time. A failed action is logged
- * and skipped (with the containers of a pod whose sandbox failed); the next sync retries.
+ * Carries out a plan against the runtime: each pod's actions in order, different pods at
+ * the same time. A failed action is logged and skipped (with the containers of a pod whose
+ * sandbox failed); the next sync retries.
  */
 export async function applyPodActions(runtime: Runtime, actions: PodAction[], actual: ActualPods, logger: Logger): Promise<void> {
   const killed = new Set(actions.flatMap((a) => (a.type === 'killPod' ? [a.sandboxId] : [])));
   const sandboxOf = new Map(actual.sandboxes.filter((s) => s.state === 'ready' && !killed.has(s.id)).map((s) => [s.podUid, s.id]));
   const running = new Set(actual.containers.filter((c) => c.state !== 'exited').map((c) => c.id));
+  const byPod = new Map<string, PodAction[]>();
+  for (const action of actions) byPod.set(podOf(action, actual), [...(byPod.get(podOf(action, actual)) ?? []), action]);
+  await Promise.all([...byPod.values()].map((podActions) => applyInOrder(runtime, podActions, { sandboxOf, running }, logger)));
+}
+
+async function applyInOrder(
+  runtime: Runtime,
+  actions: PodAction[],
+  { sandboxOf, running }: { sandboxOf: Map<string, string>; running: Set<string> },
+  logger: Logger,
+): Promise<void> {
   for (const action of actions) {
     try {
       switch (action.type) {

@@ -23,7 +23,7 @@ export interface EdgedDeps {
 }
 
 /** While a container is starting, edged looks again this many times per sync interval. */
-const FOLLOW_UPS_PER_INTERVAL = 4;
+const FOLLOW_UPS_PER_INTERVAL = 10;
 
 const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) => c.state === 'created');
 

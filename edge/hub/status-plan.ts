@@ -1,7 +1,7 @@
 import type { OutboxEntry } from '../metamanager/local-cache.js';
 
 /** The default of how many pod statuses the edge sends per timing.statusResendMs window. */
-export const DEFAULT_STATUS_FLUSH_BATCH = 100;
+export const DEFAULT_STATUS_FLUSH_BATCH = 1000;
 
 /** The last send of a uid's status in this session. */
 export interface LastSend {

@@ -2,15 +2,10 @@ import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { UpDraft, UpMessage } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
-import type { LocalCache } from '../metamanager/local-cache.js';
+import type { LocalCache, OutboxEntry } from '../metamanager/local-cache.js';
 import { DEFAULT_STATUS_FLUSH_BATCH, planStatusSends, recentSends, type LastSend } from './status-plan.js';
 
-/**
- * A podStatus as the edge sends it: the envelope's fields plus `statusVersion`, the outbox
- * version of this status. It grows strictly per edge (across restarts), so the cloud can drop
- * a status older than one it already applied for the same uid. (Additive: a receiver that
- * does not know the field ignores it.)
- */
+/** A podStatus as the edge sends it: always with its outbox version as `statusVersion`. */
 export type PodStatusDraft = Extract<UpDraft, { type: 'podStatus' }> & { statusVersion: number };
 
 export interface StatusSenderDeps {
@@ -84,10 +79,9 @@ export class StatusSender {
     const sent = this.inFlight.get(parentId);
     if (!sent) return false;
     for (const [id, s] of this.inFlight) if (s.uid === sent.uid && s.version <= sent.version) this.inFlight.delete(id);
-    if (this.deps.cache.ackStatus(sent.uid, sent.version)) {
-      this.lastSend.delete(sent.uid);
-      this.deps.cache.flush().catch((err: Error) => this.deps.logger.error('cannot persist the outbox', { error: err.message }));
-    }
+    // The removal reaches disk with the next cache write: losing it in a crash only re-sends
+    // a status the cloud already has, which it drops by its statusVersion.
+    if (this.deps.cache.ackStatus(sent.uid, sent.version)) this.lastSend.delete(sent.uid);
     return true;
   }
 
@@ -100,23 +94,25 @@ export class StatusSender {
     this.sentAt = recentSends(this.sentAt, now, timing.statusResendMs);
     const batch = this.deps.batch ?? DEFAULT_STATUS_FLUSH_BATCH;
     const picked = planStatusSends({ outbox: cache.outbox(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch });
-    for (const entry of picked) {
-      if (!isConnected()) return;
-      const sent: Sent = { uid: entry.ref.uid, version: entry.version, at: now };
-      this.lastSend.set(sent.uid, sent);
-      this.sentAt.push(now);
-      const draft: PodStatusDraft = { type: 'podStatus', ref: entry.ref, body: entry.status, statusVersion: entry.version };
-      const message = this.deps.hub.stamp(draft);
-      // Registered before publishing: the cloud's ack may arrive before our PUBACK does.
-      this.inFlight.set(message.id, sent);
-      try {
-        await this.deps.hub.publish(message);
-      } catch (err) {
-        this.inFlight.delete(message.id);
-        this.lastSend.delete(sent.uid);
-        this.deps.logger.info('status not sent; will retry', { uid: sent.uid, error: (err as Error).message });
-        return;
-      }
+    // All at once: QoS 1 keeps many publishes in flight, instead of one round trip each.
+    await Promise.all(picked.map((entry) => this.send(entry, now)));
+  }
+
+  private async send(entry: OutboxEntry, now: number): Promise<void> {
+    if (!this.deps.isConnected()) return;
+    const sent: Sent = { uid: entry.ref.uid, version: entry.version, at: now };
+    this.lastSend.set(sent.uid, sent);
+    this.sentAt.push(now);
+    const draft: PodStatusDraft = { type: 'podStatus', ref: entry.ref, body: entry.status, statusVersion: entry.version };
+    const message = this.deps.hub.stamp(draft);
+    // Registered before publishing: the cloud's ack may arrive before our PUBACK does.
+    this.inFlight.set(message.id, sent);
+    try {
+      await this.deps.hub.publish(message);
+    } catch (err) {
+      this.inFlight.delete(message.id);
+      if (this.lastSend.get(sent.uid) === sent) this.lastSend.delete(sent.uid);
+      this.deps.logger.info('status not sent; will retry', { uid: sent.uid, error: (err as Error).message });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { DataFile } from 'lowdb/node';
 import { CacheDocument, emptyCacheData, type CacheData } from './cache-document.js';
 import type { LocalCache } from './local-cache.js';
 
@@ -9,12 +9,13 @@ export const CACHE_FILE = 'cache.json';
 
 /**
  * The durable LocalCache: one lowdb JSON file (written to a temp file, then renamed).
- * `new Low(new JSONFile(...))` on purpose: JSONFilePreset silently keeps data in memory
- * when NODE_ENV is "test".
+ * `new Low(file)` on purpose: JSONFilePreset silently keeps data in memory when NODE_ENV is "test".
  */
 export async function openLowdbCache(path: string, options: { tombstoneLimit?: number } = {}): Promise<LocalCache> {
   await mkdir(dirname(path), { recursive: true });
-  const db = new Low<CacheData>(new JSONFile<CacheData>(path), emptyCacheData());
+  // Compact JSON: the file is rewritten on every flush, and indentation only costs time.
+  const file = new DataFile<CacheData>(path, { parse: (text) => JSON.parse(text) as CacheData, stringify: (data) => JSON.stringify(data) });
+  const db = new Low<CacheData>(file, emptyCacheData());
   await db.read();
   const data = { ...emptyCacheData(), ...db.data };
   db.data = data;

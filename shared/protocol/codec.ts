@@ -61,7 +61,10 @@ const upChecks: Record<UpMessage['type'], Check> = {
     if (!isObject(m.body) || !isObject(m.body.metadata)) return 'body must be a Node';
     return m.body.metadata.name === m.sender ? undefined : 'a node may only report its own Node';
   },
-  podStatus: (m) => refProblem(m.ref) ?? (isObject(m.body) ? undefined : 'body must be a PodStatus'),
+  podStatus: (m) =>
+    refProblem(m.ref) ??
+    (isObject(m.body) ? undefined : 'body must be a PodStatus') ??
+    (m.statusVersion === undefined || isCount(m.statusVersion) ? undefined : 'statusVersion must be a non-negative integer'),
   ack: checkAck,
 };
 

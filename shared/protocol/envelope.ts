@@ -60,11 +60,16 @@ export interface NodeStatusMessage extends Base {
   body: Node;
 }
 
-/** A pod's status; the cloud applies it only to the pod with the same uid. */
+/**
+ * A pod's status; the cloud applies it only to the pod with the same uid. `statusVersion`
+ * grows with every status the edge reports for any pod (across edge restarts), so the cloud
+ * can drop one that arrives after a newer one for the same uid.
+ */
 export interface PodStatusMessage extends Base {
   type: 'podStatus';
   ref: ObjectRef;
   body: PodStatus;
+  statusVersion?: number;
 }
 
 // ---- both directions
