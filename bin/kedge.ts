@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { cloudCommand } from './commands/cloud.js';
 import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
+import { fleetCommand } from './commands/fleet.js';
 import { linkCommand } from './commands/link.js';
 
 const program = new Command('kedge')
@@ -11,6 +12,7 @@ const program = new Command('kedge')
   .addCommand(cloudCommand())
   .addCommand(edgeCommand())
   .addCommand(demoCommand())
+  .addCommand(fleetCommand())
   .addCommand(linkCommand());
 
 await program.parseAsync(process.argv);

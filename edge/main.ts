@@ -25,8 +25,8 @@ export interface EdgeOptions {
   brokerUrl: string;
   token: string;
   dataDir: string;
-  /** Port of the local API on 127.0.0.1; 0 picks a free one. */
-  localApiPort: number;
+  /** Port of the local API on 127.0.0.1; 0 picks a free one; null runs none (hollow edges). */
+  localApiPort: number | null;
   timing?: Timing;
   clock?: Clock;
   logger?: Logger;
@@ -40,7 +40,8 @@ export interface EdgeOptions {
 
 export interface EdgeHandle {
   nodeName: string;
-  localApiUrl: string;
+  /** null when the edge runs no local API (localApiPort: null). */
+  localApiUrl: string | null;
   /** Changes with every start of the edge process. */
   epoch: string;
   bootId: string;
@@ -104,7 +105,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP: HOST_IP, onStatusQueued: () => statuses.flush() });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
-  const localApi = await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
+  const localApi =
+    options.localApiPort === null
+      ? undefined
+      : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
   const inbound = hub.inbound$.subscribe((message) => void handler.handle(message));
   const sessions = hub.connectivity$.subscribe((c) => {
@@ -126,11 +130,11 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   edged.start(handler.changes$);
   statuses.start();
   hub.start();
-  logger.info('edge started', { node: nodeName, localApi: localApi.url, bootId: identity.bootId, reboot });
+  logger.info('edge started', { node: nodeName, localApi: localApi?.url ?? 'none', bootId: identity.bootId, reboot });
 
   let stopping: Promise<void> | undefined;
   const stop = async (): Promise<void> => {
-    await localApi.close();
+    await localApi?.close();
     stopHeartbeat();
     statuses.stop();
     await edged.stop();
@@ -144,7 +148,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
 
   return {
     nodeName,
-    localApiUrl: localApi.url,
+    localApiUrl: localApi?.url ?? null,
     epoch,
     bootId: identity.bootId,
     cache,

@@ -1,18 +1,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/log.js';
+import type { ObjectList, Pod } from '../shared/types.js';
 import type { LinkProxy, LinkState } from './link-proxy.js';
 
 /**
- * The demo's control API on 127.0.0.1 (what `kedge link` talks to):
- *   GET /links                      → { items: LinkState[] }
- *   GET /links/<node>               → LinkState
+ * The control API on 127.0.0.1 of a demo (what `kedge link` talks to) or a hollow fleet:
+ *   GET /links                        → { items: LinkState[] }
+ *   GET /links/<node>                 → LinkState
  *   POST /links/<node>/cut|heal|reset → LinkState
+ *   POST /links/cut-all|heal-all|reset-all → LinkTotals (after acting on every link)
+ *   GET /links/totals                 → LinkTotals (sums, without listing every link)
+ *   GET /nodes/<node>/pods            → PodList of what that edge runs (when `pods` is given)
  * Errors answer { error, message } with 404 (unknown node or path) or 405.
  */
 export interface ControlApiOptions {
   links: ReadonlyMap<string, LinkProxy>;
   logger: Logger;
+  /** What an edge runs, or undefined for a node it does not know; enables /nodes/<node>/pods. */
+  pods?: (node: string) => Promise<Pod[]> | undefined;
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -25,6 +31,28 @@ export interface ControlApi {
 
 export interface LinkList {
   items: LinkState[];
+}
+
+/** Sums over a set of links: `cut` counts the links that are cut. */
+export interface LinkTotals {
+  links: number;
+  connections: number;
+  bytesUp: number;
+  bytesDown: number;
+  cut: number;
+}
+
+export function linkTotals(links: ReadonlyMap<string, LinkProxy>): LinkTotals {
+  const totals: LinkTotals = { links: 0, connections: 0, bytesUp: 0, bytesDown: 0, cut: 0 };
+  for (const link of links.values()) {
+    const s = link.state();
+    totals.links++;
+    totals.connections += s.connections;
+    totals.bytesUp += s.bytesUp;
+    totals.bytesDown += s.bytesDown;
+    if (s.state === 'cut') totals.cut++;
+  }
+  return totals;
 }
 
 const actions = {
@@ -42,18 +70,49 @@ function fail(res: ServerResponse, status: number, error: string, message: strin
   reply(res, status, { error, message });
 }
 
-function route(links: ReadonlyMap<string, LinkProxy>, req: IncomingMessage, res: ServerResponse): void {
+const bulk: Record<string, keyof typeof actions> = { 'cut-all': 'cut', 'heal-all': 'heal', 'reset-all': 'reset' };
+
+/** Bulk paths (/links/totals, POST /links/<action>-all); false when the path is not one. */
+function routeBulk(links: ReadonlyMap<string, LinkProxy>, method: string, name: string, res: ServerResponse): boolean {
+  if (name === 'totals' && method === 'GET') {
+    reply(res, 200, linkTotals(links));
+    return true;
+  }
+  const action = Object.hasOwn(bulk, name) ? bulk[name] : undefined;
+  if (action === undefined || method !== 'POST') return false;
+  for (const link of links.values()) actions[action](link);
+  reply(res, 200, linkTotals(links));
+  return true;
+}
+
+function routePods(options: ControlApiOptions, method: string, parts: string[], res: ServerResponse): void {
+  const [, node, what] = parts;
+  if (!options.pods || node === undefined || what !== 'pods' || parts.length !== 3) return fail(res, 404, 'NotFound', `no such path /${parts.join('/')}`);
+  if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /nodes/${node}/pods is not allowed; use GET`);
+  const pods = options.pods(node);
+  if (!pods) return fail(res, 404, 'NotFound', `no node "${node}" here`);
+  void pods.then(
+    (items) => reply(res, 200, { apiVersion: 'v1', kind: 'PodList', metadata: {}, items } satisfies ObjectList<Pod>),
+    (err: Error) => fail(res, 500, 'Internal', err.message),
+  );
+}
+
+function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResponse): void {
+  const { links } = options;
   const parts = new URL(req.url ?? '/', 'http://control').pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] !== 'links' || parts.length > 3) return fail(res, 404, 'NotFound', `no such path ${req.url}`);
   const method = req.method ?? 'GET';
+  if (parts[0] === 'nodes') return routePods(options, method, parts, res);
+  if (parts[0] !== 'links' || parts.length > 3) return fail(res, 404, 'NotFound', `no such path ${req.url}`);
   const [, node, action] = parts;
+  if (node !== undefined && action === undefined && routeBulk(links, method, node, res)) return;
   if (node === undefined) {
     if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /links is not allowed; use GET`);
     return reply(res, 200, { items: [...links.values()].map((l) => l.state()) } satisfies LinkList);
   }
   const link = links.get(node);
   if (!link) {
-    const known = [...links.keys()].join(', ') || 'none';
+    const names = [...links.keys()];
+    const known = (names.length > 10 ? [...names.slice(0, 10), `… ${names.length} in all`] : names).join(', ') || 'none';
     return fail(res, 404, 'NotFound', `no node "${node}" in this demo (its nodes: ${known})`);
   }
   if (action === undefined) {
@@ -68,7 +127,7 @@ function route(links: ReadonlyMap<string, LinkProxy>, req: IncomingMessage, res:
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
   const server = createServer((req, res) => {
     try {
-      route(options.links, req, res);
+      route(options, req, res);
     } catch (err) {
       options.logger.error(`control API: ${(err as Error).message}`);
       if (!res.headersSent) fail(res, 500, 'Internal', (err as Error).message);
