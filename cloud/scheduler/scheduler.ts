@@ -7,6 +7,7 @@ import type { ApiClient } from '../apiserver/client.js';
 import { informer, type CacheEvent } from '../hub/informer.js';
 import { KeyQueue, type Backoff } from './key-queue.js';
 import { fitSignature, pickNode } from './pick-node.js';
+import { PodPlacement } from './pod-placement.js';
 
 export interface SchedulerOptions {
   api: ApiClient;
@@ -27,6 +28,7 @@ export interface SchedulerHandle {
 }
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
+const MAX_BINDINGS_IN_FLIGHT = 32;
 
 /**
  * The scheduler decides only: for each pending pod, filter then score the nodes (pickNode)
@@ -40,6 +42,9 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const queue = new KeyQueue(clock, options.backoff ?? { minMs: 1_000, maxMs: 10_000 });
   const pods = new Map<string, Pod>();
   const nodes = new Map<string, Node>();
+  const placement = new PodPlacement();
+  /** Bindings written but not yet seen through the watch. */
+  const assumed = new Map<string, string>();
 
   const wants = (pod: Pod): boolean =>
     !pod.spec.nodeName &&
@@ -54,11 +59,17 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     if (event.type === 'SYNCED') return;
     const key = objectKey(event.object.metadata);
     if (event.type === 'DELETED') {
-      if (pods.get(key)?.metadata.uid === event.object.metadata.uid) pods.delete(key);
+      if (pods.get(key)?.metadata.uid === event.object.metadata.uid) {
+        pods.delete(key);
+        placement.set(key, undefined);
+      }
       return;
     }
-    pods.set(key, event.object);
-    if (wants(event.object)) queue.add(key);
+    const assumedNode = assumed.get(key);
+    const pod = assumedNode && !event.object.spec.nodeName ? { ...event.object, spec: { ...event.object.spec, nodeName: assumedNode } } : event.object;
+    pods.set(key, pod);
+    placement.set(key, TERMINAL.has(pod.status?.phase ?? '') ? undefined : pod.spec.nodeName);
+    if (wants(pod)) queue.add(key);
   };
   const onNode = (event: CacheEvent<Node>): void => {
     if (event.type === 'SYNCED') return;
@@ -68,43 +79,55 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     if (event.type !== 'MODIFIED' || fitSignature(event.old) !== fitSignature(event.object)) requeuePending();
   };
 
-  const podsPerNode = (): Map<string, number> => {
-    const counts = new Map<string, number>();
-    for (const pod of pods.values()) {
-      const node = pod.spec.nodeName;
-      if (node && !TERMINAL.has(pod.status?.phase ?? '')) counts.set(node, (counts.get(node) ?? 0) + 1);
-    }
-    return counts;
-  };
 
-  const scheduleOne = async (key: string): Promise<void> => {
-    const pod = pods.get(key);
-    if (!pod || !wants(pod)) return queue.forget(key);
-    const nodeName = pickNode(pod, [...nodes.values()], podsPerNode());
-    if (!nodeName) {
-      logger.info('no node fits pod', { pod: key, nodes: nodes.size });
-      return queue.addRateLimited(key);
-    }
+  const bind = async (key: string, pod: Pod, nodeName: string): Promise<void> => {
     const { namespace = 'default', name = '' } = pod.metadata;
+    assumed.set(key, nodeName);
     try {
       await api.create(
         { resource: 'pods', namespace, name, subresource: 'binding' },
         { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } },
       );
-      // Assume the binding until the watch shows it, so the next pick counts this pod.
-      if (pods.get(key) === pod) pods.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
       queue.forget(key);
       logger.info('bound pod', { pod: key, node: nodeName });
     } catch (err) {
+      // Forget the assumption: the pod is as the watch last showed it.
+      if (pods.get(key)?.spec.nodeName === nodeName) pods.set(key, pod);
+      placement.set(key, undefined);
       if (isKedgeError(err, 'NotFound')) return queue.forget(key);
       logger.warn('binding failed', { pod: key, node: nodeName, error: String(err) });
       queue.addRateLimited(key);
+    } finally {
+      assumed.delete(key);
     }
   };
 
+  /** Decides one pod now; the binding is written in the background (as kube-scheduler binds asynchronously). */
+  const scheduleOne = (key: string): Promise<void> | undefined => {
+    const pod = pods.get(key);
+    if (!pod || !wants(pod)) return void queue.forget(key);
+    const nodeName = pickNode(pod, [...nodes.values()], placement.counts);
+    if (!nodeName) {
+      logger.info('no node fits pod', { pod: key, nodes: nodes.size });
+      return void queue.addRateLimited(key);
+    }
+    // Assume the binding until the watch shows it, so the next pick counts this pod.
+    pods.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
+    placement.set(key, nodeName);
+    return bind(key, pod, nodeName);
+  };
+
   const stop = new AbortController();
+  const binding = new Set<Promise<void>>();
   const worker = (async () => {
-    for (let key = await queue.take(stop.signal); key !== undefined; key = await queue.take(stop.signal)) await scheduleOne(key);
+    for (let key = await queue.take(stop.signal); key !== undefined; key = await queue.take(stop.signal)) {
+      const bound = scheduleOne(key);
+      if (!bound) continue;
+      binding.add(bound);
+      void bound.finally(() => binding.delete(bound));
+      if (binding.size >= MAX_BINDINGS_IN_FLIGHT) await Promise.race(binding);
+    }
+    await Promise.all(binding);
   })();
 
   const synced = new Set<string>();

@@ -39,6 +39,23 @@ describe('scheduler', () => {
     expect(api.calls.filter((c) => c.startsWith('create pods/binding'))).toHaveLength(4);
   });
 
+  it('decides the next pod while earlier bindings are still being written, counting them', async () => {
+    await api.create({ resource: 'nodes' }, nodeBody('a'));
+    await api.create({ resource: 'nodes' }, nodeBody('b'));
+    const release: (() => void)[] = [];
+    const create = api.create.bind(api);
+    api.create = (async (ref, body) => {
+      if (ref.subresource === 'binding') await new Promise<void>((r) => release.push(r));
+      return create(ref, body);
+    }) as typeof api.create;
+    for (const name of ['p1', 'p2', 'p3', 'p4']) await createPod(name);
+    await drain();
+    expect(release).toHaveLength(4); // all four bindings in flight at once
+    for (const r of release) r();
+    await drain();
+    expect(await Promise.all(['p1', 'p2', 'p3', 'p4'].map(nodeOf))).toEqual(['a', 'b', 'a', 'b']);
+  });
+
   it('leaves pods of other schedulers and already bound pods alone', async () => {
     await api.create({ resource: 'nodes' }, nodeBody('a'));
     await createPod('mine-elsewhere', { schedulerName: 'other' });
