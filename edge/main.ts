@@ -124,6 +124,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       buildNode({ nodeName, hostIP: HOST_IP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince }, clock.now()),
     clock,
     intervalMs: timing.nodeStatusIntervalMs,
+    reportMs: timing.nodeStatusReportMs,
     logger: logger.child('heartbeat'),
   });
 

@@ -4,8 +4,10 @@
  * partition can be acted out quickly (`--time-scale S`).
  */
 export interface Timing {
-  /** Edge: how often the node reports its status (kubelet nodeStatusUpdateFrequency). */
+  /** Edge: how often the node says it is alive (kubelet nodeStatusUpdateFrequency). */
   nodeStatusIntervalMs: number;
+  /** Edge: longest time between two full node statuses when nothing changed (kubelet nodeStatusReportFrequency). */
+  nodeStatusReportMs: number;
   /** Edge: how often edged compares desired and actual pods. */
   syncIntervalMs: number;
   /** Edge: shortest wait before re-sending unacked status updates. */
@@ -27,6 +29,7 @@ export interface Timing {
 
 export const defaultTiming: Timing = {
   nodeStatusIntervalMs: 10_000,
+  nodeStatusReportMs: 300_000,
   syncIntervalMs: 1_000,
   statusResendMs: 2_000,
   reconnectMinMs: 250,

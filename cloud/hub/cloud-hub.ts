@@ -16,7 +16,7 @@ import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
 import { Sessions } from './sessions.js';
-import { writeNodeStatus, writePodStatus } from './upstream.js';
+import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 
 export interface CloudHubOptions {
   api: ApiClient;
@@ -125,6 +125,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
         case 'nodeStatus':
           await writeNodeStatus(api, message.body);
           break;
+        case 'heartbeat':
+          await touchNodeHeartbeat(api, inbound.node, new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+          return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
             await writePodStatus(api, inbound.node, message.ref, message.body);

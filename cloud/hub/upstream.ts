@@ -68,3 +68,17 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
     return 'applied';
   });
 }
+
+/**
+ * A node's heartbeat: the Ready condition's lastHeartbeatTime becomes `now` (the cloud's
+ * clock). A node not registered yet is left alone: its full status registers it.
+ */
+export async function touchNodeHeartbeat(api: ApiClient, name: string, now: string): Promise<void> {
+  const ref = { resource: 'nodes', name };
+  await retryOnConflict(async () => {
+    const node = await getOrUndefined(() => api.get<Node>(ref));
+    if (!node?.status?.conditions) return;
+    const conditions = node.status.conditions.map((c) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: now } : c));
+    await api.replace<Node>({ ...ref, subresource: 'status' }, { ...node, status: { ...node.status, conditions } });
+  });
+}

@@ -10,25 +10,44 @@ export interface NodeHeartbeatDeps {
   send: (draft: UpDraft) => Promise<string>;
   buildNode: () => Node;
   clock: Clock;
+  /** How often the node says it is alive. */
   intervalMs: number;
+  /** Longest time between two full statuses when nothing changed. */
+  reportMs: number;
   logger: Logger;
 }
 
+/** The node's status without its heartbeat times: what a full report is worth sending for. */
+function fingerprint(node: Node): string {
+  const conditions = node.status?.conditions?.map(({ lastHeartbeatTime: _beat, ...rest }) => rest);
+  return JSON.stringify([node.metadata.labels, node.spec, { ...node.status, conditions }]);
+}
+
 /**
- * Sends `nodeStatus` on every connect (registration) and every intervalMs while connected
- * (heartbeat) [SYNC-11]. Returns the function that stops it.
+ * [SYNC-11] Sends the full `nodeStatus` on every connect (registration), whenever it changes
+ * and at least every reportMs; in between, a small `heartbeat` every intervalMs — like the
+ * kubelet, whose status reports are rare and whose lease renewals are cheap. Returns the
+ * function that stops it.
  */
 export function startNodeHeartbeat(deps: NodeHeartbeatDeps): () => void {
-  const beat = (): void => {
+  let lastReport: { at: number; fingerprint: string } | undefined;
+  const send = (draft: UpDraft): void => {
+    deps.send(draft).catch((err: Error) => deps.logger.info('node status not sent', { error: err.message }));
+  };
+  const beat = (force: boolean): void => {
     if (!deps.isConnected()) return;
-    deps.send({ type: 'nodeStatus', body: deps.buildNode() }).catch((err: Error) => {
-      deps.logger.info('node status not sent', { error: err.message });
-    });
+    const node = deps.buildNode();
+    const now = deps.clock.now();
+    const print = fingerprint(node);
+    if (force || !lastReport || lastReport.fingerprint !== print || now - lastReport.at >= deps.reportMs) {
+      lastReport = { at: now, fingerprint: print };
+      send({ type: 'nodeStatus', body: node });
+    } else send({ type: 'heartbeat' });
   };
   const subscription = deps.connectivity$.subscribe((c) => {
-    if (c.connected) beat();
+    if (c.connected) beat(true);
   });
-  const cancel = deps.clock.setRepeating(deps.intervalMs, beat);
+  const cancel = deps.clock.setRepeating(deps.intervalMs, () => beat(false));
   return () => {
     cancel();
     subscription.unsubscribe();

@@ -14,6 +14,7 @@ describe('codec', () => {
       edge.stamp({ type: 'hello', body: { bootId: 'b', holds: [ref] } }),
       edge.stamp({ type: 'ack', parentId: 'c1.1' }),
       edge.stamp({ type: 'nodeStatus', body: { metadata: { name: 'edge-1' } } }),
+      edge.stamp({ type: 'heartbeat' }),
       edge.stamp({ type: 'podStatus', ref, body: { phase: 'Running' } }),
     ];
     for (const m of up) expect(decodeUp(encode(m))).toEqual({ ok: true, message: m });

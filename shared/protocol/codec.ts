@@ -61,6 +61,7 @@ const upChecks: Record<UpMessage['type'], Check> = {
     if (!isObject(m.body) || !isObject(m.body.metadata)) return 'body must be a Node';
     return m.body.metadata.name === m.sender ? undefined : 'a node may only report its own Node';
   },
+  heartbeat: () => undefined,
   podStatus: (m) =>
     refProblem(m.ref) ??
     (isObject(m.body) ? undefined : 'body must be a PodStatus') ??

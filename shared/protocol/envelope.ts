@@ -61,6 +61,14 @@ export interface NodeStatusMessage extends Base {
 }
 
 /**
+ * "Still here": sent every nodeStatusIntervalMs between full node statuses, so that an idle
+ * node costs ~100 bytes of uplink per interval. Not acked; the next one supersedes it.
+ */
+export interface HeartbeatMessage extends Base {
+  type: 'heartbeat';
+}
+
+/**
  * A pod's status; the cloud applies it only to the pod with the same uid. `statusVersion`
  * grows with every status the edge reports for any pod (across edge restarts), so the cloud
  * can drop one that arrives after a newer one for the same uid.
@@ -81,7 +89,7 @@ export interface AckMessage extends Base {
 }
 
 export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | AckMessage;
-export type UpMessage = HelloMessage | NodeStatusMessage | PodStatusMessage | AckMessage;
+export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | AckMessage;
 export type Envelope = DownMessage | UpMessage;
 
 /** Retained presence payload on kedge/v1/<node>/presence. */

@@ -144,6 +144,18 @@ describe('cloud hub against a real broker', () => {
     expect(updated.spec).toEqual({ unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] });
   });
 
+  it('renews the Ready heartbeat time on a heartbeat, without an ack', async () => {
+    const e = await edge();
+    const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1' }, status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2020-01-01T00:00:00Z' }] } };
+    const status = await e.send({ type: 'nodeStatus', body });
+    await e.expect((m) => m.type === 'ack' && m.parentId === status.id, 1, 'ack of nodeStatus');
+    await clock.advance(10_000);
+    await e.send({ type: 'heartbeat' });
+    const beat = new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await waitFor(async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.lastHeartbeatTime === beat, 'heartbeat time');
+    expect(e.received.filter(isType('ack'))).toHaveLength(1);
+  });
+
   it('applies a podStatus only to the pod with the same uid, and acks both', async () => {
     const pod = await createPod('web', 'edge-1');
     const e = await edge();
