@@ -22,7 +22,7 @@ export interface EdgedDeps {
   onStatusQueued: () => void;
 }
 
-/** While a container is starting, edged looks again this many times per sync interval. */
+/** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
 const FOLLOW_UPS_PER_INTERVAL = 10;
 
 const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) => c.state === 'created');
@@ -38,6 +38,7 @@ export class Edged {
   private markSynced: () => void = () => {};
   private cancelTick: Cancel | undefined;
   private cancelFollowUp: Cancel | undefined;
+  private followUpAt: number | undefined;
   private trigger: Subscription | undefined;
   private stopped = false;
 
@@ -84,19 +85,34 @@ export class Edged {
         await applyPodActions(runtime, actions, actual, logger);
         actual = await this.actual();
       }
+      // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual);
-      if (isStarting(actual)) this.followUp();
+      this.followUp(this.nextLook(actual));
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }
   }
 
-  /** One extra sync soon, so a container that is starting shows as running well within a sync interval. */
-  private followUp(): void {
-    if (this.cancelFollowUp || this.stopped) return;
-    const ms = Math.max(1, Math.floor(this.deps.timing.syncIntervalMs / FOLLOW_UPS_PER_INTERVAL));
-    this.cancelFollowUp = this.deps.clock.setTimer(ms, () => {
+  /**
+   * When to look again before the next tick: the moment the runtime expects a starting
+   * container to run or become ready, else (a runtime that cannot tell) soon while one starts.
+   */
+  private nextLook(actual: ActualPods): number | undefined {
+    const { runtime, clock, timing } = this.deps;
+    const now = clock.now();
+    const expected = runtime.nextStartAt ? runtime.nextStartAt() : undefined;
+    if (expected !== undefined) return expected < now + timing.syncIntervalMs ? expected : undefined;
+    return isStarting(actual) ? now + Math.max(1, Math.floor(timing.syncIntervalMs / FOLLOW_UPS_PER_INTERVAL)) : undefined;
+  }
+
+  /** One extra sync at `at` (the earliest asked for wins), so a starting container shows as running without delay. */
+  private followUp(at: number | undefined): void {
+    if (at === undefined || this.stopped || (this.followUpAt !== undefined && this.followUpAt <= at)) return;
+    this.cancelFollowUp?.();
+    this.followUpAt = at;
+    this.cancelFollowUp = this.deps.clock.setTimer(Math.max(1, at - this.deps.clock.now()), () => {
       this.cancelFollowUp = undefined;
+      this.followUpAt = undefined;
       void this.sync();
     });
   }

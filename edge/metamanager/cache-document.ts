@@ -1,3 +1,4 @@
+import { settle } from '../../shared/clock.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
@@ -19,8 +20,8 @@ export interface CacheData {
 
 export const emptyCacheData = (): CacheData => ({ objects: {}, outbox: {}, statusVersion: 0, tombstones: [] });
 
-const sameName = (a: { kind: string; namespace?: string; name: string }, b: ObjectRef): boolean =>
-  a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
+/** The key of an object's name: at most one uid holds it. */
+const nameKey = (o: { kind: string; namespace?: string; name: string }): string => `${o.kind}/${o.namespace ?? ''}/${o.name}`;
 
 /**
  * The LocalCache rules over one in-memory document; `persist` writes the document out.
@@ -29,6 +30,8 @@ const sameName = (a: { kind: string; namespace?: string; name: string }, b: Obje
 export class CacheDocument implements LocalCache {
   private readonly writer: Coalescer;
   private readonly tombs: Tombstones;
+  /** nameKey → uid of the object held under that name (finds the rival of an apply at once). */
+  private readonly uidByName = new Map<string, string>();
   /** Mutations made so far, and how many of them are on disk: a flush with nothing new is free. */
   private changes = 0;
   private persisted = 0;
@@ -39,7 +42,9 @@ export class CacheDocument implements LocalCache {
     tombstoneLimit?: number,
   ) {
     this.tombs = new Tombstones(data.tombstones, tombstoneLimit);
+    for (const o of Object.values(data.objects)) this.uidByName.set(nameKey(o), o.uid);
     this.writer = new Coalescer(async () => {
+      await settle(); // every message handled in this turn shares this write
       const covering = this.changes;
       await persist();
       this.persisted = Math.max(this.persisted, covering);
@@ -48,7 +53,7 @@ export class CacheDocument implements LocalCache {
 
   apply(ref: ObjectRef, object: Pod): ApplyOutcome {
     const held = this.data.objects[ref.uid];
-    const rival = Object.values(this.data.objects).find((o) => o.uid !== ref.uid && sameName(o, ref));
+    const rival = this.rivalOf(ref);
     const plan = planApply(ref, held, rival, this.tombs.has(ref.uid)); // [SYNC-6][SYNC-13]
     if (plan.tombstone !== undefined && this.tombs.add(plan.tombstone)) this.changes++;
     if (!plan.store) return 'ignored';
@@ -63,6 +68,7 @@ export class CacheDocument implements LocalCache {
     if (ref.namespace !== undefined) entry.namespace = ref.namespace;
     if (ref.resourceVersion !== undefined) entry.resourceVersion = ref.resourceVersion;
     this.data.objects[ref.uid] = entry;
+    this.uidByName.set(nameKey(entry), ref.uid);
     this.changes++;
     return plan.outcome;
   }
@@ -117,7 +123,16 @@ export class CacheDocument implements LocalCache {
     return this.writer.run();
   }
 
+  /** The object another uid holds under the name of `ref`, if any. */
+  private rivalOf(ref: ObjectRef): CachedObject | undefined {
+    const uid = this.uidByName.get(nameKey(ref));
+    const rival = uid === undefined || uid === ref.uid ? undefined : this.data.objects[uid];
+    return rival && nameKey(rival) === nameKey(ref) ? rival : undefined;
+  }
+
   private forget(uid: string): void {
+    const held = this.data.objects[uid];
+    if (held && this.uidByName.get(nameKey(held)) === uid) this.uidByName.delete(nameKey(held));
     delete this.data.objects[uid];
     delete this.data.outbox[uid];
     this.changes++;

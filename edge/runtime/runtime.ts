@@ -66,4 +66,9 @@ export interface Runtime {
   removeContainer(containerId: string): Promise<void>;
   listSandboxes(): Promise<Sandbox[]>;
   listContainers(): Promise<ContainerInfo[]>;
+  /**
+   * When a starting container is next expected to come up (run, or fail at once) or become
+   * ready, if the runtime can tell: edged looks again right then instead of polling for it.
+   */
+  nextStartAt?(): number | undefined;
 }

@@ -88,3 +88,18 @@ export function containerAt(record: SimContainerRecord, now: number): ContainerI
   }
   return { ...base, state: 'running', startedAt: runningAt, ready: now >= runningAt + b.readyAfterMs };
 }
+
+/**
+ * The next time after `now` at which a started container comes up (runs, or exits at once)
+ * or becomes ready; undefined when neither is ahead (not started, stopped, running and ready).
+ * Later exits are left out on purpose: edged notices them on its periodic sync.
+ */
+export function nextStartOf(record: SimContainerRecord, now: number): number | undefined {
+  if (record.startRequestedAt === undefined) return undefined;
+  const { startDelayMs, readyAfterMs, crashAfterMs } = record.behaviour;
+  const stoppedAt = record.stoppedAt ?? Infinity;
+  const runningAt = record.startRequestedAt + startDelayMs;
+  if (runningAt > now) return runningAt < stoppedAt ? runningAt : undefined;
+  const readyAt = runningAt + readyAfterMs;
+  return readyAt > now && readyAt < Math.min(stoppedAt, runningAt + (crashAfterMs ?? Infinity)) ? readyAt : undefined;
+}

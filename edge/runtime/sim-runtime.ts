@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { JsonStateFile } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, Runtime, Sandbox, SandboxConfig } from './runtime.js';
-import { behaviourFrom, containerAt, type SimContainerRecord } from './sim-behaviour.js';
+import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
 
 export const SIM_RUNTIME_VERSION = '0.1.0';
 export const SIM_STATE_FILE = 'sim-runtime.json';
@@ -137,6 +137,16 @@ export class SimRuntime implements Runtime {
     return this.state.containers.map((c) => containerAt(c, now));
   }
 
+  nextStartAt(): number | undefined {
+    const now = this.options.clock.now();
+    let next: number | undefined;
+    for (const c of this.state.containers) {
+      const at = nextStartOf(c, now);
+      if (at !== undefined && (next === undefined || at < next)) next = at;
+    }
+    return next;
+  }
+
   private freeIp(): string {
     const used = new Set(this.state.sandboxes.map((s) => s.ip));
     for (let n = 2; n < 255; n++) if (!used.has(`${this.subnet}.${n}`)) return `${this.subnet}.${n}`;
@@ -155,8 +165,12 @@ export class SimRuntime implements Runtime {
     return found;
   }
 
+  /**
+   * Persists the state before the operation resolves (a started container survives a kill -9).
+   * Operations issued together (one wave of a sync round) share one file write.
+   */
   private save(): Promise<void> {
-    return this.file.write(structuredClone(this.state));
+    return this.file.write(this.state);
   }
 }
 

@@ -20,12 +20,17 @@ describe('Edged with the sim runtime', () => {
   let cache: LocalCache;
   let edged: Edged | undefined;
   let queued: number;
+  let onQueued: (() => void) | undefined;
   const changes = new Subject<void>();
 
   const run = async (reboot = false): Promise<SimRuntime> => {
     await edged?.stop();
     const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs, reboot });
-    edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => queued++ });
+    edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => {
+        queued++;
+        onQueued?.();
+      },
+    });
     edged.start(changes);
     await edged.sync();
     return runtime;
@@ -47,6 +52,7 @@ describe('Edged with the sim runtime', () => {
     clock = new FakeClock();
     cache = createMemoryCache();
     queued = 0;
+    onQueued = undefined;
     edged = undefined;
   });
   afterEach(async () => {
@@ -66,6 +72,20 @@ describe('Edged with the sim runtime', () => {
     expect(cache.outbox()[0]!.version).toBe(outboxVersion);
     expect(queued).toBe(2);
   });
+
+  it('looks again the moment a starting container runs, not on a later tick', async () => {
+    await run();
+    hold(pod('web', 'u1', {}, { 'kedge.io/start-delay': '250ms' }));
+    await edged!.sync();
+    expect(status().phase).toBe('Pending');
+    const requeued = new Promise<void>((resolve) => (onQueued = resolve));
+    await clock.advance(249);
+    expect(status().phase).toBe('Pending');
+    await clock.advance(1); // no sync asked for: the follow-up edged set for this moment does it
+    await requeued;
+    expect(status().containerStatuses![0]!.state.running?.startedAt).toBe(new Date(clock.now()).toISOString());
+    expect(status().phase).toBe('Running');
+  }, 5_000); // without that follow-up, `requeued` never resolves
 
   it('restarts a crashed container under restartPolicy Always, with lastState', async () => {
     await run();

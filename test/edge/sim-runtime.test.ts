@@ -110,6 +110,44 @@ describe('SimRuntime', () => {
     expect((await stateOf(second, id))?.state).toBe('exited');
   });
 
+  it('has every operation of a batch on disk when it resolves', async () => {
+    const runtime = await open();
+    const started = await Promise.all(
+      ['u1', 'u2', 'u3'].map(async (podUid) => {
+        const sandbox = await runtime.runSandbox({ podUid, name: podUid, namespace: 'default' });
+        const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0 });
+        await runtime.startContainer(id);
+        return id;
+      }),
+    );
+    // What a kill -9 right now would leave: every started container, with its start.
+    const saved: { containers: { id: string; startRequestedAt?: number }[] } = JSON.parse(await readFile(join(dir, SIM_STATE_FILE), 'utf8'));
+    expect(saved.containers.map((c) => [c.id, c.startRequestedAt])).toEqual(started.map((id) => [id, clock.now()]));
+  });
+
+  it('tells when a starting container will run, then be ready; nothing once it is, or once stopped', async () => {
+    const runtime = await open();
+    expect(runtime.nextStartAt()).toBeUndefined();
+    const t0 = clock.now();
+    const { id } = await startPod(runtime, { 'kedge.io/start-delay': '2s', 'kedge.io/ready-after': '1s' });
+    expect(runtime.nextStartAt()).toBe(t0 + 2000);
+    await clock.advance(2000);
+    expect(runtime.nextStartAt()).toBe(t0 + 3000);
+    await clock.advance(1000);
+    expect(runtime.nextStartAt()).toBeUndefined();
+    await runtime.stopContainer(id, 0);
+    const other = await runtime.createContainer((await runtime.listSandboxes())[0]!.id, { name: 'side', attempt: 0 });
+    await runtime.startContainer(other);
+    await runtime.stopContainer(other, 0);
+    expect(runtime.nextStartAt()).toBeUndefined();
+    // One that fails as it comes up: edged looks then too.
+    const crashy = await startPod(runtime, { 'kedge.io/crash-after': '0s' });
+    expect(runtime.nextStartAt()).toBe(clock.now() + 200);
+    await clock.advance(200);
+    expect((await stateOf(runtime, crashy.id))?.state).toBe('exited');
+    expect(runtime.nextStartAt()).toBeUndefined();
+  });
+
   it('reboot: true wipes every container', async () => {
     await startPod(await open());
     const rebooted = await open(true);

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JsonStateFile } from '../../edge/json-state-file.js';
+import { settle } from '../../shared/clock.js';
+
+describe('JsonStateFile', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-state-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  /** A document that counts how often it is serialised, i.e. written. */
+  const counted = () => {
+    const doc = { n: 0, writes: 0, toJSON: () => ({ n: doc.n }) };
+    const toJSON = doc.toJSON;
+    doc.toJSON = () => (doc.writes++, toJSON());
+    return doc;
+  };
+
+  it('shares one write among the writes asked for in one turn, and holds the newest value', async () => {
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'sub', 'state.json'));
+    const doc = counted();
+    const done = [1, 2, 3].map((n) => ((doc.n = n), file.write(doc)));
+    await Promise.all(done);
+    expect(doc.writes).toBe(1);
+    expect(await file.read()).toEqual({ n: 3 });
+  });
+
+  it('gives a write asked for while another is in flight a write of its own, after it', async () => {
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'));
+    const doc = counted();
+    doc.n = 1;
+    const first = file.write(doc);
+    await settle(); // the first write has begun
+    expect(doc.writes).toBe(1);
+    doc.n = 2;
+    const second = file.write(doc);
+    await first;
+    await second;
+    expect(doc.writes).toBe(2);
+    expect(await file.read()).toEqual({ n: 2 });
+  });
+
+  it('remove waits for a write in flight, then deletes the file', async () => {
+    const file = new JsonStateFile<{ n: number }>(join(dir, 'state.json'));
+    void file.write({ n: 1 });
+    await file.remove();
+    expect(await file.read()).toBeUndefined();
+  });
+});
