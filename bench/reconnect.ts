@@ -26,7 +26,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
   const deadline = performance.now() + timeoutMs;
   while (!(await check())) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await wallDelay(5);
+    await wallDelay(20);
   }
 }
 

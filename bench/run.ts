@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runReconnectBench } from './reconnect.js';
+import { writeReport } from './report.js';
+import { runScaleBench } from './scale.js';
+import { runStoreBench } from './store.js';
+
+/*
+ * npm run bench [-- --nodes N --pods P --rate R --only scale,store,reconnect]
+ * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
+ */
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const resultsDir = join(root, 'bench', 'results');
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '1000' },
+    pods: { type: 'string', default: '10000' },
+    rate: { type: 'string', default: '100' },
+    only: { type: 'string', default: 'store,reconnect,scale' },
+  },
+});
+const only = new Set(values.only.split(','));
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const began = performance.now();
+const commit = (): string => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+};
+
+const results: Record<string, unknown> = {};
+if (only.has('store')) {
+  log('store: durable writes/s at 1k and 50k objects');
+  results.store = await runStoreBench({ resultsDir });
+}
+if (only.has('reconnect')) {
+  log('reconnect: 1 node x 20 runs, then 100 nodes at once');
+  results.reconnect = await runReconnectBench(resultsDir);
+}
+if (only.has('scale')) {
+  const nodes = Number(values.nodes);
+  const pods = Number(values.pods);
+  log(`scale: ${nodes} hollow nodes, ${pods} pods`);
+  Object.assign(results, await runScaleBench({ nodes, pods, burstShare: 0.2, podsPerSecond: Number(values.rate), idleSeconds: 20, log }));
+}
+const date = new Date().toISOString();
+Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });
+
+await mkdir(resultsDir, { recursive: true });
+const json = JSON.stringify(results, null, 2) + '\n';
+await writeFile(join(resultsDir, 'latest.json'), json);
+await writeFile(join(resultsDir, `${date.replace(/[:.]/g, '-')}.json`), json);
+await writeReport(results, resultsDir, join(root, 'docs'));
+log(`done in ${results.durationSeconds} s: bench/results/latest.json, docs/benchmarks.md`);

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { readCredentials } from '../cloud/apiserver/credentials.js';
+import { createRemoteClient } from '../cloud/apiserver/remote-handler.js';
+import type { ApiClient } from '../cloud/apiserver/client.js';
+import { realClock, wallDelay } from '../shared/clock.js';
+import type { Node, Pod } from '../shared/types.js';
+import { startRole, type RoleProcess } from '../sim/role-process.js';
+
+/** A `kedge cloud` process and a `kedge fleet` process of hollow edges behind link proxies. */
+export interface ScaleCluster {
+  cloud: RoleProcess;
+  fleet: RoleProcess;
+  api: ApiClient;
+  control(path: string, method?: 'GET' | 'POST'): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+const field = (line: string, key: string): string => new RegExp(`\\b${key}=(\\S+)`).exec(line)![1]!;
+const log = (line: string): void => void (/ERROR|WARN/.test(line) && process.stderr.write(line + '\n'));
+
+export async function startScaleCluster(dir: string, nodes: number): Promise<ScaleCluster> {
+  const cloud = startRole({
+    name: 'cloud',
+    args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', '--store', 'durable'],
+    readyPattern: /^kedge cloud ready /,
+    clock: realClock,
+    onLine: log,
+  });
+  const ready = await cloud.ready;
+  const creds = (await readCredentials(join(dir, 'cloud')))!;
+  const api = createRemoteClient(field(ready, 'api'), creds.admin);
+  const fleet = startRole({
+    name: 'fleet',
+    args: ['fleet', '--nodes', String(nodes), '--broker', field(ready, 'mqtt'), '--token', creds.edge, '--data-dir', join(dir, 'fleet'), '--links'],
+    readyPattern: /^kedge fleet ready /,
+    clock: realClock,
+    onLine: log,
+  });
+  const controlUrl = field(await fleet.ready, 'control');
+  const control = async (path: string, method: 'GET' | 'POST' = 'GET'): Promise<unknown> => {
+    const res = await fetch(`${controlUrl}${path}`, { method });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  return {
+    cloud,
+    fleet,
+    api,
+    control,
+    async stop() {
+      await fleet.stop(30_000);
+      await cloud.stop(30_000);
+    },
+  };
+}
+
+export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs: number, everyMs = 500): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await wallDelay(everyMs);
+  }
+}
+
+export async function readyNodes(api: ApiClient): Promise<number> {
+  const list = await api.list<Node>({ resource: 'nodes' });
+  return list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+}
+
+export const benchPod = (name: string, node?: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: 'scale' } },
+  spec: { ...(node ? { nodeName: node } : {}), containers: [{ name: 'main', image: 'kedge.io/bench:1' }] },
+});

@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiClient } from '../cloud/apiserver/client.js';
+import { wallDelay } from '../shared/clock.js';
+import type { Pod } from '../shared/types.js';
+import { PodTracker } from './pod-tracker.js';
+import { processUsage, UsageSampler } from './proc-stats.js';
+import { benchPod, readyNodes, startScaleCluster, waitUntil, type ScaleCluster } from './scale-cluster.js';
+import { median, percentile, round } from './stats.js';
+
+export interface ScaleOptions {
+  nodes: number;
+  pods: number;
+  /** Share of the pods created as one burst, to measure scheduler throughput. */
+  burstShare: number;
+  /** Creation rate of the remaining pods (their startup latency is the SLO figure). */
+  podsPerSecond: number;
+  idleSeconds: number;
+  log: (line: string) => void;
+}
+
+const ns = { resource: 'pods', namespace: 'default' };
+
+/** Creates pods with at most `inFlight` requests open, optionally paced; returns each call's latency. */
+async function createPods(api: ApiClient, tracker: PodTracker, pods: Pod[], inFlight: number, perSecond?: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const start = performance.now();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < pods.length) {
+      const i = next++;
+      if (perSecond) await wallDelay(Math.max(0, start + (i * 1000) / perSecond - performance.now()));
+      const t = performance.now();
+      tracker.created(pods[i]!.metadata.name!, t);
+      await api.create(ns, pods[i]!);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return latencies;
+}
+
+async function allRunning(tracker: PodTracker, names: string[], timeoutMs: number): Promise<void> {
+  await waitUntil(async () => names.every((n) => tracker.times.get(n)?.runningAt !== undefined), `${names.length} pods Running`, timeoutMs, 250);
+}
+
+async function idleUplink(c: ScaleCluster, nodes: number, seconds: number): Promise<number> {
+  const totals = async (): Promise<number> => ((await c.control('/links/totals')) as { bytesUp: number }).bytesUp;
+  await wallDelay(5_000); // let the last statuses settle
+  const before = await totals();
+  await wallDelay(seconds * 1000);
+  return ((await totals()) - before) * 8 / nodes / seconds;
+}
+
+/** All links cut (and reset), one new pod per node meanwhile, all healed at once. */
+async function storm(c: ScaleCluster, tracker: PodTracker, nodes: string[], log: (l: string) => void): Promise<Record<string, number>> {
+  const before = new Map((await c.api.list<Pod>(ns)).items.map((p) => [p.metadata.name!, p.status?.containerStatuses?.[0]?.containerID]));
+  await c.control('/links/cut-all', 'POST');
+  await c.control('/links/reset-all', 'POST');
+  await wallDelay(3_000);
+  const fresh = nodes.map((n) => benchPod(`storm-${n}`, n));
+  await createPods(c.api, tracker, fresh, 32);
+  const healedAt = performance.now();
+  await c.control('/links/heal-all', 'POST');
+  await allRunning(tracker, fresh.map((p) => p.metadata.name!), 120_000);
+  const convergeMs = Math.max(...fresh.map((p) => tracker.times.get(p.metadata.name!)!.runningAt!)) - healedAt;
+  log(`storm: converged in ${round(convergeMs)} ms`);
+  const after = (await c.api.list<Pod>(ns)).items;
+  const lost = after.filter((p) => p.status?.phase !== 'Running').length + [...before.keys()].filter((n) => !after.some((p) => p.metadata.name === n)).length;
+  const duplicated = after.filter((p) => {
+    const was = before.get(p.metadata.name!);
+    return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) > 0 || (was !== undefined && was !== p.status?.containerStatuses?.[0]?.containerID);
+  }).length;
+  return { nodes: nodes.length, convergeMs: round(convergeMs), lost, duplicated };
+}
+
+export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unknown>> {
+  const dir = await mkdtemp(join(tmpdir(), 'kedge-scale-'));
+  const c = await startScaleCluster(dir, o.nodes);
+  const tracker = new PodTracker(c.api);
+  try {
+    await waitUntil(async () => (await readyNodes(c.api)) === o.nodes, `${o.nodes} nodes Ready`, 180_000, 1000);
+    o.log(`${o.nodes} nodes Ready`);
+    const cloudUsage = new UsageSampler(c.cloud.child.pid!);
+    await cloudUsage.start();
+    await tracker.start();
+    const burst = Array.from({ length: Math.round(o.pods * o.burstShare) }, (_, i) => benchPod(`burst-${i}`));
+    const burstStart = performance.now();
+    const burstLatencies = await createPods(c.api, tracker, burst, 64);
+    await waitUntil(async () => tracker.count((t) => t.boundAt !== undefined) >= burst.length, 'burst bound', 120_000, 50);
+    const lastBound = Math.max(...burst.map((p) => tracker.times.get(p.metadata.name!)!.boundAt!));
+    const schedulerPodsPerSec = burst.length / ((lastBound - burstStart) / 1000);
+    await allRunning(tracker, burst.map((p) => p.metadata.name!), 180_000);
+    o.log(`burst: ${burst.length} pods bound at ${round(schedulerPodsPerSec)}/s`);
+
+    const steady = Array.from({ length: o.pods - burst.length }, (_, i) => benchPod(`pod-${i}`));
+    const steadyLatencies = await createPods(c.api, tracker, steady, 64, o.podsPerSecond);
+    await allRunning(tracker, steady.map((p) => p.metadata.name!), 180_000);
+    const startup = steady.map((p) => tracker.times.get(p.metadata.name!)!).map((t) => t.runningAt! - t.createdAt!);
+    o.log(`steady: ${steady.length} pods, startup p99 ${round(percentile(startup, 99))} ms`);
+    const api = [...burstLatencies, ...steadyLatencies];
+    const idle = await idleUplink(c, o.nodes, o.idleSeconds);
+    const nodeNames = Array.from({ length: o.nodes }, (_, i) => `hollow-${i + 1}`);
+    const reconnectStorm = await storm(c, tracker, nodeNames, o.log);
+    const usage = await cloudUsage.stop();
+    const fleetRss = await processUsage(c.fleet.child.pid!);
+    return {
+      nodes: o.nodes,
+      pods: o.pods,
+      podStartupMs: { p50: round(median(startup)), p90: round(percentile(startup, 90)), p99: round(percentile(startup, 99)) },
+      podStartupSamples: startup,
+      apiMutatingP99Ms: round(percentile(api, 99)),
+      schedulerPodsPerSec: round(schedulerPodsPerSec),
+      reconnectStorm,
+      idleUplinkBitsPerNodePerSec: round(idle),
+      cloudRssMiB: round(usage.peakRssMiB),
+      cloudCpuCores: round(usage.cpuCores, 2),
+      memoryPerHollowEdgeMiB: round(fleetRss.rssMiB / o.nodes, 2),
+    };
+  } finally {
+    tracker.stop();
+    await c.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
