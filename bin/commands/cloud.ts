@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -12,12 +12,11 @@ export function cloudCommand(): Command {
     .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on', '127.0.0.1')
     .option('--mqtt-port <port>', 'embedded MQTT broker port', port, 1883)
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
-    .option('--store <kind>', 'durable (default) or memory', 'durable')
+    .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startCloud } = await import('../../cloud/main.js');
-      if (o.store !== 'durable' && o.store !== 'memory') throw new Error(`--store must be "durable" or "memory", got "${o.store}"`);
       await runUntilStopped('cloud', async (logger) => {
         const cloud = await startCloud({
           dataDir: o.dataDir,

@@ -47,14 +47,7 @@ export function behaviourFrom(annotations: Record<string, string> | undefined, d
 }
 
 /** What the sim runtime remembers about a container; its state is derived from time. */
-export interface SimContainerRecord {
-  id: string;
-  sandboxId: string;
-  podUid: string;
-  name: string;
-  attempt: number;
-  image: string;
-  createdAt: number;
+export interface SimContainerRecord extends Pick<ContainerInfo, 'id' | 'sandboxId' | 'podUid' | 'name' | 'attempt' | 'image' | 'createdAt'> {
   behaviour: SimBehaviour;
   startRequestedAt?: number;
   stoppedAt?: number;
