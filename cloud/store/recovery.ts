@@ -2,15 +2,18 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
 import { KvState, type WriteRecord } from './kv-state.js';
-import { readSnapshot } from './snapshot.js';
+import { LineIndex } from './line-index.js';
+import { readSnapshot, SNAPSHOT_FILE } from './snapshot.js';
 import { listLogs, LogFile, readLog, syncDir } from './wal.js';
 
 export interface Recovered {
   state: KvState;
-  /** The log new writes go to: the newest one, with any torn tail cut off. */
+  index: LineIndex;
+  /** The log new writes go to: the newest one, with any torn tail cut off; and its number in `index`. */
   log: LogFile;
-  /** Older logs, still needed until the next snapshot covers them. */
-  olderLogs: string[];
+  logFile: number;
+  /** Older logs and the snapshot (numbers in `index`): the next snapshot replaces them. */
+  replaceable: number[];
   /** Bytes in all logs, the measure that decides when to snapshot. */
   logBytes: number;
   snapshotBytes: number;
@@ -20,10 +23,15 @@ export interface Recovered {
 export async function recover(dir: string): Promise<Recovered> {
   await mkdir(dir, { recursive: true });
   const state = new KvState();
+  const index = new LineIndex();
+  const replaceable: number[] = [];
   const snapshot = await readSnapshot(dir);
   if (snapshot) {
-    for (const { key, value, createRevision, modRevision } of snapshot.entries) {
-      state.apply({ op: 'put', key, value, createRevision, revision: modRevision });
+    const file = index.addFile(join(dir, SNAPSHOT_FILE));
+    replaceable.push(file);
+    for (const [i, record] of snapshot.records.entries()) {
+      state.apply(record);
+      indexLine(index, file, record, snapshot.offsets, i);
     }
     state.revision = snapshot.revision;
   }
@@ -31,13 +39,14 @@ export async function recover(dir: string): Promise<Recovered> {
   let logBytes = 0;
   let tail = { validBytes: 0, totalBytes: 0 };
   for (const [i, path] of paths.entries()) {
-    const contents = await readLog(path);
-    if (contents.validBytes < contents.totalBytes && i < paths.length - 1) {
-      throw new KedgeError('Internal', `log ${path} is cut short but is not the newest log`);
-    }
-    replay(state, contents.records, path);
-    logBytes += contents.validBytes;
-    tail = contents;
+    const { records, offsets, totalBytes } = await readLog(path);
+    const validBytes = offsets.at(-1)!;
+    if (validBytes < totalBytes && i < paths.length - 1) throw new KedgeError('Internal', `log ${path} is cut short but is not the newest log`);
+    const file = index.addFile(path);
+    replaceable.push(file);
+    replay(state, index, file, records, offsets);
+    logBytes += validBytes;
+    tail = { validBytes, totalBytes };
   }
   const newest = paths.at(-1);
   let log: LogFile;
@@ -46,16 +55,25 @@ export async function recover(dir: string): Promise<Recovered> {
   } else {
     log = await LogFile.create(dir, state.revision + 1);
     await syncDir(dir);
+    replaceable.push(index.addFile(log.path));
   }
-  return { state, log, olderLogs: paths.slice(0, -1), logBytes, snapshotBytes: snapshot?.bytes ?? 0 };
+  const logFile = replaceable.pop()!;
+  return { state, index, log, logFile, replaceable, logBytes, snapshotBytes: snapshot ? snapshot.offsets.at(-1)! : 0 };
 }
 
-function replay(state: KvState, records: WriteRecord[], path: string): void {
-  for (const record of records) {
+/** Applies the logged records that come after the state's revision. */
+function replay(state: KvState, index: LineIndex, file: number, records: WriteRecord[], offsets: number[]): void {
+  for (const [i, record] of records.entries()) {
     if (record.revision <= state.revision) continue; // already in the snapshot
     if (record.revision !== state.revision + 1) {
-      throw new KedgeError('Internal', `log ${path} jumps from revision ${state.revision} to ${record.revision}`);
+      throw new KedgeError('Internal', `${index.path(file)} jumps from revision ${state.revision} to ${record.revision}`);
     }
     state.apply(record);
+    indexLine(index, file, record, offsets, i);
   }
+}
+
+function indexLine(index: LineIndex, file: number, record: WriteRecord, offsets: number[], i: number): void {
+  if (record.op === 'put') index.put(record.key, { file, offset: offsets[i]!, length: offsets[i + 1]! - offsets[i]! });
+  else index.delete(record.key);
 }

@@ -1,79 +1,130 @@
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
-import type { KeyValue } from './store.js';
-import { syncDir } from './wal.js';
+import { ByteBuilder } from './byte-builder.js';
+import type { WriteRecord } from './kv-state.js';
+import type { LineLocation } from './line-index.js';
+import { decodeRecords, isIntactLine } from './record-codec.js';
+import { writeFully } from './wal.js';
 
 /*
  * A snapshot is every live entry at one revision: a header line `{"revision":R,"count":N}`,
- * then one line `[key, createRevision, modRevision, value]` per entry. It is written to a
- * temporary file, fsynced and renamed into place, so a reader sees a whole snapshot or none.
+ * then, per entry, the log line (record-codec.ts) of the put that wrote its current value,
+ * copied from the log or older snapshot holding it. It is written to a temporary file,
+ * fsynced and renamed into place, so a reader sees a whole snapshot or none.
  */
 
-const SNAPSHOT_FILE = 'snapshot.jsonl';
-const TEMP_FILE = 'snapshot.jsonl.tmp';
-/** Entries serialised per write: small enough that writers are never held up for long. */
-const CHUNK_ENTRIES = 256;
+export const SNAPSHOT_FILE = 'snapshot.log';
+const TEMP_FILE = 'snapshot.log.tmp';
+/** Bytes per file write or read: the writer yields between them, so log appends go on. */
+const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes between fdatasyncs of the snapshot. On ext4 (data=ordered) a log fdatasync can wait
+ * for all dirty data of the file system; syncing as we go keeps that wait short.
+ */
+const SYNC_BYTES = 8 * 1024 * 1024;
 
 export interface Snapshot {
   revision: number;
-  entries: KeyValue[];
-  bytes: number;
+  records: WriteRecord[];
+  /** Record i spans bytes offsets[i] to offsets[i + 1]. */
+  offsets: number[];
+}
+
+/** Reads byte ranges of one file, a window at a time, in increasing offset order. */
+class RangeReader {
+  private window = Buffer.alloc(0);
+  private start = 0;
+
+  constructor(private readonly fh: FileHandle) {}
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    if (offset < this.start || offset + length > this.start + this.window.length) {
+      const buf = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, length));
+      const { bytesRead } = await this.fh.read(buf, 0, buf.length, offset);
+      this.window = buf.subarray(0, bytesRead);
+      this.start = offset;
+    }
+    const line = this.window.subarray(offset - this.start, offset - this.start + length);
+    // Checked again, so that a wrong location can never turn into a snapshot that will not load.
+    if (line.length !== length || !isIntactLine(line)) throw new KedgeError('Internal', `no intact log line at byte ${offset}`);
+    return line;
+  }
 }
 
 /**
- * Writes `entries` (frozen, so safe to read while the store moves on) as the snapshot at
- * `revision`. Serialises a chunk at a time, yielding between chunks. Returns the file size.
- * `jsonOf` serialises an entry's value (the store caches what it already serialised for the log).
+ * Writes the snapshot at `revision` to a temporary file, from the put line of every live entry
+ * (`pathOf` names the file a location points into). Returns its size and the offset of each
+ * entry's line in it; `installSnapshot` then puts it in place.
  */
-export async function writeSnapshot(dir: string, revision: number, entries: readonly KeyValue[], jsonOf: (kv: KeyValue) => string): Promise<number> {
+export async function writeSnapshot(
+  dir: string,
+  revision: number,
+  lines: readonly [string, LineLocation][],
+  pathOf: (file: number) => string,
+): Promise<{ bytes: number; offsets: number[] }> {
+  const order = lines.map((_, i) => i).sort((a, b) => lines[a]![1].file - lines[b]![1].file || lines[a]![1].offset - lines[b]![1].offset);
+  const offsets = new Array<number>(lines.length);
   const temp = join(dir, TEMP_FILE);
+  const out = new ByteBuilder(CHUNK_BYTES + 64 * 1024);
   const fh = await open(temp, 'w');
   let bytes = 0;
-  try {
-    const header = Buffer.from(JSON.stringify({ revision, count: entries.length }) + '\n');
-    await fh.write(header);
-    bytes += header.length;
-    for (let i = 0; i < entries.length; i += CHUNK_ENTRIES) {
-      let text = '';
-      for (const kv of entries.slice(i, i + CHUNK_ENTRIES)) {
-        text += `[${JSON.stringify(kv.key)},${kv.createRevision},${kv.modRevision},${jsonOf(kv)}]\n`;
-      }
-      const chunk = Buffer.from(text);
-      await fh.write(chunk);
-      bytes += chunk.length;
+  let synced = 0;
+  const flush = async (): Promise<void> => {
+    await writeFully(fh, out.bytes, bytes);
+    bytes += out.length;
+    out.reset();
+    if (bytes - synced >= SYNC_BYTES) {
+      await fh.datasync();
+      synced = bytes;
     }
+  };
+  let source: { file: number; fh: FileHandle; reader: RangeReader } | undefined;
+  try {
+    out.write(JSON.stringify({ revision, count: lines.length }) + '\n');
+    for (const i of order) {
+      const location = lines[i]![1];
+      if (source?.file !== location.file) {
+        await source?.fh.close();
+        const sourceFh = await open(pathOf(location.file), 'r');
+        source = { file: location.file, fh: sourceFh, reader: new RangeReader(sourceFh) };
+      }
+      offsets[i] = bytes + out.length;
+      out.writeBytes(await source.reader.read(location.offset, location.length));
+      if (out.length >= CHUNK_BYTES) await flush();
+    }
+    await flush();
     await fh.datasync();
   } catch (err) {
     await fh.close();
     await rm(temp, { force: true });
     throw err;
+  } finally {
+    await source?.fh.close();
   }
   await fh.close();
-  await rename(temp, join(dir, SNAPSHOT_FILE));
-  await syncDir(dir);
-  return bytes;
+  return { bytes, offsets };
+}
+
+/** Puts the snapshot written last in place of the previous one; the caller syncs the directory. */
+export async function installSnapshot(dir: string): Promise<void> {
+  await rename(join(dir, TEMP_FILE), join(dir, SNAPSHOT_FILE));
 }
 
 /** Reads the snapshot in `dir`, if there is one, and removes a leftover temporary file. */
 export async function readSnapshot(dir: string): Promise<Snapshot | undefined> {
   await rm(join(dir, TEMP_FILE), { force: true });
-  let text: string;
+  const path = join(dir, SNAPSHOT_FILE);
+  let buf: Buffer;
   try {
-    text = await readFile(join(dir, SNAPSHOT_FILE), 'utf8');
+    buf = await readFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const lines = text.split('\n');
-  const header = JSON.parse(lines[0]!) as { revision: number; count: number };
-  if (lines.length !== header.count + 2 || lines.at(-1) !== '') {
-    throw new KedgeError('Internal', `snapshot in ${dir} is incomplete`);
-  }
-  const entries: KeyValue[] = [];
-  for (let i = 1; i <= header.count; i++) {
-    const [key, createRevision, modRevision, value] = JSON.parse(lines[i]!) as [string, number, number, unknown];
-    entries.push({ key, value, createRevision, modRevision });
-  }
-  return { revision: header.revision, entries, bytes: Buffer.byteLength(text) };
+  const headerEnd = buf.indexOf(10);
+  const header = JSON.parse(buf.toString('utf8', 0, Math.max(0, headerEnd))) as { revision: number; count: number };
+  const { records, offsets } = decodeRecords(buf, headerEnd + 1, path);
+  if (offsets.at(-1) !== buf.length || records.length !== header.count) throw new KedgeError('Internal', `snapshot ${path} is incomplete`);
+  return { revision: header.revision, records, offsets };
 }

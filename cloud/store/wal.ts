@@ -1,13 +1,11 @@
 import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
-import { KedgeError } from '../../shared/errors.js';
 import type { WriteRecord } from './kv-state.js';
+import { decodeRecords } from './record-codec.js';
 
 /*
- * The write-ahead log: one record per line, `<crc32 of the JSON, 8 hex digits> <JSON>\n`.
- * A crash can leave a torn last line (partly written, or zero-filled); the checksum finds it.
- * Each log file is named after the first revision it may hold, so names sort in log order.
+ * The write-ahead log: files of record lines (see record-codec.ts), each named after the
+ * first revision it may hold, so that names sort in log order.
  */
 
 const LOG_NAME = /^wal-(\d{16})\.log$/;
@@ -21,62 +19,16 @@ export async function listLogs(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((name) => LOG_NAME.test(name)).sort();
 }
 
-/** Encodes one log line; `valueJson` is the put's value, already serialised by the caller. */
-export function encodeRecord(record: WriteRecord, valueJson: string): string {
-  const json =
-    record.op === 'put'
-      ? `{"op":"put","key":${JSON.stringify(record.key)},"revision":${record.revision},"createRevision":${record.createRevision},"value":${valueJson}}`
-      : JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
-}
-
-function decodeLine(line: string): WriteRecord | undefined {
-  if (line.length < 10 || line[8] !== ' ') return undefined;
-  const json = line.slice(9);
-  if (parseInt(line.slice(0, 8), 16) !== crc32(json)) return undefined;
-  try {
-    return JSON.parse(json) as WriteRecord;
-  } catch {
-    return undefined;
-  }
-}
-
 export interface LogContents {
   records: WriteRecord[];
-  /** Bytes up to the end of the last good record; anything after it is a torn tail. */
-  validBytes: number;
+  /** Record i spans bytes offsets[i] to offsets[i + 1]; the last offset ends the good records. */
+  offsets: number[];
   totalBytes: number;
 }
 
-/**
- * Reads every good record of a log. A bad record followed only by garbage is a torn tail
- * (reported through `validBytes`); a bad record followed by good ones is corruption: fail.
- */
 export async function readLog(path: string): Promise<LogContents> {
   const buf = await readFile(path);
-  const records: WriteRecord[] = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const end = buf.indexOf(10, pos);
-    const record = end < 0 ? undefined : decodeLine(buf.toString('utf8', pos, end));
-    if (!record) {
-      if (hasGoodRecordAfter(buf, end)) throw new KedgeError('Internal', `corrupt record in ${path} at byte ${pos}`);
-      break;
-    }
-    records.push(record);
-    pos = end + 1;
-  }
-  return { records, validBytes: pos, totalBytes: buf.length };
-}
-
-function hasGoodRecordAfter(buf: Buffer, from: number): boolean {
-  for (let pos = from + 1; from >= 0 && pos < buf.length; ) {
-    const end = buf.indexOf(10, pos);
-    if (end < 0) return false;
-    if (decodeLine(buf.toString('utf8', pos, end))) return true;
-    pos = end + 1;
-  }
-  return false;
+  return { ...decodeRecords(buf, 0, path), totalBytes: buf.length };
 }
 
 /** fsyncs a directory, so that files created, renamed or removed in it stay that way. */
@@ -86,6 +38,13 @@ export async function syncDir(dir: string): Promise<void> {
     await fh.sync();
   } finally {
     await fh.close();
+  }
+}
+
+/** Writes all of `data` at `position`, however many calls it takes. */
+export async function writeFully(fh: FileHandle, data: Buffer, position: number): Promise<void> {
+  for (let written = 0; written < data.length; ) {
+    written += (await fh.write(data, written, data.length - written, position + written)).bytesWritten;
   }
 }
 
@@ -118,11 +77,7 @@ export class LogFile {
   }
 
   async append(data: Buffer): Promise<void> {
-    let written = 0;
-    while (written < data.length) {
-      const { bytesWritten } = await this.fh.write(data, written, data.length - written, this.size + written);
-      written += bytesWritten;
-    }
+    await writeFully(this.fh, data, this.size);
     this.size += data.length;
     await this.fh.datasync();
   }

@@ -20,10 +20,7 @@ function firstEvents(feed: Observable<WatchEvent>, n: number): Promise<[string, 
 }
 
 async function expectError(promise: Promise<unknown>, code: string, status: number): Promise<void> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const err: unknown = await promise.then(() => undefined, (e: unknown) => e);
   expect(err).toBeInstanceOf(KedgeError);
   expect((err as KedgeError).code).toBe(code);
   expect((err as KedgeError).httpStatus).toBe(status);
@@ -36,7 +33,6 @@ function watchError(feed: Observable<WatchEvent>): Promise<unknown> {
 /** The Store contract: every backend must pass it. */
 export function storeContract(name: string, makeStore: StoreFactory): void {
   describe(`Store contract: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: Store;
     const cleanups: (() => Promise<void>)[] = [];
 
@@ -47,9 +43,7 @@ export function storeContract(name: string, makeStore: StoreFactory): void {
     }
 
     beforeEach(async () => {
-      subject = await makeStore();
-      cleanups.push(subject.cleanup);
-      store = subject.store;
+      store = await open();
     });
 
     afterEach(async () => {
@@ -162,10 +156,7 @@ export function storeContract(name: string, makeStore: StoreFactory): void {
       await store.create('/pods/p', {});
       await store.create('/podsx/q', {});
       await store.update('/pods/p', { v: 2 });
-      expect(await feed).toEqual([
-        ['put', '/pods/p', 2],
-        ['put', '/pods/p', 4],
-      ]);
+      expect(await feed).toEqual([['put', '/pods/p', 2], ['put', '/pods/p', 4]]);
     });
 
     it('resumes a watch from a list resourceVersion without gaps or repeats', async () => {
@@ -175,10 +166,7 @@ export function storeContract(name: string, makeStore: StoreFactory): void {
       await store.create('/p/c', {});
       const feed = firstEvents(store.watch('/p/', listed.revision), 2);
       await store.delete('/p/a');
-      expect(await feed).toEqual([
-        ['put', '/p/c', 3],
-        ['delete', '/p/a', 4],
-      ]);
+      expect(await feed).toEqual([['put', '/p/c', 3], ['delete', '/p/a', 4]]);
     });
 
     it('expires watches older than the bounded history window', async () => {
@@ -200,10 +188,7 @@ export function storeContract(name: string, makeStore: StoreFactory): void {
       await store.compact(3);
       expect(store.compactedRevision).toBe(3);
       expect(((await watchError(store.watch('/', 2))) as KedgeError).code).toBe('Expired');
-      expect(await firstEvents(store.watch('/', 3), 2)).toEqual([
-        ['put', '/k/3', 4],
-        ['put', '/k/4', 5],
-      ]);
+      expect(await firstEvents(store.watch('/', 3), 2)).toEqual([['put', '/k/3', 4], ['put', '/k/4', 5]]);
     });
   });
 }

@@ -91,35 +91,58 @@ describe('DurableStore on disk', () => {
     expect((err as KedgeError).code).toBe('Internal');
   });
 
-  it('snapshots as the log grows, and recovers from snapshot plus log', async () => {
-    const dir = await tempDir();
-    const store = await openStore(dir, { snapshotMinBytes: 16 * 1024, snapshotRatio: 1 });
-    const expected = new Map<string, number>();
-    for (let round = 0; round < 20; round++) {
-      await Promise.all(
-        Array.from({ length: 50 }, async (_, i) => {
-          const key = `/pods/p${i}`;
-          if (expected.has(key) && (round + i) % 7 === 0) {
-            await store.delete(key);
-            expected.delete(key);
-          } else {
-            const kv = expected.has(key) ? await store.update(key, { round, pad: 'x'.repeat(200) }) : await store.create(key, { round, pad: 'x'.repeat(200) });
-            expected.set(key, kv.modRevision);
-          }
-        }),
-      );
-    }
-    const revision = store.revision;
-    await store.close();
-    expect(store.stats.snapshots).toBeGreaterThan(0);
-    expect(store.stats.commits).toBeLessThan(revision);
-    const files = await readdir(dir);
-    expect(files).toContain('snapshot.jsonl');
-    expect(files.filter((f) => f.endsWith('.log')).length).toBeLessThanOrEqual(2);
+  it('refuses a value JSON cannot hold, leaving the store unchanged', async () => {
+    const store = await openStore(await tempDir());
+    await store.create('/k', { v: 1 });
+    const err: unknown = await store.update('/k', { big: 1n }).catch((e: unknown) => e);
+    expect((err as KedgeError).code).toBe('Invalid');
+    expect(store.revision).toBe(1);
+    expect((await store.get('/k'))?.value).toEqual({ v: 1 });
+  });
 
-    const reopened = await openStore(dir);
-    expect(reopened.revision).toBe(revision);
-    const items = (await reopened.list('/pods/')).items;
-    expect(new Map(items.map((kv) => [kv.key, kv.modRevision]))).toEqual(expected);
+  it('snapshots as the log grows, and recovers from snapshot plus log, again and again', async () => {
+    const dir = await tempDir();
+    const options = { snapshotMinBytes: 16 * 1024, snapshotRatio: 1 };
+    const expected = new Map<string, { round: number; i: number }>();
+    let round = 0;
+    const writeRounds = async (store: DurableStore, rounds: number): Promise<void> => {
+      for (const end = round + rounds; round < end; round++) {
+        await Promise.all(
+          Array.from({ length: 50 }, async (_, i) => {
+            const key = `/pods/p${i}`;
+            const value = { round, i, pad: 'x'.repeat(200) };
+            if (expected.has(key) && (round + i) % 7 === 0) {
+              await store.delete(key);
+              expected.delete(key);
+            } else {
+              await (expected.has(key) ? store.update(key, value) : store.create(key, value));
+              expected.set(key, { round, i });
+            }
+          }),
+        );
+      }
+    };
+    const contents = async (store: DurableStore): Promise<Map<string, unknown>> =>
+      new Map((await store.list('/pods/')).items.map((kv) => [kv.key, { round: (kv.value as { round: number }).round, i: (kv.value as { i: number }).i }]));
+
+    for (let restart = 0; restart < 3; restart++) {
+      const store = await openStore(dir, options);
+      expect(await contents(store)).toEqual(expected);
+      await writeRounds(store, 20);
+      const revision = store.revision;
+      await store.close();
+      expect(store.stats.snapshots).toBeGreaterThan(2);
+      expect(store.stats.commits).toBeLessThan(1000);
+      const files = await readdir(dir);
+      expect(files).toContain('snapshot.log');
+      expect(files.filter((f) => f.startsWith('wal-'))).toHaveLength(1);
+
+      await writeFile(join(dir, 'snapshot.log.tmp'), 'half a snapshot'); // a crash mid-snapshot
+      const reopened = await openStore(dir);
+      expect(reopened.revision).toBe(revision);
+      expect(await readdir(dir)).not.toContain('snapshot.log.tmp');
+      expect(await contents(reopened)).toEqual(expected);
+      await reopened.close();
+    }
   });
 });
