@@ -88,11 +88,13 @@ function setStatus(obj: KubeObject, status: unknown): void {
 
 /** Whether anything outside metadata and status changed (which bumps metadata.generation). */
 function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject): string => {
+  const strip = (o: KubeObject): unknown => {
     const { metadata: _m, status: _s, kind: _k, apiVersion: _a, ...rest } = o as KubeObject & { status?: unknown };
-    return stableJson(rest);
+    return rest;
   };
-  return strip(a) !== strip(b);
+  const [x, y] = [strip(a), strip(b)];
+  // The cheap comparison settles almost every case; key order alone must not bump the generation.
+  return JSON.stringify(x) !== JSON.stringify(y) && stableJson(x) !== stableJson(y);
 }
 
 /** JSON with object keys sorted, so that key order does not count as a change. */

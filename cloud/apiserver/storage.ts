@@ -1,7 +1,6 @@
 import { KedgeError, isKedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { KeyValue, Store } from '../store/store.js';
-import { stableJson } from './object-meta.js';
 import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from './registry.js';
 
 /**
@@ -81,13 +80,15 @@ export class ObjectStorage {
   }
 }
 
-/** A stored entry as an API object: a private copy with kind, apiVersion and resourceVersion. */
+/**
+ * A stored entry as an API object, with kind, apiVersion and resourceVersion. Only the top
+ * level and metadata are new: everything below is the store's frozen value, shared by every
+ * reader and watcher (copying each object per watcher was the apiserver's main cost). Code
+ * that changes an object copies it first (guaranteedUpdate does).
+ */
 export function toObject(def: ResourceDef, kv: KeyValue): KubeObject {
-  const obj = structuredClone(kv.value) as KubeObject;
-  obj.kind = def.kind;
-  obj.apiVersion = apiVersionOf(def);
-  obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
-  return obj;
+  const value = kv.value as KubeObject;
+  return { ...value, kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...value.metadata, resourceVersion: String(kv.modRevision) } };
 }
 
 function toStored(obj: KubeObject): KubeObject {
@@ -96,8 +97,9 @@ function toStored(obj: KubeObject): KubeObject {
   return copy;
 }
 
+/** Unchanged? (Key order counts here: at worst an identical object is written once more.) */
 function sameObject(a: KubeObject, b: KubeObject): boolean {
-  return stableJson(a) === stableJson(b);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function revisionOf(resourceVersion: string): number {

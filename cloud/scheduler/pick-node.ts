@@ -15,21 +15,44 @@ export function tolerates(toleration: Toleration, taint: Taint): boolean {
   return toleration.key === taint.key && (toleration.value ?? '') === (taint.value ?? '');
 }
 
-export function fits(pod: Pod, node: Node): boolean {
-  if (!isReady(node) || node.spec?.unschedulable) return false;
-  const labels = node.metadata.labels ?? {};
-  if (Object.entries(pod.spec.nodeSelector ?? {}).some(([k, v]) => labels[k] !== v)) return false;
-  const tolerations = pod.spec.tolerations ?? [];
-  return (node.spec?.taints ?? [])
-    .filter((t) => t.effect !== 'PreferNoSchedule')
-    .every((taint) => tolerations.some((tol) => tolerates(tol, taint)));
+/** What a node offers to any pod, worked out once per node object (nodes are immutable snapshots). */
+interface Offer {
+  open: boolean;
+  labels: Record<string, string>;
+  hardTaints: Taint[];
 }
 
-export function pickNode(pod: Pod, nodes: readonly Node[], podsPerNode: ReadonlyMap<string, number>): string | undefined {
+/** Per-node facts worked out so far; keyed by node object, so a changed node is seen afresh. */
+export type NodeOffers = WeakMap<Node, Offer>;
+
+function offerOf(node: Node, offers: NodeOffers): Offer {
+  let offer = offers.get(node);
+  if (!offer) {
+    const open = isReady(node) && !node.spec?.unschedulable;
+    offer = { open, labels: node.metadata.labels ?? {}, hardTaints: (node.spec?.taints ?? []).filter((t) => t.effect !== 'PreferNoSchedule') };
+    offers.set(node, offer);
+  }
+  return offer;
+}
+
+export function fits(pod: Pod, node: Node, offers: NodeOffers = new WeakMap()): boolean {
+  const { open, labels, hardTaints } = offerOf(node, offers);
+  if (!open) return false;
+  for (const key in pod.spec.nodeSelector) if (labels[key] !== pod.spec.nodeSelector[key]) return false;
+  if (hardTaints.length === 0) return true;
+  const tolerations = pod.spec.tolerations ?? [];
+  return hardTaints.every((taint) => tolerations.some((tol) => tolerates(tol, taint)));
+}
+
+/**
+ * The least loaded node the pod fits. `offers` caches per-node facts across calls (the
+ * scheduler passes one that lives as long as it does), so a pick costs little per node.
+ */
+export function pickNode(pod: Pod, nodes: Iterable<Node>, podsPerNode: ReadonlyMap<string, number>, offers: NodeOffers = new WeakMap()): string | undefined {
   let best: { name: string; load: number } | undefined;
   for (const node of nodes) {
     const name = node.metadata.name;
-    if (!name || !fits(pod, node)) continue;
+    if (!name || !fits(pod, node, offers)) continue;
     const load = podsPerNode.get(name) ?? 0;
     if (!best || load < best.load || (load === best.load && name < best.name)) best = { name, load };
   }

@@ -6,7 +6,7 @@ import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { informer, type CacheEvent } from '../hub/informer.js';
 import { KeyQueue, type Backoff } from './key-queue.js';
-import { fitSignature, pickNode } from './pick-node.js';
+import { fitSignature, pickNode, type NodeOffers } from './pick-node.js';
 import { PodPlacement } from './pod-placement.js';
 
 export interface SchedulerOptions {
@@ -43,6 +43,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const pods = new Map<string, Pod>();
   const nodes = new Map<string, Node>();
   const placement = new PodPlacement();
+  const offers: NodeOffers = new WeakMap();
   /** Bindings written but not yet seen through the watch. */
   const assumed = new Map<string, string>();
 
@@ -106,7 +107,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const scheduleOne = (key: string): Promise<void> | undefined => {
     const pod = pods.get(key);
     if (!pod || !wants(pod)) return void queue.forget(key);
-    const nodeName = pickNode(pod, [...nodes.values()], placement.counts);
+    const nodeName = pickNode(pod, nodes.values(), placement.counts, offers);
     if (!nodeName) {
       logger.info('no node fits pod', { pod: key, nodes: nodes.size });
       return void queue.addRateLimited(key);
