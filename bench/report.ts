@@ -34,6 +34,7 @@ export function targets(r: Results): Target[] {
     t('idle uplink per node (bit/s)', r.idleUplinkBitsPerNodePerSec, '≤ 250', (v) => v <= 250),
     t('cloud peak RSS (MiB)', r.cloudRssMiB, '≤ 1,024', (v) => v <= 1024),
     t('cloud CPU (cores, average over the run)', r.cloudCpuCores, '(2 on this machine)', () => true),
+    t('fleet CPU (cores, average: 1,000 hollow edges in one process)', r.fleetCpuCores, '(2 on this machine)', () => true),
     t('memory per hollow edge (MiB)', r.memoryPerHollowEdgeMiB, '(KubeEdge edgecore ~70)', () => true),
     t('durable store writes/s at 1k objects', r.store?.rows?.[0]?.writesPerSecond, '≥ 2,000', (v) => v >= 2000),
     t('durable store: 50k / 1k writes/s', r.store?.largeToSmallRatio, '≥ 0.8', (v) => v >= 0.8),

@@ -16,7 +16,7 @@ export interface ScaleCluster {
 }
 
 const field = (line: string, key: string): string => new RegExp(`\\b${key}=(\\S+)`).exec(line)![1]!;
-const log = (line: string): void => void (/ERROR|WARN/.test(line) && process.stderr.write(line + '\n'));
+const log = (line: string): void => void (/ERROR/.test(line) && process.stderr.write(line + '\n'));
 
 export async function startScaleCluster(dir: string, nodes: number): Promise<ScaleCluster> {
   const cloud = startRole({

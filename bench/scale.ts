@@ -5,7 +5,7 @@ import type { ApiClient } from '../cloud/apiserver/client.js';
 import { wallDelay } from '../shared/clock.js';
 import type { Pod } from '../shared/types.js';
 import { PodTracker } from './pod-tracker.js';
-import { processUsage, UsageSampler } from './proc-stats.js';
+import { UsageSampler } from './proc-stats.js';
 import { benchPod, readyNodes, startScaleCluster, waitUntil, type ScaleCluster } from './scale-cluster.js';
 import { median, percentile, round } from './stats.js';
 
@@ -45,6 +45,11 @@ async function allRunning(tracker: PodTracker, names: string[], timeoutMs: numbe
   await waitUntil(async () => names.every((n) => tracker.times.get(n)?.runningAt !== undefined), `${names.length} pods Running`, timeoutMs, 250);
 }
 
+async function linkBytes(c: ScaleCluster): Promise<number> {
+  const totals = (await c.control('/links/totals')) as { bytesUp: number; bytesDown: number };
+  return totals.bytesUp + totals.bytesDown;
+}
+
 async function idleUplink(c: ScaleCluster, nodes: number, seconds: number): Promise<number> {
   const totals = async (): Promise<number> => ((await c.control('/links/totals')) as { bytesUp: number }).bytesUp;
   await wallDelay(5_000); // let the last statuses settle
@@ -61,18 +66,20 @@ async function storm(c: ScaleCluster, tracker: PodTracker, nodes: string[], log:
   await wallDelay(3_000);
   const fresh = nodes.map((n) => benchPod(`storm-${n}`, n));
   await createPods(c.api, tracker, fresh, 32);
+  const bytesBefore = await linkBytes(c);
   const healedAt = performance.now();
   await c.control('/links/heal-all', 'POST');
   await allRunning(tracker, fresh.map((p) => p.metadata.name!), 120_000);
   const convergeMs = Math.max(...fresh.map((p) => tracker.times.get(p.metadata.name!)!.runningAt!)) - healedAt;
-  log(`storm: converged in ${round(convergeMs)} ms`);
+  const bytes = (await linkBytes(c)) - bytesBefore;
+  log(`storm: converged in ${round(convergeMs)} ms, ${bytes} bytes through the links`);
   const after = (await c.api.list<Pod>(ns)).items;
   const lost = after.filter((p) => p.status?.phase !== 'Running').length + [...before.keys()].filter((n) => !after.some((p) => p.metadata.name === n)).length;
   const duplicated = after.filter((p) => {
     const was = before.get(p.metadata.name!);
     return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) > 0 || (was !== undefined && was !== p.status?.containerStatuses?.[0]?.containerID);
   }).length;
-  return { nodes: nodes.length, convergeMs: round(convergeMs), lost, duplicated };
+  return { nodes: nodes.length, convergeMs: round(convergeMs), lost, duplicated, bytes };
 }
 
 export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unknown>> {
@@ -83,7 +90,8 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
     await waitUntil(async () => (await readyNodes(c.api)) === o.nodes, `${o.nodes} nodes Ready`, 180_000, 1000);
     o.log(`${o.nodes} nodes Ready`);
     const cloudUsage = new UsageSampler(c.cloud.child.pid!);
-    await cloudUsage.start();
+    const fleetUsage = new UsageSampler(c.fleet.child.pid!);
+    await Promise.all([cloudUsage.start(), fleetUsage.start()]);
     await tracker.start();
     const burst = Array.from({ length: Math.round(o.pods * o.burstShare) }, (_, i) => benchPod(`burst-${i}`));
     const burstStart = performance.now();
@@ -103,7 +111,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
     const nodeNames = Array.from({ length: o.nodes }, (_, i) => `hollow-${i + 1}`);
     const reconnectStorm = await storm(c, tracker, nodeNames, o.log);
     const usage = await cloudUsage.stop();
-    const fleetRss = await processUsage(c.fleet.child.pid!);
+    const fleet = await fleetUsage.stop();
     return {
       nodes: o.nodes,
       pods: o.pods,
@@ -118,7 +126,8 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
       idleUplinkBitsPerNodePerSec: round(idle),
       cloudRssMiB: round(usage.peakRssMiB),
       cloudCpuCores: round(usage.cpuCores, 2),
-      memoryPerHollowEdgeMiB: round(fleetRss.rssMiB / o.nodes, 2),
+      fleetCpuCores: round(fleet.cpuCores, 2),
+      memoryPerHollowEdgeMiB: round(fleet.peakRssMiB / o.nodes, 2),
     };
   } finally {
     tracker.stop();
