@@ -1,14 +1,7 @@
 import { KedgeError } from '../../shared/errors.js';
+import { deepFreeze } from '../../shared/freeze.js';
 import type { KeyValue, WatchEvent } from './store.js';
 
-/** Deep-freezes a JSON value so that no reader can change what the store holds. */
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** One committed write, as a backend logs or replays it. */
 export type WriteRecord =

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../shared/freeze.js';
 import { settle } from '../../shared/clock.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
@@ -42,7 +43,7 @@ export class CacheDocument implements LocalCache {
     tombstoneLimit?: number,
   ) {
     this.tombs = new Tombstones(data.tombstones, tombstoneLimit);
-    for (const o of Object.values(data.objects)) this.uidByName.set(nameKey(o), o.uid);
+    for (const o of Object.values(data.objects)) this.uidByName.set(nameKey(deepFreeze(o)), o.uid);
     this.writer = new Coalescer(async () => {
       await settle(); // every message handled in this turn shares this write
       const covering = this.changes;
@@ -67,7 +68,7 @@ export class CacheDocument implements LocalCache {
     }
     if (ref.namespace !== undefined) entry.namespace = ref.namespace;
     if (ref.resourceVersion !== undefined) entry.resourceVersion = ref.resourceVersion;
-    this.data.objects[ref.uid] = entry;
+    this.data.objects[ref.uid] = deepFreeze(entry);
     this.uidByName.set(nameKey(entry), ref.uid);
     this.changes++;
     return plan.outcome;
@@ -86,8 +87,8 @@ export class CacheDocument implements LocalCache {
     return this.tombs.has(uid);
   }
 
-  objects(): CachedObject[] {
-    return structuredClone(Object.values(this.data.objects));
+  objects(): readonly Readonly<CachedObject>[] {
+    return Object.values(this.data.objects);
   }
 
   queueStatus(ref: ObjectRef, status: PodStatus, now = 0): OutboxEntry {
@@ -96,10 +97,8 @@ export class CacheDocument implements LocalCache {
     const version = Math.max(this.data.statusVersion + 1, Math.floor(now));
     this.data.statusVersion = version;
     const held = this.data.objects[ref.uid];
-    if (held) {
-      held.object.status = structuredClone(status);
-      held.statusVersion = version;
-    }
+    // Entries are frozen and shared with readers: a new status makes a new entry.
+    if (held) this.data.objects[ref.uid] = deepFreeze({ ...held, statusVersion: version, object: { ...held.object, status: structuredClone(status) } });
     // [SYNC-12] coalesced per uid: only the newest status is pending.
     const entry: OutboxEntry = { ref: { ...ref }, status: structuredClone(status), version };
     this.data.outbox[ref.uid] = entry;

@@ -43,8 +43,12 @@ export interface LocalCache {
   delete(ref: ObjectRef): boolean;
   /** [SYNC-13] Whether `uid` is known to be gone for good (one of the most recent MAX_TOMBSTONES). */
   tombstoned(uid: string): boolean;
-  /** Every object held, each with the newest status queued for it. */
-  objects(): CachedObject[];
+  /**
+   * Every object held, each with the newest status queued for it. The entries are the cache's
+   * own (edged reads them every sync on every edge; copying them was the fleet's main cost):
+   * read them, never change them.
+   */
+  objects(): readonly Readonly<CachedObject>[];
   /**
    * Records the pod's newest status and puts it in the outbox, replacing any pending one [SYNC-12].
    * Its version is above every earlier one and at least `now` (ms), so versions keep growing

@@ -107,9 +107,10 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(again.apply(ref('p', 'u1', '6'), podAt('p', 'u1', '6'))).toBe('ignored');
     });
 
-    it('returns copies: changing what it returned does not change the cache', () => {
+    it('shares its entries read-only: changing one throws and the cache stays as it was', () => {
       h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
-      h.cache.objects()[0]!.object.spec.containers = [];
+      const held = h.cache.objects()[0]! as { object: { spec: { containers: unknown[] } } };
+      expect(() => (held.object.spec.containers = [])).toThrow(TypeError);
       expect(h.cache.objects()[0]!.object.spec.containers).toHaveLength(1);
     });
 

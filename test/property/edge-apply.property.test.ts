@@ -18,7 +18,7 @@ const only = process.env.KEDGE_SEED === undefined ? undefined : Number(process.e
 const seeds = (count: number, from = 1): number[] => (only !== undefined ? [only] : Array.from({ length: count }, (_, i) => from + i));
 
 interface Run {
-  objects: CachedObject[];
+  objects: readonly Readonly<CachedObject>[];
   acks: Map<string, number>;
 }
 
@@ -43,7 +43,7 @@ async function feed(cache: LocalCache, messages: readonly ObjectMessage[], rng: 
   return { objects: sorted(cache.objects()), acks };
 }
 
-const sorted = (objects: CachedObject[]): CachedObject[] => [...objects].sort((a, b) => a.uid.localeCompare(b.uid));
+const sorted = (objects: readonly Readonly<CachedObject>[]): Readonly<CachedObject>[] => [...objects].sort((a, b) => a.uid.localeCompare(b.uid));
 
 function modelObjects(model: Model): CachedObject[] {
   return sorted(
