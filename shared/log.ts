@@ -1,3 +1,5 @@
+import { realClock } from './clock.js';
+
 /** A small structured logger seam; components receive one in their deps. */
 export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -8,7 +10,7 @@ export interface Logger {
 
 type Sink = (line: string) => void;
 
-export function createLogger(component: string, sink: Sink = (l) => process.stderr.write(l + '\n'), now: () => number = () => new Date().valueOf()): Logger {
+export function createLogger(component: string, sink: Sink = (l) => process.stderr.write(l + '\n'), now: () => number = realClock.now): Logger {
   const write = (level: string, msg: string, fields?: Record<string, unknown>): void => {
     const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : '';
     sink(`${new Date(now()).toISOString()} ${level} [${component}] ${msg}${extra}`);

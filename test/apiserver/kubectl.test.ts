@@ -1,29 +1,14 @@
-import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
+import { hasKubectl, KUBECTL, kubectlIn, type Run } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-describe.skipIf(!existsSync(KUBECTL))('the real kubectl against the HTTP apiserver', () => {
+describe.skipIf(!hasKubectl)('the real kubectl against the HTTP apiserver', () => {
   let f: HttpApiFixture;
-  const kubectl = (...args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      const env = { ...process.env, HOME: f.dir, KUBECONFIG: f.kubeconfig };
-      execFile(KUBECTL, ['--cache-dir', join(f.dir, 'cache'), ...args], { env, timeout: 20_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+  const kubectl = (...args: string[]): Promise<Run> => kubectlIn(f.dir, f.kubeconfig)(...args);
 
   beforeAll(async () => {
     f = await httpApiFixture();
@@ -86,7 +71,7 @@ describe.skipIf(!existsSync(KUBECTL))('the real kubectl against the HTTP apiserv
   it('follows changes with get -w (Table watch events)', async () => {
     const loop = f.api.loopback(f.token);
     await loop.create({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'watched' }, spec: { containers: [{ name: 'c', image: 'x' }] } } as never);
-    const child = spawn(KUBECTL, ['--cache-dir', join(f.dir, 'cache'), 'get', 'pods', '-w', '-o', 'wide'], { env: { ...process.env, HOME: f.dir, KUBECONFIG: f.kubeconfig } });
+    const child = spawn(KUBECTL, ['--cache-dir', join(f.dir, 'kube-cache'), 'get', 'pods', '-w', '-o', 'wide'], { env: { ...process.env, HOME: f.dir, KUBECONFIG: f.kubeconfig } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
