@@ -4,7 +4,7 @@ import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
 import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
-import { silentLogger } from '../../shared/log.js';
+import { memoryLogger, silentLogger } from '../../shared/log.js';
 import type { DownMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Node, Pod } from '../../shared/types.js';
@@ -21,6 +21,7 @@ describe('cloud hub against a real broker', () => {
   let clock: FakeClock;
   let ledger: MemoryAckLedger;
   let hub: CloudHubHandle;
+  let logs: ReturnType<typeof memoryLogger>;
   const edges: MqttEdge[] = [];
 
   const edge = async (node = 'edge-1', epoch?: string): Promise<MqttEdge> => {
@@ -44,7 +45,8 @@ describe('cloud hub against a real broker', () => {
     api = new FakeApiClient();
     clock = new FakeClock();
     ledger = new MemoryAckLedger();
-    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: silentLogger, ledger });
+    logs = memoryLogger('cloud');
+    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
@@ -183,6 +185,9 @@ describe('cloud hub against a real broker', () => {
     await hello(e);
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
     expect(hub.stats()).toMatchObject({ malformed: 4, received: 1 });
+    const dropped = logs.lines.filter((l) => l.includes('dropped malformed message'));
+    expect(dropped).toHaveLength(4);
+    expect(dropped[0]).toMatch(/"topic":"kedge\/v1\/x\/up".*not JSON/);
   });
 
   it('stops sending when the node goes offline with the same epoch, and resyncs on the next hello', async () => {
