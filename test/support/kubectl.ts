@@ -1,9 +1,18 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-export const KUBECTL = '/usr/bin/kubectl';
-export const hasKubectl = existsSync(KUBECTL);
+/** The kubectl on PATH (the machine's image ships v1.32 as /usr/bin/kubectl). */
+function findKubectl(): string | undefined {
+  try {
+    return execFileSync('sh', ['-c', 'command -v kubectl']).toString().trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const KUBECTL = findKubectl() ?? '/usr/bin/kubectl';
+export const hasKubectl = findKubectl() !== undefined;
+if (!hasKubectl) console.warn('kubectl is not on PATH: the tests that drive the real kubectl are skipped');
 
 export interface Run {
   code: number;
