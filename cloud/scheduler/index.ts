@@ -1,4 +1,2 @@
 export { startScheduler, type SchedulerHandle, type SchedulerOptions } from './scheduler.js';
-export { pickNode, fits, unschedulableMessage, type Pick } from './pick-node.js';
-export { PodPlacement, podRequests, type NodeUsage, type PodRequests } from './pod-placement.js';
-export { quantityMilliValue, quantityValue } from './quantity.js';
+export { pickNode, fits } from './pick-node.js';

@@ -2,12 +2,12 @@ import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
-import { objectKey, type Node, type Pod, type PodCondition } from '../../shared/types.js';
+import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { informer, type CacheEvent } from '../hub/informer.js';
 import { KeyQueue, type Backoff } from './key-queue.js';
-import { fitSignature, pickNode, unschedulableMessage, type NodeOffers } from './pick-node.js';
-import { PodPlacement, podRequests } from './pod-placement.js';
+import { fitSignature, pickNode, type NodeOffers } from './pick-node.js';
+import { PodPlacement } from './pod-placement.js';
 
 export interface SchedulerOptions {
   api: ApiClient;
@@ -30,14 +30,9 @@ export interface SchedulerHandle {
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 const MAX_BINDINGS_IN_FLIGHT = 32;
 
-/** Whether an update left what scheduling reads unchanged (spec, labels, annotations). */
-const sameSpec = (a: Pod, b: Pod): boolean =>
-  JSON.stringify([a.spec, a.metadata.labels, a.metadata.annotations]) === JSON.stringify([b.spec, b.metadata.labels, b.metadata.annotations]);
-
 /**
  * The scheduler decides only: for each pending pod, filter then score the nodes (pickNode)
- * and write a Binding. Pods are queued by key; a pod no node fits is told why (PodScheduled=False,
- * reason Unschedulable, kube-scheduler's message) and retried with backoff, and
+ * and write a Binding. Pods are queued by key; a pod no node fits is retried with backoff and
  * every pending pod is re-queued when a node's fitness changes. Resolves once both caches
  * have their first list.
  */
@@ -60,13 +55,6 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const requeuePending = (): void => {
     for (const [key, pod] of pods) if (wants(pod)) queue.add(key);
   };
-  /** Pods no node fitted at their last attempt: retried at once when a pod leaves a node (as kube-scheduler on AssignedPodDelete). */
-  const unschedulable = new Set<string>();
-  const placePod = (key: string, node: string | undefined, pod?: Pod): void => {
-    const was = placement.nodeOf(key);
-    placement.set(key, node, pod ? podRequests(pod) : undefined);
-    if (was !== undefined && placement.nodeOf(key) !== was) for (const waiting of unschedulable) queue.add(waiting);
-  };
 
   const onPod = (event: CacheEvent<Pod>): void => {
     if (event.type === 'SYNCED') return;
@@ -74,18 +62,15 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     if (event.type === 'DELETED') {
       if (pods.get(key)?.metadata.uid === event.object.metadata.uid) {
         pods.delete(key);
-        unschedulable.delete(key);
-        placePod(key, undefined);
+        placement.set(key, undefined);
       }
       return;
     }
     const assumedNode = assumed.get(key);
     const pod = assumedNode && !event.object.spec.nodeName ? { ...event.object, spec: { ...event.object.spec, nodeName: assumedNode } } : event.object;
     pods.set(key, pod);
-    placePod(key, TERMINAL.has(pod.status?.phase ?? '') ? undefined : pod.spec.nodeName, pod);
-    // A change to the status alone (e.g. our own PodScheduled=False) does not change where the
-    // pod fits, so it does not cut short the pod's backoff (as kube-scheduler's isPodUpdated).
-    if (wants(pod) && !(event.type === 'MODIFIED' && sameSpec(event.old, event.object))) queue.add(key);
+    placement.set(key, TERMINAL.has(pod.status?.phase ?? '') ? undefined : pod.spec.nodeName);
+    if (wants(pod)) queue.add(key);
   };
   const onNode = (event: CacheEvent<Node>): void => {
     if (event.type === 'SYNCED') return;
@@ -95,42 +80,6 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     if (event.type !== 'MODIFIED' || fitSignature(event.old) !== fitSignature(event.object)) requeuePending();
   };
 
-
-  /** Condition messages being written, so a pick made before the watch shows the write does not repeat it. */
-  const reporting = new Map<string, string>();
-  /** Sets PodScheduled=False/Unschedulable through pods/status, only when the condition changes. */
-  const reportUnschedulable = (key: string, pod: Pod, message: string): Promise<void> | undefined => {
-    const conditions = pod.status?.conditions ?? [];
-    const current = conditions.find((c) => c.type === 'PodScheduled');
-    if (current?.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
-    if (reporting.get(key) === message) return;
-    const condition: PodCondition = {
-      type: 'PodScheduled',
-      status: 'False',
-      lastProbeTime: null,
-      lastTransitionTime: current?.status === 'False' && current.lastTransitionTime ? current.lastTransitionTime : new Date(clock.now()).toISOString(),
-      reason: 'Unschedulable',
-      message,
-    };
-    // A merge patch replaces the whole list, so the other conditions go with it; the
-    // resourceVersion makes the apiserver refuse the patch if they changed meanwhile.
-    const patch = {
-      metadata: { resourceVersion: pod.metadata.resourceVersion },
-      status: { conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), condition] },
-    };
-    const { namespace = 'default', name = '' } = pod.metadata;
-    reporting.set(key, message);
-    return (async () => {
-      try {
-        await api.patch({ resource: 'pods', namespace, name, subresource: 'status' }, patch, 'merge');
-      } catch (err) {
-        // The next attempt (the pod is in backoff) writes it again if it is still due.
-        if (!isKedgeError(err, 'NotFound')) logger.warn('could not set PodScheduled', { pod: key, error: String(err) });
-      } finally {
-        if (reporting.get(key) === message) reporting.delete(key);
-      }
-    })();
-  };
 
   const bind = async (key: string, pod: Pod, nodeName: string): Promise<void> => {
     const { namespace = 'default', name = '' } = pod.metadata;
@@ -145,7 +94,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     } catch (err) {
       // Forget the assumption: the pod is as the watch last showed it.
       if (pods.get(key)?.spec.nodeName === nodeName) pods.set(key, pod);
-      placePod(key, undefined);
+      placement.set(key, undefined);
       if (isKedgeError(err, 'NotFound')) return queue.forget(key);
       logger.warn('binding failed', { pod: key, node: nodeName, error: String(err) });
       queue.addRateLimited(key);
@@ -157,23 +106,15 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   /** Decides one pod now; the binding is written in the background (as kube-scheduler binds asynchronously). */
   const scheduleOne = (key: string): Promise<void> | undefined => {
     const pod = pods.get(key);
-    if (!pod || !wants(pod)) {
-      unschedulable.delete(key);
-      return void queue.forget(key);
+    if (!pod || !wants(pod)) return void queue.forget(key);
+    const nodeName = pickNode(pod, nodes.values(), placement.counts, offers);
+    if (!nodeName) {
+      logger.info('no node fits pod', { pod: key, nodes: nodes.size });
+      return void queue.addRateLimited(key);
     }
-    const pick = pickNode(pod, nodes.values(), placement.usage, offers);
-    if (pick.node === undefined) {
-      const message = unschedulableMessage(pick.nodes, pick.reasons);
-      logger.info('no node fits pod', { pod: key, message });
-      unschedulable.add(key);
-      queue.addRateLimited(key);
-      return reportUnschedulable(key, pod, message);
-    }
-    const nodeName = pick.node;
-    unschedulable.delete(key);
     // Assume the binding until the watch shows it, so the next pick counts this pod.
     pods.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
-    placement.set(key, nodeName, podRequests(pod));
+    placement.set(key, nodeName);
     return bind(key, pod, nodeName);
   };
 

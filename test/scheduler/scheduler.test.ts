@@ -5,9 +5,9 @@ import { silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 
-const nodeBody = (name: string, ready = true, allocatable: Record<string, string> = { cpu: '4', memory: '8Gi', pods: '110' }): Node => ({
+const nodeBody = (name: string, ready = true): Node => ({
   apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {},
-  status: { allocatable, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
 });
 
 describe('scheduler', () => {
@@ -79,45 +79,6 @@ describe('scheduler', () => {
     await api.replace({ resource: 'nodes', name: 'a', subresource: 'status' }, { ...a, status: nodeBody('a').status });
     await drain();
     expect(await nodeOf('p')).toBe('a');
-  });
-
-  it('counts the requests of assumed pods, and tells an unschedulable pod why through its PodScheduled condition', async () => {
-    await api.create({ resource: 'nodes' }, nodeBody('a', true, { cpu: '1', memory: '1Gi', pods: '110' }));
-    await api.create({ resource: 'nodes' }, nodeBody('b', false));
-    const asking = { containers: [{ name: 'c', resources: { requests: { cpu: '600m' } } }] };
-    await createPod('p1', asking);
-    await createPod('p2', asking);
-    await drain();
-    expect(await nodeOf('p1')).toBe('a');
-    expect(await nodeOf('p2')).toBeUndefined();
-    const scheduled = async (name: string) => (await api.get<Pod>(podRef(name))).status?.conditions?.find((c) => c.type === 'PodScheduled');
-    expect(await scheduled('p2')).toMatchObject({
-      status: 'False',
-      reason: 'Unschedulable',
-      message: '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were not ready.',
-    });
-    const statusPatches = () => api.calls.filter((c) => c === 'patch pods/status default/p2').length;
-    expect(statusPatches()).toBe(1);
-
-    // Retries that come to the same answer write nothing.
-    await clock.advance(1_000);
-    await drain();
-    await clock.advance(2_000);
-    await drain();
-    expect(statusPatches()).toBe(1);
-    expect(await nodeOf('p2')).toBeUndefined();
-
-    // A new answer is written again, keeping the time of the transition to False.
-    const first = await scheduled('p2');
-    await api.delete({ resource: 'nodes', name: 'b' });
-    await drain();
-    expect(await scheduled('p2')).toMatchObject({ status: 'False', message: '0/1 nodes are available: 1 Insufficient cpu.', lastTransitionTime: first?.lastTransitionTime });
-    expect(statusPatches()).toBe(2);
-
-    // Room made: the pod is retried at once, not after its backoff, and bound.
-    await api.delete(podRef('p1'));
-    await drain();
-    expect(await nodeOf('p2')).toBe('a');
   });
 
   it('stops when closed', async () => {
