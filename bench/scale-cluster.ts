@@ -4,7 +4,7 @@ import { createRemoteClient } from '../cloud/apiserver/remote-handler.js';
 import type { ApiClient } from '../cloud/apiserver/client.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import type { Node, Pod } from '../shared/types.js';
-import { startRole, type RoleProcess } from '../sim/role-process.js';
+import { readyField, startRole, type RoleProcess } from '../sim/role-process.js';
 
 /** A `kedge cloud` process and a `kedge fleet` process of hollow edges behind link proxies. */
 export interface ScaleCluster {
@@ -15,7 +15,6 @@ export interface ScaleCluster {
   stop(): Promise<void>;
 }
 
-const field = (line: string, key: string): string => new RegExp(`\\b${key}=(\\S+)`).exec(line)![1]!;
 const log = (line: string): void => void (/ERROR/.test(line) && process.stderr.write(line + '\n'));
 
 export async function startScaleCluster(dir: string, nodes: number): Promise<ScaleCluster> {
@@ -28,15 +27,15 @@ export async function startScaleCluster(dir: string, nodes: number): Promise<Sca
   });
   const ready = await cloud.ready;
   const creds = (await readCredentials(join(dir, 'cloud')))!;
-  const api = createRemoteClient(field(ready, 'api'), creds.admin);
+  const api = createRemoteClient(readyField(ready, 'api'), creds.admin);
   const fleet = startRole({
     name: 'fleet',
-    args: ['fleet', '--nodes', String(nodes), '--broker', field(ready, 'mqtt'), '--token', creds.edge, '--data-dir', join(dir, 'fleet'), '--links'],
+    args: ['fleet', '--nodes', String(nodes), '--broker', readyField(ready, 'mqtt'), '--token', creds.edge, '--data-dir', join(dir, 'fleet'), '--links'],
     readyPattern: /^kedge fleet ready /,
     clock: realClock,
     onLine: log,
   });
-  const controlUrl = field(await fleet.ready, 'control');
+  const controlUrl = readyField(await fleet.ready, 'control');
   const control = async (path: string, method: 'GET' | 'POST' = 'GET'): Promise<unknown> => {
     const res = await fetch(`${controlUrl}${path}`, { method });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);

@@ -6,7 +6,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
-import { startRole, type RoleProcess } from './role-process.js';
+import { readyField, startRole, type RoleProcess } from './role-process.js';
 
 export interface DemoOptions {
   nodes: number;
@@ -47,13 +47,6 @@ export function edgeDataDir(dataDir: string, node: string): string {
   return join(dataDir, 'edges', node);
 }
 
-/** The value of `key=` in a role's ready line. */
-function field(line: string, key: string): string {
-  const value = new RegExp(`\\b${key}=(\\S+)`).exec(line)?.[1];
-  if (!value) throw new Error(`no ${key}= in "${line}"`);
-  return value;
-}
-
 function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
 }
@@ -85,8 +78,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   const links = new Map<string, LinkProxy>();
   try {
     const ready = await cloud.ready;
-    const apiUrl = field(ready, 'api');
-    const brokerUrl = field(ready, 'mqtt');
+    const apiUrl = readyField(ready, 'api');
+    const brokerUrl = readyField(ready, 'mqtt');
     const broker = new URL(brokerUrl);
     const token = await readEdgeToken(dataDir);
     const proxyUrls = new Map<string, string>();
@@ -111,7 +104,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       launch(node);
     }
     const nodes: DemoNode[] = [];
-    for (const [name, edge] of edges) nodes.push({ name, localApiUrl: field(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
+    for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 
     const control = await startControlApi({ links, logger: o.logger.child('control') });
     stops.push(() => control.close());
@@ -134,7 +127,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
         await (how.crash ? old.kill() : old.stop());
         const edge = launch(node, how.reboot ? ['--reboot'] : []);
         const entry = nodes.find((n) => n.name === node)!;
-        entry.localApiUrl = field(await edge.ready, 'local-api');
+        entry.localApiUrl = readyField(await edge.ready, 'local-api');
         await saveDemoFile();
         return edge;
       },

@@ -10,6 +10,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The compiled `kedge` entry point in dist/ (also when this module runs from source, under vitest). */
 export const kedgeBin = here.split(sep).includes('dist') ? resolve(here, '../bin/kedge.js') : resolve(here, '../dist/bin/kedge.js');
 
+/** The value of `key=` in a role's ready line (e.g. `api=` in "kedge cloud ready api=…"). */
+export function readyField(line: string, key: string): string {
+  const value = new RegExp(`\\b${key}=(\\S+)`).exec(line)?.[1];
+  if (!value) throw new Error(`no ${key}= in "${line}"`);
+  return value;
+}
+
 export interface RoleProcess {
   readonly name: string;
   readonly child: ChildProcess;

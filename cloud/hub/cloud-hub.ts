@@ -9,7 +9,7 @@ import type { ApiClient } from '../apiserver/client.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
-import { informer } from './informer.js';
+import { informer } from '../informer/informer.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { StatusVersions } from './status-versions.js';
 import { collectLedgers } from './ledger-gc.js';

@@ -4,4 +4,3 @@ export { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 export { NodeSyncLedger, type NodeSyncLedgerOptions } from './nodesync-ledger.js';
 export { CLOUD_USERNAME, type BrokerIdentity, type BrokerRole } from './acl.js';
 export { planResync, type ResyncPlan } from './resync.js';
-export { informer, type CacheEvent } from './informer.js';

@@ -1,7 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Node } from '../../shared/types.js';
 import type { AckLedger } from './ack-ledger.js';
-import type { CacheEvent } from './informer.js';
+import type { CacheEvent } from '../informer/informer.js';
 
 /**
  * Forgets the ledgers of deleted nodes (KubeEdge GCs ObjectSyncs on node delete and at

@@ -1,3 +1,4 @@
+import { reconnectDelay } from '../../shared/backoff.js';
 import { connect, type MqttClient } from 'mqtt';
 import { mergeMap, Subject, type Observable } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
@@ -92,7 +93,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
         options.onDown();
       }
       if (stopped) return;
-      const delay = Math.min(options.reconnectMaxMs, options.reconnectMinMs * 2 ** Math.min(attempt++, 30));
+      const delay = reconnectDelay(attempt++, options.reconnectMinMs, options.reconnectMaxMs, Math.random);
       cancelRetry = clock.setTimer(delay, () => {
         cancelRetry = undefined;
         open();

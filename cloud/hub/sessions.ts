@@ -1,5 +1,5 @@
 import type { Pod } from '../../shared/types.js';
-import type { CacheEvent } from './informer.js';
+import type { CacheEvent } from '../informer/informer.js';
 import { NodeSession, type SessionDeps } from './node-session.js';
 
 /** Whether two versions of a pod differ in nothing the edge needs (status and resourceVersion). */

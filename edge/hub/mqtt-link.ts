@@ -2,7 +2,7 @@ import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
-import { reconnectDelay } from './backoff.js';
+import { reconnectDelay } from '../../shared/backoff.js';
 
 export interface Connectivity {
   connected: boolean;

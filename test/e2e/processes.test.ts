@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEdgeToken } from '../../cloud/apiserver/credentials.js';
 import { realClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
-import { startRole, type RoleProcess } from '../../sim/role-process.js';
+import { readyField, startRole, type RoleProcess } from '../../sim/role-process.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
 
-const field = (line: string, name: string): string => new RegExp(`${name}=(\\S+)`).exec(line)![1]!;
 
 /** `kedge cloud` and two `kedge edge` processes on free ports, driven by the real kubectl. */
 describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
@@ -32,15 +31,15 @@ describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
     for (const node of ['edge-1', 'edge-2']) {
       const edge = startRole({
         name: node,
-        args: ['edge', '--node', node, '--broker', field(ready, 'mqtt'), '--token', token,
+        args: ['edge', '--node', node, '--broker', readyField(ready, 'mqtt'), '--token', token,
           '--data-dir', join(dir, node), '--local-api-port', '0', '--time-scale', '10'],
         readyPattern: /^kedge edge \S+ ready /,
         clock: realClock,
       });
       roles.push(edge);
-      localApis.set(node, field(await edge.ready, 'local-api'));
+      localApis.set(node, readyField(await edge.ready, 'local-api'));
     }
-    kubectl = kubectlIn(dir, field(ready, 'kubeconfig'));
+    kubectl = kubectlIn(dir, readyField(ready, 'kubeconfig'));
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Coalescer } from '../../edge/coalescer.js';
-import { reconnectDelay } from '../../edge/hub/backoff.js';
+import { reconnectDelay } from '../../shared/backoff.js';
 
 describe('reconnectDelay', () => {
   it.each([

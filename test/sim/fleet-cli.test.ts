@@ -8,10 +8,9 @@ import { realClock } from '../../shared/clock.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
 import type { LinkTotals } from '../../sim/control-api.js';
 import { FLEET_LABEL, readKubeconfig } from '../../sim/fleet-pods.js';
-import { startRole, type RoleProcess } from '../../sim/role-process.js';
+import { readyField, startRole, type RoleProcess } from '../../sim/role-process.js';
 import { waitFor } from '../support/wait.js';
 
-const field = (line: string, name: string): string => new RegExp(`\\b${name}=(\\S+)`).exec(line)![1]!;
 
 /** `kedge fleet` against a `kedge cloud` process: hollow nodes register, created pods run. */
 describe('kedge fleet as a process', () => {
@@ -39,7 +38,7 @@ describe('kedge fleet as a process', () => {
     const lines: string[] = [];
     const fleet = startRole({
       name: 'fleet',
-      args: ['fleet', '--nodes', '1', '--pods-per-node', '1', '--broker', field(cloudReady, 'mqtt'), '--token', 'x', '--data-dir', join(dir, 'none')],
+      args: ['fleet', '--nodes', '1', '--pods-per-node', '1', '--broker', readyField(cloudReady, 'mqtt'), '--token', 'x', '--data-dir', join(dir, 'none')],
       readyPattern: /^kedge fleet ready /,
       clock: realClock,
       onLine: (l) => lines.push(l),
@@ -49,12 +48,12 @@ describe('kedge fleet as a process', () => {
   });
 
   it('runs 3 hollow nodes, creates 6 pods that all run, and exits on SIGTERM', async () => {
-    const kubeconfig = field(cloudReady, 'kubeconfig');
+    const kubeconfig = readyField(cloudReady, 'kubeconfig');
     const token = await readEdgeToken(join(dir, 'cloud'));
     const lines: string[] = [];
     const fleet = startRole({
       name: 'fleet',
-      args: ['fleet', '--nodes', '3', '--pods-per-node', '2', '--broker', field(cloudReady, 'mqtt'), '--token', token, '--kubeconfig', kubeconfig,
+      args: ['fleet', '--nodes', '3', '--pods-per-node', '2', '--broker', readyField(cloudReady, 'mqtt'), '--token', token, '--kubeconfig', kubeconfig,
         '--data-dir', join(dir, 'fleet'), '--name-prefix', 'cli', '--links', '--time-scale', '10'],
       readyPattern: /^kedge fleet ready /,
       clock: realClock,
@@ -73,7 +72,7 @@ describe('kedge fleet as a process', () => {
     }, '6 pods Running', 20_000, 100);
     expect(pods.map((p) => p.metadata.name).sort()).toEqual(['cli-1-p1', 'cli-1-p2', 'cli-2-p1', 'cli-2-p2', 'cli-3-p1', 'cli-3-p2']);
 
-    const control = field(ready, 'control');
+    const control = readyField(ready, 'control');
     const totals = (await (await fetch(`${control}/links/totals`)).json()) as LinkTotals;
     expect(totals).toMatchObject({ links: 3, connections: 3, cut: 0 });
     const node = pods[0]!.spec!.nodeName!;

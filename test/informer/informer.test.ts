@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient, ApiWatchEvent } from '../../cloud/apiserver/client.js';
-import { diffRelist, informer, type CacheEvent } from '../../cloud/hub/informer.js';
+import { diffRelist, informer, type CacheEvent } from '../../cloud/informer/informer.js';
 import { FakeClock, settle } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger } from '../../shared/log.js';
