@@ -33,6 +33,14 @@ export interface ApiWatchEvent<T extends KubeObject = KubeObject> {
   object: T;
 }
 
+/** meta/v1 DeleteOptions, the parts kedge honours. */
+export interface DeleteOptions {
+  /** Background (default for most kinds), Foreground (dependents first) or Orphan (dependents keep running). */
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
 export type PatchType = 'merge' | 'strategic' | 'json';
 
 export interface ApiClient {
@@ -42,7 +50,7 @@ export interface ApiClient {
   /** PUT: compare-and-set when body.metadata.resourceVersion is set. */
   replace<T extends KubeObject>(ref: ResourceRef, body: T): Promise<T>;
   patch<T extends KubeObject>(ref: ResourceRef, patch: unknown, type?: PatchType): Promise<T>;
-  delete(ref: ResourceRef): Promise<unknown>;
+  delete(ref: ResourceRef, options?: DeleteOptions): Promise<unknown>;
   /** Errors with an Expired KedgeError when the resourceVersion is older than the window. */
   watch<T extends KubeObject>(ref: ResourceRef, options?: WatchOptions): Observable<ApiWatchEvent<T>>;
 }

@@ -49,7 +49,7 @@ export function createLoopbackClient(handle: ApiHandler, token: string): ApiClie
     create: (ref, body) => call('POST', refPath({ ...withNamespace(ref, body), name: ref.subresource ? ref.name : undefined }), { body }),
     replace: (ref, body) => call('PUT', refPath({ ...withNamespace(ref, body), name: ref.name ?? body.metadata.name }), { body }),
     patch: (ref, patch, type = 'merge') => call('PATCH', refPath(ref), { body: patch, contentType: patchTypes[type] }),
-    delete: (ref) => call('DELETE', refPath(ref)),
+    delete: (ref, options) => call('DELETE', refPath(ref), options ? { body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options } } : {}),
     watch: <T extends KubeObject>(ref: ResourceRef, options: WatchOptions = {}) => watchStream<T>(request, ref, options),
   };
 }

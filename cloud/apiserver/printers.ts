@@ -3,8 +3,8 @@ import type { Printer } from './registry.js';
 import { age, humanDuration } from './tables.js';
 
 /** Column sets and cells as kube-apiserver's printers (pkg/printers/internalversion) produce them. */
-const nameColumn = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
-const ageColumn = { name: 'Age', type: 'string', description: 'Time since the object was created.' };
+export const nameColumn = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
+export const ageColumn = { name: 'Age', type: 'string', description: 'Time since the object was created.' };
 
 export const podPrinter: Printer = {
   columns: [

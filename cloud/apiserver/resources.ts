@@ -1,4 +1,5 @@
 import type { Namespace, Node } from '../../shared/types.js';
+import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync.js';
 import { podStrategy } from './pod-admission.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
@@ -39,6 +40,7 @@ export const coreResources: ResourceDef[] = [
     shortNames: ['po'], categories: ['all'], printer: podPrinter, strategy: podStrategy,
     subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
   },
+  eventResource,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */

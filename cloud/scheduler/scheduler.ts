@@ -5,7 +5,7 @@ import type { Logger } from '../../shared/log.js';
 import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { informer, type CacheEvent } from '../informer/informer.js';
-import { KeyQueue, type Backoff } from './key-queue.js';
+import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import { fitSignature, pickNode, type NodeOffers } from './pick-node.js';
 import { PodPlacement } from './pod-placement.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyQueue } from '../../cloud/scheduler/key-queue.js';
+import { KeyQueue } from '../../cloud/informer/key-queue.js';
 import { FakeClock } from '../../shared/clock.js';
 
 describe('KeyQueue', () => {

@@ -8,13 +8,13 @@ export interface Backoff {
 /**
  * A work queue of keys (like client-go's workqueue): a key is queued at most once, however
  * often it is added; failed keys come back after a per-key backoff doubling from minMs to
- * maxMs until `forget`. One consumer calls `take`.
+ * maxMs until `forget`. Any number of workers may wait in `take`.
  */
 export class KeyQueue {
   private readonly ready = new Set<string>();
   private readonly delayed = new Map<string, Cancel>();
   private readonly failures = new Map<string, number>();
-  private waiter: ((key: string | undefined) => void) | undefined;
+  private readonly waiters: ((key: string | undefined) => void)[] = [];
   private closed = false;
 
   constructor(
@@ -30,11 +30,10 @@ export class KeyQueue {
     if (this.closed) return;
     this.delayed.get(key)?.();
     this.delayed.delete(key);
-    const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = undefined;
-      waiter(key);
-    } else this.ready.add(key);
+    if (this.ready.has(key)) return;
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(key);
+    else this.ready.add(key);
   }
 
   /** Adds the key after its backoff; each call doubles the next wait. */
@@ -63,12 +62,17 @@ export class KeyQueue {
       return Promise.resolve(next.value);
     }
     return new Promise((resolve) => {
-      const onAbort = (): void => this.release();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiter = (key) => {
+      const waiter = (key: string | undefined): void => {
         signal?.removeEventListener('abort', onAbort);
         resolve(key);
       };
+      const onAbort = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        waiter(undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
     });
   }
 
@@ -77,12 +81,6 @@ export class KeyQueue {
     for (const cancel of this.delayed.values()) cancel();
     this.delayed.clear();
     this.ready.clear();
-    this.release();
-  }
-
-  private release(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.(undefined);
+    for (const waiter of this.waiters.splice(0)) waiter(undefined);
   }
 }
