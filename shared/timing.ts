@@ -25,6 +25,12 @@ export interface Timing {
   nodeMonitorGraceMs: number;
   /** Sim runtime: default time a container takes to start. */
   containerStartMs: number;
+  /**
+   * How many times faster than real time this profile runs (1 = real time). Durations that
+   * live in objects rather than here (a pod's tolerationSeconds, a node's autonomy duration)
+   * are divided by it too.
+   */
+  timeScale: number;
 }
 
 export const defaultTiming: Timing = {
@@ -40,11 +46,19 @@ export const defaultTiming: Timing = {
   nodeMonitorPeriodMs: 5_000,
   nodeMonitorGraceMs: 40_000,
   containerStartMs: 200,
+  timeScale: 1,
 };
+
+/** A duration written in an object (seconds of real time), in this profile's milliseconds. */
+export function scaledMs(timing: Pick<Timing, 'timeScale'>, seconds: number): number {
+  return (seconds * 1000) / timing.timeScale;
+}
 
 export function scaleTiming(timing: Timing, scale: number): Timing {
   if (!(scale > 0)) throw new RangeError(`time scale must be positive, got ${scale}`);
-  const out = { ...timing };
-  for (const key of Object.keys(out) as (keyof Timing)[]) out[key] = Math.max(1, Math.round(timing[key] / scale));
+  const out = { ...timing, timeScale: timing.timeScale * scale };
+  for (const key of Object.keys(out) as (keyof Timing)[]) {
+    if (key !== 'timeScale') out[key] = Math.max(1, Math.round(timing[key] / scale));
+  }
   return out;
 }
