@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { cloudCommand } from './commands/cloud.js';
+import { componentCommand } from './commands/component.js';
 import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
 import { fleetCommand } from './commands/fleet.js';
@@ -13,6 +14,7 @@ const program = new Command('kedge')
   .addCommand(edgeCommand())
   .addCommand(demoCommand())
   .addCommand(fleetCommand())
-  .addCommand(linkCommand());
+  .addCommand(linkCommand())
+  .addCommand(componentCommand());
 
 await program.parseAsync(process.argv);

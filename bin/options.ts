@@ -21,3 +21,8 @@ export function nodeName(value: string): string {
   }
   return value;
 }
+
+/** A comma-separated list ("a,b"); empty items dropped. */
+export function list(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}

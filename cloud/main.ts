@@ -17,7 +17,9 @@ import {
 } from './apiserver/index.js';
 import type { ApiClient } from './apiserver/client.js';
 import { CLOUD_USERNAME, NodeSyncLedger, startBroker, startCloudHub, type BrokerHandle, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
-import { startScheduler } from './scheduler/index.js';
+import { ComponentSet } from './components/component-set.js';
+import { addControlPlane } from './components/control-plane.js';
+import { defaultControllers } from './controllers/index.js';
 import { DurableStore } from './store/durable-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
@@ -36,6 +38,8 @@ export interface CloudOptions {
   timing?: Timing;
   clock?: Clock;
   logger?: Logger;
+  /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
+  disable?: readonly string[];
 }
 
 export interface Cloud {
@@ -50,6 +54,8 @@ export interface Cloud {
   readonly api: ApiClient;
   /** The durable ack ledger (one NodeSync per node). */
   readonly ledger: NodeSyncLedger;
+  /** The scheduler and the controller-manager's controllers, each stoppable. */
+  readonly components: ComponentSet;
   /**
    * Stops the embedded broker (every client drops, every retained message is gone), runs
    * `whileDown`, then starts a fresh one on the same port. For tests and demos; throws with
@@ -81,7 +87,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const store = await openStore(options);
     stops.push(() => store.close());
 
-    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), resources: clusterResources });
+    const components = new ComponentSet(clock, logger.child('components'));
+    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), resources: clusterResources, components });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
     const apiHost = options.apiHost ?? '127.0.0.1';
@@ -116,11 +123,12 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => ledger.close());
     const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger });
     stops.push(() => hub.close());
-    const scheduler = await startScheduler({ ...common, logger: logger.child('scheduler') });
-    stops.push(() => scheduler.close());
+    addControlPlane(components, { api: loopback, clock, timing, logger, controllers: defaultControllers(), disabled: new Set(options.disable) });
+    stops.push(() => components.close());
+    await components.startAll();
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, ledger, restartBroker, stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, ledger, components, restartBroker, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
-import { port, positive } from '../options.js';
+import { list, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
 export function cloudCommand(): Command {
@@ -14,6 +14,7 @@ export function cloudCommand(): Command {
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startCloud } = await import('../../cloud/main.js');
@@ -27,6 +28,7 @@ export function cloudCommand(): Command {
           brokerUrl: o.broker,
           store: o.store,
           timing: scaleTiming(defaultTiming, o.timeScale),
+          disable: o.disable,
           logger,
         });
         // The demo (and scripts) wait for this exact line.

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { textTable } from '../text-table.js';
 import { realClock } from '../../shared/clock.js';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { LinkClient, LinkCommandError, type LinkAction } from '../../sim/link-client.js';
@@ -29,8 +30,7 @@ function summary(s: LinkState): string {
 function table(states: LinkState[]): string {
   const rows = [['NODE', 'LINK', 'SINCE', 'CONNECTIONS', 'BYTES-UP', 'BYTES-DOWN']];
   for (const s of states) rows.push([s.name, s.state, s.since, String(s.connections), String(s.bytesUp), String(s.bytesDown)]);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return textTable(rows);
 }
 
 /** Runs one link sub-command: prints its result, or the problem on stderr with exit code 1. */

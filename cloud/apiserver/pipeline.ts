@@ -11,6 +11,8 @@ import { parseApiPath, type ApiPath } from './paths.js';
 import { ResourceRegistry, type ResourceDef } from './registry.js';
 import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiResponse } from './request.js';
 import { checkBodySize } from './request-body.js';
+import { componentStatusResource, serveComponents } from './components-api.js';
+import type { ComponentControl } from '../components/component.js';
 import { notFoundPath, route, serve } from './rest-handler.js';
 import { coreResources } from './resources.js';
 import { ObjectStorage } from './storage.js';
@@ -23,6 +25,8 @@ export interface ApiServerDeps {
   tokens: readonly TokenEntry[];
   /** The resource table; defaults to the core kinds (namespaces, nodes, pods). */
   resources?: readonly ResourceDef[];
+  /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
+  components?: ComponentControl;
 }
 
 export interface ApiServer {
@@ -39,7 +43,8 @@ const publicPaths = new Set(['/version', '/version/']);
 
 /** Builds the apiserver core around its collaborators. No sockets: see http-server.ts for those. */
 export function createApiServer(deps: ApiServerDeps): ApiServer {
-  const registry = new ResourceRegistry(deps.resources ?? coreResources);
+  const resources = deps.resources ?? coreResources;
+  const registry = new ResourceRegistry(deps.components ? [...resources, componentStatusResource(deps.components)] : resources);
   const authenticate = tokenAuthenticator(deps.tokens);
   const restDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock };
   const log = deps.logger.child('apiserver');
@@ -59,6 +64,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       return serve(restDeps, registry, call);
     }
     authorize(user, { verb: verbForPath(req.method), path });
+    const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
+    if (components) return components;
     return readOnly(req, () => nonResource(parsed));
   }
 

@@ -49,6 +49,8 @@ export interface ResourceDef {
   subresources: SubresourceDef[];
   printer?: Printer;
   strategy?: ResourceStrategy;
+  /** A read-only kind computed in memory instead of kept in the store (componentstatuses). */
+  source?: () => KubeObject[];
 }
 
 export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,24 +7,8 @@ import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import { startDemo, type Demo } from '../../sim/demo.js';
 import type { DemoFile } from '../../sim/demo-file.js';
-import { kedgeBin } from '../../sim/role-process.js';
+import { kedge } from '../support/kedge-cli.js';
 import { waitFor } from '../support/wait.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `kedge <args>` as a child process (the compiled CLI, as a user runs it). */
-function kedge(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [kedgeBin, ...args], (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** `kedge demo` (in this process) with one edge, and `kedge link` driving its cable. */
 describe('kedge link against a running demo', () => {

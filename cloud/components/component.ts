@@ -1,0 +1,28 @@
+/** A part of the cloud that can be stopped and started while the cloud runs (kube's control-plane components). */
+export interface ComponentDef {
+  /** As `kedge component` and `kubectl get componentstatuses` name it: "scheduler", "deployment", … */
+  readonly name: string;
+  /** The component this one runs inside (a controller's is "controller-manager"). */
+  readonly parent?: string;
+  /** Starts it; resolves once it works (caches listed). The handle stops it again. */
+  start(): Promise<{ close(): Promise<void> }>;
+}
+
+/** What `kedge component status` shows for one component. */
+export interface ComponentState {
+  name: string;
+  parent?: string;
+  running: boolean;
+  healthy: boolean;
+  /** When it last started or stopped (ISO time). */
+  since: string;
+  /** "ok", "stopped", or why it is not healthy. */
+  message: string;
+}
+
+/** Start, stop and inspect components: the seam the API (and so `kedge component`) talks to. */
+export interface ComponentControl {
+  list(): ComponentState[];
+  start(name: string): Promise<ComponentState>;
+  stop(name: string): Promise<ComponentState>;
+}

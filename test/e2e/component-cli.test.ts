@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../shared/clock.js';
+import { startRole, type RoleProcess } from '../../sim/role-process.js';
+import { kedge } from '../support/kedge-cli.js';
+import { hasKubectl, kubectlIn } from '../support/kubectl.js';
+
+/** `kedge cloud --disable …` as a process, driven by `kedge component` and read by the real kubectl. */
+describe('kedge component against a running cloud', () => {
+  let dir: string;
+  let cloud: RoleProcess;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-component-'));
+    cloud = startRole({
+      name: 'cloud',
+      args: ['cloud', '--data-dir', dir, '--api-port', '0', '--mqtt-port', '0', '--store', 'memory', '--disable', 'scheduler,controller-manager'],
+      readyPattern: /^kedge cloud ready /,
+      clock: realClock,
+    });
+    await cloud.ready;
+  });
+  afterAll(async () => {
+    await cloud?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts without the disabled components, and starts and stops them on request', async () => {
+    const before = await kedge('component', 'status', '--data-dir', dir, '-o', 'json');
+    expect(before.code).toBe(0);
+    const running = (out: string): string[] => (JSON.parse(out) as { items: { name: string; running: boolean }[] }).items.filter((c) => c.running).map((c) => c.name);
+    expect(running(before.stdout)).toEqual([]);
+
+    const started = await kedge('component', 'start', 'scheduler', '--data-dir', dir);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(/^scheduler: running since /);
+    await kedge('component', 'start', 'controller-manager', '--data-dir', dir);
+    const table = await kedge('component', 'status', '--data-dir', dir);
+    expect(table.stdout).toMatch(/^NAME +PARENT +STATUS +SINCE +MESSAGE/);
+    expect(table.stdout).toMatch(/\nscheduler +- +Running /);
+    expect(table.stdout).toMatch(/\ncontroller-manager +- +Running /);
+
+    const stopped = await kedge('component', 'stop', 'scheduler', '--data-dir', dir);
+    expect(stopped.stdout).toMatch(/^scheduler: stopped since /);
+    expect(running((await kedge('component', 'status', '--data-dir', dir, '-o', 'json')).stdout)).not.toContain('scheduler');
+  });
+
+  it.runIf(hasKubectl)('kubectl get componentstatuses lists them with their health', async () => {
+    const kubectl = kubectlIn(dir, join(dir, 'kubeconfig'));
+    const out = await kubectl('get', 'componentstatuses');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^NAME +STATUS +MESSAGE +ERROR/);
+    expect(out.stdout).toMatch(/\ncontroller-manager +Healthy +ok/);
+    expect(out.stdout).toMatch(/\nscheduler +Unhealthy +stopped \(since /);
+  });
+
+  it('names the problem and exits 1 for an unknown component or a missing cloud', async () => {
+    const unknown = await kedge('component', 'stop', 'kube-proxy', '--data-dir', dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no component named "kube-proxy"');
+    const missing = await kedge('component', 'status', '--data-dir', join(dir, 'nowhere'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no kedge cloud found with data dir');
+  });
+});

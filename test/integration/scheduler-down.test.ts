@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../shared/clock.js';
+import type { Node, Pod } from '../../shared/types.js';
+import { Cluster } from '../../sim/local-cluster.js';
+import { eventually } from '../support/eventually.js';
+
+const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
+const newPod = (name: string): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'kedge.io/hello:1.0' }] },
+});
+const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** The seed's question: what happens while the scheduler is down? */
+describe('scheduler stopped while the cloud runs', () => {
+  let cluster: Cluster<FakeClock> | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+  });
+
+  it('leaves new pods Pending and running pods untouched, and binds them once it starts', async () => {
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    const c = cluster;
+    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
+    await c.api.create(podRef('before'), newPod('before'));
+    const running = await eventually(c.clock, async () => {
+      const pod = await c.api.get<Pod>(podRef('before'));
+      return pod.status?.phase === 'Running' && pod;
+    }, 'the first pod Running');
+
+    await c.cloud.components.stop('scheduler');
+    await c.api.create(podRef('during'), newPod('during'));
+    await c.clock.advance(30_000);
+    const waiting = await c.api.get<Pod>(podRef('during'));
+    expect(waiting.spec.nodeName).toBeUndefined();
+    expect(waiting.status?.phase).toBe('Pending');
+    const untouched = await c.api.get<Pod>(podRef('before'));
+    expect(untouched.status?.phase).toBe('Running');
+    expect(untouched.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+    expect(untouched.metadata.uid).toBe(running.metadata.uid);
+
+    await c.cloud.components.start('scheduler');
+    await eventually(c.clock, async () => (await c.api.get<Pod>(podRef('during'))).status?.phase === 'Running', 'the waiting pod bound and Running');
+  });
+});
