@@ -111,10 +111,17 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
   const inbound = hub.inbound$.subscribe((message) => void handler.handle(message));
+  let downSince: number | undefined;
+  let firstSession = true;
   const sessions = hub.connectivity$.subscribe((c) => {
-    if (!c.connected) return;
+    if (!c.connected) return void (downSince ??= c.since);
     statuses.reset(); // a new session: everything pending goes out again [SYNC-12]
     statuses.flush();
+    // [SYNC-15] Gone long enough for the cloud to have written its own view of our pods.
+    const longAbsence = firstSession || (downSince !== undefined && c.since - downSince >= timing.nodeMonitorGraceMs);
+    firstSession = false;
+    downSince = undefined;
+    if (longAbsence) void edged.reportAllStatuses();
   });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,

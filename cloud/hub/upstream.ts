@@ -64,6 +64,7 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
   return retryOnConflict(async () => {
     const pod = await getOrUndefined(() => api.get<Pod>(podRef));
     if (!pod || pod.metadata.uid !== ref.uid || pod.spec.nodeName !== node) return 'ignored';
+    if (sameJson(pod.status ?? {}, status)) return 'applied'; // a re-report of what the cloud has [SYNC-15]
     await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
     return 'applied';
   });

@@ -41,6 +41,7 @@ export class Edged {
   private followUpAt: number | undefined;
   private trigger: Subscription | undefined;
   private stopped = false;
+  private reportAll = false;
 
   constructor(private readonly deps: EdgedDeps) {
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
@@ -64,6 +65,16 @@ export class Edged {
   /** Runs a sync (or joins the next one); resolves when it is done. Never rejects. */
   sync(): Promise<void> {
     return this.syncs.run();
+  }
+
+  /**
+   * Queues every pod's status on the next sync, changed or not: after a long absence the
+   * cloud may have written its own view (the node controller marks pods not ready), and the
+   * edge, which owns status, puts its own back.
+   */
+  reportAllStatuses(): Promise<void> {
+    this.reportAll = true;
+    return this.sync();
   }
 
   async stop(): Promise<void> {
@@ -126,6 +137,8 @@ export class Edged {
   private async reportStatuses(actual: ActualPods): Promise<void> {
     const { cache, runtime, clock, hostIP } = this.deps;
     let queued = 0;
+    const all = this.reportAll;
+    this.reportAll = false;
     for (const held of cache.objects()) {
       if (held.kind !== 'Pod') continue;
       const pod: Pod = held.object;
@@ -133,7 +146,7 @@ export class Edged {
         .filter((s) => s.podUid === held.uid && s.state === 'ready')
         .sort((a, b) => b.createdAt - a.createdAt)[0];
       const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now() });
-      if (isDeepStrictEqual(status, pod.status)) continue;
+      if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;
     }

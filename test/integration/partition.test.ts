@@ -79,3 +79,48 @@ describe('a pulled cable', () => {
     expect(cloudC.status?.containerStatuses?.[0]?.restartCount).toBe(0);
   });
 });
+
+describe('the cloud wrote its own view of a pod while the edge was away', () => {
+  let cluster: Cluster<FakeClock> | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+  });
+
+  const readyOf = (pod: Pod): string | undefined => pod.status?.conditions?.find((cond) => cond.type === 'Ready')?.status;
+  const markNotReady = (pod: Pod): Pod => ({
+    ...pod,
+    status: { ...pod.status, conditions: (pod.status?.conditions ?? []).map((cond) => (cond.type === 'Ready' ? { ...cond, status: 'False' } : cond)) },
+  });
+
+  it('after a long absence the edge reports every pod again, and its own view wins', async () => {
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    const c = cluster;
+    await c.api.create(ref('a'), pinned('a', 'edge-1'));
+    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
+
+    c.link('edge-1').cut();
+    await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { wallTimeoutMs: 15_000 });
+    // What the node controller does to the pods of an unreachable node.
+    await c.api.replace({ ...ref('a'), subresource: 'status' }, markNotReady(await c.api.get<Pod>(ref('a'))));
+    await c.clock.advance(c.timing.nodeMonitorGraceMs);
+
+    c.link('edge-1').heal();
+    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back', { wallTimeoutMs: 5_000 });
+  });
+
+  it('a short blip re-sends nothing the cloud already has', async () => {
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    const c = cluster;
+    await c.api.create(ref('a'), pinned('a', 'edge-1'));
+    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
+    await c.clock.advance(10_000);
+    const before = (await c.api.get<Pod>(ref('a'))).metadata.resourceVersion;
+    const received = c.cloud.hub.stats().received;
+
+    c.link('edge-1').reset();
+    await eventually(c.clock, () => c.cloud.hub.stats().received > received + 1 && c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back');
+    await c.clock.advance(5_000);
+    expect((await c.api.get<Pod>(ref('a'))).metadata.resourceVersion).toBe(before);
+  });
+});
