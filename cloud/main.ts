@@ -19,6 +19,7 @@ import type { ApiClient } from './apiserver/client.js';
 import { CLOUD_USERNAME, NodeSyncLedger, startBroker, startCloudHub, type BrokerHandle, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addControlPlane } from './components/control-plane.js';
+import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { DurableStore } from './store/durable-store.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -121,7 +122,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const common = { api: loopback, clock, signal: abort.signal };
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
-    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger });
+    const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
+    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
     addControlPlane(components, { api: loopback, clock, timing, logger, controllers: defaultControllers(), disabled: new Set(options.disable) });
     stops.push(() => components.close());

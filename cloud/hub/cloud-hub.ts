@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
-import { EnvelopeStamper, type DownDraft, type DownMessage } from '../../shared/protocol/envelope.js';
+import { EnvelopeStamper, type DownDraft, type DownMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
+import { humanDuration } from '../apiserver/tables.js';
+import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
@@ -30,6 +32,8 @@ export interface CloudHubOptions {
   signal?: AbortSignal;
   /** Default: in memory. */
   ledger?: AckLedger;
+  /** Where the hub reports pods that ran on after their deletion (see SessionDeps.onStaleStopped). */
+  events?: EventRecorder;
 }
 
 export interface HubStats {
@@ -91,7 +95,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       link.publish(node, message);
     },
   };
-  const sessions = new Sessions({ clock, timing, ledger, transport });
+  const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
+    options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped });
 
   let podsSynced!: () => void;
   let nodesSynced!: () => void;
@@ -169,6 +175,13 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
   return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, close };
+}
+
+const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+
+/** The Event text for a pod that ran on, offline, after the cloud deleted it. */
+export function staleMessage(node: string, ref: ObjectRef, ranForMs: number): string {
+  return `Pod ${ref.namespace ?? 'default'}/${ref.name} kept running on ${node} for ${humanDuration(ranForMs)} after it was deleted while the node was unreachable (beside any replacement); the edge stopped it on reconnect`;
 }
 
 function inboundKey(inbound: Inbound): string {

@@ -16,6 +16,11 @@ export interface SessionDeps {
   timing: Pick<Timing, 'resendMinMs' | 'resendMaxMs'>;
   ledger: AckLedger;
   transport: SessionTransport;
+  /**
+   * A pod deleted in the cloud while its node was away (evicted, say) was stopped by the edge
+   * only now: it ran from `deletedAt` until now beside any replacement.
+   */
+  onStaleStopped?(node: string, ref: ObjectRef, deletedAt: number): void;
 }
 
 type ObjectDraft = Extract<DownDraft, { type: 'apply' | 'delete' }>;
@@ -39,6 +44,8 @@ export class NodeSession {
   /** Every transmitted object message not yet acked (superseded ones too), by message id. */
   private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
   private epoch: string | undefined;
+  /** uid → when the cloud deleted a pod this node held while it was away. */
+  private readonly goneWhileAway = new Map<string, number>();
 
   constructor(
     readonly node: string,
@@ -62,6 +69,7 @@ export class NodeSession {
   }
 
   podGone(uid: string): void {
+    if (!this.connected && this.deps.ledger.get(this.node, uid)) this.goneWhileAway.set(uid, this.deps.clock.now());
     this.desired.delete(uid);
     this.reconcile(uid);
   }
@@ -74,6 +82,8 @@ export class NodeSession {
     this.epoch = message.epoch;
     this.deps.ledger.reset(this.node, message.body.holds);
     const plan = planResync(this.desired.values(), message.body.holds);
+    const stillHeld = new Set(plan.deletes.map((ref) => ref.uid));
+    for (const uid of this.goneWhileAway.keys()) if (!stillHeld.has(uid)) this.goneWhileAway.delete(uid);
     for (const ref of plan.deletes) this.enqueue({ type: 'delete', ref });
     for (const pod of plan.applies) this.enqueue({ type: 'apply', ref: podRef(pod), body: pod });
     this.deps.transport.send(this.node, {
@@ -100,7 +110,12 @@ export class NodeSession {
     const { ledger } = this.deps;
     const uid = acked.ref.uid;
     const recorded = ledger.get(this.node, uid);
-    if (acked.type === 'delete') ledger.forget(this.node, uid);
+    if (acked.type === 'delete') {
+      ledger.forget(this.node, uid);
+      const deletedAt = this.goneWhileAway.get(uid);
+      this.goneWhileAway.delete(uid);
+      if (deletedAt !== undefined) this.deps.onStaleStopped?.(this.node, acked.ref, deletedAt);
+    }
     else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
     const pending = this.outbox.get(uid);
     if (pending?.sent?.id === parentId) {

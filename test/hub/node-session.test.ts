@@ -25,10 +25,12 @@ function setup() {
     },
     resend: (_node: string, m: DownMessage) => void wire.push(m),
   };
-  const session = new NodeSession('edge-1', { clock, timing, ledger, transport });
+  const stale: { uid: string; ranForMs: number }[] = [];
+  const onStaleStopped = (_node: string, ref: ObjectRef, deletedAt: number) => void stale.push({ uid: ref.uid, ranForMs: clock.now() - deletedAt });
+  const session = new NodeSession('edge-1', { clock, timing, ledger, transport, onStaleStopped });
   const hello = (holds: ObjectRef[] = []): HelloMessage => edge.stamp({ type: 'hello', body: { bootId: 'b', holds } }) as HelloMessage;
   const kinds = () => wire.map((m) => (m.type === 'apply' || m.type === 'delete' ? `${m.type} ${m.ref.uid}@${m.ref.resourceVersion ?? ''}` : m.type));
-  return { clock, ledger, wire, session, hello, kinds };
+  return { clock, ledger, wire, session, hello, kinds, stale };
 }
 
 describe('NodeSession', () => {
@@ -111,5 +113,34 @@ describe('NodeSession', () => {
     await t.clock.advance(1000);
     t.session.podBound(pod('b', 'ub', '6'));
     expect(t.kinds()).toEqual(['synced', 'apply ua@5']);
+  });
+
+  it('reports a pod deleted while the node was away once the edge confirms it stopped it', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.podBound(pod('b', 'ub', '6'));
+    t.session.ack(t.wire[1]!.id);
+    t.session.ack(t.wire[2]!.id);
+    t.session.offline('e1');
+    await t.clock.advance(60_000);
+    t.session.podGone('ua'); // evicted while the node is unreachable
+    await t.clock.advance(240_000);
+    t.session.hello(t.hello([{ kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua', resourceVersion: '5' }, { kind: 'Pod', namespace: 'default', name: 'b', uid: 'ub', resourceVersion: '6' }]));
+    const tombstone = t.wire.find((m) => m.type === 'delete')!;
+    expect(t.stale).toEqual([]);
+    await t.clock.advance(1_000);
+    t.session.ack(tombstone.id);
+    expect(t.stale).toEqual([{ uid: 'ua', ranForMs: 241_000 }]);
+  });
+
+  it('does not report pods deleted while the node was connected', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.ack(t.wire[1]!.id);
+    t.session.podGone('ua');
+    t.session.ack(t.wire.find((m) => m.type === 'delete')!.id);
+    expect(t.stale).toEqual([]);
   });
 });
