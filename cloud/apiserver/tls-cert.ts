@@ -27,7 +27,8 @@ export function generateServingCert(opts: CertOptions): ServingCert {
   const notBefore = opts.now - 60 * 60_000;
   const notAfter = opts.now + (opts.validDays ?? 3650) * 86_400_000;
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  // Positive, and no leading zero byte: DER allows only the minimal encoding of an INTEGER.
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))),
     int(serial),
