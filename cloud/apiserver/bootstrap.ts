@@ -1,6 +1,8 @@
 import { isKedgeError } from '../../shared/errors.js';
+import type { Service } from '../../shared/service-types.js';
 import type { Namespace } from '../../shared/types.js';
 import type { ApiClient } from './client.js';
+import { firstServiceIP } from './service-ranges.js';
 
 /** The namespaces every cluster has from the start. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-node-lease', 'kube-public'] as const;
@@ -13,5 +15,29 @@ export async function ensureSystemNamespaces(client: ApiClient): Promise<void> {
     } catch (err) {
       if (!isKedgeError(err, 'AlreadyExists')) throw err;
     }
+  }
+}
+
+/**
+ * The `kubernetes` Service in `default` that every cluster has: the first address of the
+ * service range, port 443 (https) to the apiserver's 6443, as kube-apiserver creates it.
+ * Idempotent; run at every cloud start after ensureSystemNamespaces.
+ */
+export async function ensureKubernetesService(client: ApiClient): Promise<void> {
+  const service: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: firstServiceIP(),
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+      sessionAffinity: 'None',
+    },
+  };
+  try {
+    await client.create<Service>({ resource: 'services', namespace: 'default' }, service);
+  } catch (err) {
+    if (!isKedgeError(err, 'AlreadyExists')) throw err;
   }
 }

@@ -2,7 +2,7 @@
 export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.js';
 export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
-export { ensureSystemNamespaces, SYSTEM_NAMESPACES } from './bootstrap.js';
+export { ensureKubernetesService, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './bootstrap.js';
 export {
   apiTokens,
   buildKubeconfig,
@@ -21,5 +21,6 @@ export type { ResourceDef } from './registry.js';
 export type * from './client.js';
 export { generateServingCert, type ServingCert } from './tls-cert.js';
 export { clusterResources, coreResources } from './resources.js';
+export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } from './apps-resources.js';
 export { NODESYNC_GROUP, nodeSyncResource, type AckedObject, type NodeSync } from './nodesync.js';
 export { createRemoteClient, remoteHandler } from './remote-handler.js';

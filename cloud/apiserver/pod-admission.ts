@@ -21,7 +21,7 @@ export const podStrategy: ResourceStrategy = {
     spec.priority ??= 0;
     spec.preemptionPolicy ??= 'PreemptLowerPriority';
     for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
-    spec.tolerations = withDefaultTolerations(spec.tolerations ?? []);
+    spec.tolerations = withDefaultTolerations(spec.tolerations ?? [], pod.metadata.labels?.[AUTONOMY_LABEL] === 'autonomy');
     pod.status = { phase: 'Pending', qosClass: qosClass(spec.containers ?? []) };
   },
   validate(obj) {
@@ -33,7 +33,8 @@ export const podStrategy: ResourceStrategy = {
   },
 };
 
-function defaultContainer(c: Container): void {
+/** Container defaults (SetDefaults_Container); pod templates of Deployments and ReplicaSets get them too. */
+export function defaultContainer(c: Container): void {
   c.imagePullPolicy ??= pullPolicy(c.image);
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
@@ -50,12 +51,20 @@ function pullPolicy(image: string | undefined): string {
   return colon < 0 || lastPart.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-/** The DefaultTolerationSeconds plugin: tolerate not-ready and unreachable nodes for 300 s. */
-function withDefaultTolerations(tolerations: Toleration[]): Toleration[] {
+/** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
+export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';
+
+/**
+ * The DefaultTolerationSeconds plugin: tolerate not-ready and unreachable nodes for 300 s. An
+ * autonomous pod tolerates an unreachable node without a limit (the node's autonomy duration,
+ * if any, decides).
+ */
+function withDefaultTolerations(tolerations: Toleration[], autonomous: boolean): Toleration[] {
   const out = [...tolerations];
   for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
     const covered = tolerations.some((t) => (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === 'NoExecute'));
-    if (!covered) out.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+    const forever = autonomous && key === 'node.kubernetes.io/unreachable';
+    if (!covered) out.push(forever ? { key, operator: 'Exists', effect: 'NoExecute' } : { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
   }
   return out;
 }

@@ -19,6 +19,18 @@ export interface ResourceStrategy {
   fields?(obj: KubeObject): Record<string, string>;
   /** Whether the object's name must be a DNS-1123 label (namespaces) rather than a subdomain. */
   nameIsLabel?: boolean;
+  /**
+   * Runs before admission on create and update, for kinds whose server-assigned values must
+   * be unique across the kind (a Service's clusterIP and nodePorts): it may read the kind's
+   * other objects. Calls for one kind run one at a time in an apiserver, so a value picked
+   * as free stays unique. It may fill the defaults it depends on (mutates the object).
+   */
+  prepare?(obj: KubeObject, ctx: PrepareContext): Promise<void>;
+}
+
+export interface PrepareContext extends AdmissionContext {
+  /** The stored objects of the same kind in every namespace, except the one with this object's name. */
+  others(): Promise<KubeObject[]>;
 }
 
 export interface Printer {

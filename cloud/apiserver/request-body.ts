@@ -39,17 +39,18 @@ export function decodeObject(req: ApiRequest): KubeObject {
 }
 
 /**
- * DeleteOptions, when the body is JSON. kubectl drain's fallback sends protobuf, which is
- * ignored (as is any body that does not decode).
+ * The DeleteOptions object of a DELETE body, when the body is a JSON object; undefined
+ * otherwise (then the query's options apply). kubectl drain's fallback sends protobuf, which
+ * is ignored (as is any body that does not decode).
  */
-export function decodeDeleteOptions(req: ApiRequest): { preconditions?: { uid?: string; resourceVersion?: string } } {
+export function decodeDeleteOptions(req: ApiRequest): Record<string, unknown> | undefined {
   const type = mediaType(req.headers['content-type']);
-  if (!req.body || req.body.length === 0 || (type !== '' && type !== 'application/json')) return {};
+  if (!req.body || req.body.length === 0 || (type !== '' && type !== 'application/json')) return undefined;
   try {
     const value = JSON.parse(req.body.toString('utf8')) as unknown;
-    return value && typeof value === 'object' ? (value as { preconditions?: { uid?: string; resourceVersion?: string } }) : {};
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 

@@ -1,9 +1,11 @@
 import type { Namespace, Node } from '../../shared/types.js';
+import { appsResources } from './apps-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync.js';
 import { podStrategy } from './pod-admission.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
+import { endpointsResource, serviceResource } from './service-resource.js';
 
 /**
  * The resource table. Adding a kind (Deployments, Services, …) is one more entry here,
@@ -29,7 +31,7 @@ const status = { name: 'status', verbs: ['get', 'patch', 'update'] };
 export const coreResources: ResourceDef[] = [
   {
     group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false,
-    shortNames: ['ns'], categories: [], subresources: [status], printer: namespacePrinter, strategy: namespaceStrategy,
+    shortNames: ['ns'], categories: [], subresources: [status, { name: 'finalize', verbs: ['update'] }], printer: namespacePrinter, strategy: namespaceStrategy,
   },
   {
     group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false,
@@ -41,6 +43,9 @@ export const coreResources: ResourceDef[] = [
     subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
   },
   eventResource,
+  serviceResource,
+  endpointsResource,
+  ...appsResources,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */

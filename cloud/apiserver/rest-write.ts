@@ -2,10 +2,14 @@ import { KedgeError, isKedgeError } from '../../shared/errors.js';
 import type { KubeObject, Namespace } from '../../shared/types.js';
 import { admit } from './admission.js';
 import { checkTypeMeta, prepareCreate, prepareUpdate } from './object-meta.js';
+import { prepareObject, serializedFor } from './prepare.js';
 import { applyPatch, patchKindOf } from './patch.js';
 import { apiVersionOf, type ResourceDef } from './registry.js';
 import { jsonResponse, mediaType, type ApiResponse } from './request.js';
-import { decodeBody, decodeDeleteOptions, decodeObject } from './request-body.js';
+import { deleteOptionsOf } from './delete-options.js';
+import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion.js';
+import { decodeBody, decodeObject } from './request-body.js';
+import { deleteOne, updateOrRemove, type DeleteOutcome } from './rest-delete.js';
 import { selectorOf, type ResourceCall, type RestDeps } from './rest-context.js';
 import { conflict, notFound } from './storage.js';
 
@@ -21,9 +25,14 @@ export async function createObject(deps: RestDeps, call: ResourceCall, namespace
   for (let attempt = 1; ; attempt++) {
     const candidate = structuredClone(obj);
     prepareCreate(call.def, candidate, namespace, deps.clock.now());
-    admit(call.def, candidate, { operation: 'create', now: deps.clock.now() });
     try {
-      return jsonResponse(201, await deps.storage.create(call.def, candidate));
+      const created = await serializedFor(deps, call.def, async () => {
+        const ctx = { operation: 'create', now: deps.clock.now() } as const;
+        await prepareObject(deps, call.def, candidate, ctx);
+        admit(call.def, candidate, ctx);
+        return deps.storage.create(call.def, candidate);
+      });
+      return jsonResponse(201, created);
     } catch (err) {
       const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
       if (!retry) throw err;
@@ -40,10 +49,10 @@ export async function replaceObject(deps: RestDeps, call: ResourceCall, part: Pa
   }
   checkNamespaceMatch(call, body);
   const expected = body.metadata.resourceVersion;
-  const updated = await deps.storage.guaranteedUpdate(call.def, call.path.namespace, name, (current) => {
+  const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
     return admitted(deps, call.def, prepareUpdate(call.def, body, current, part), current);
-  });
+  }));
   return jsonResponse(200, updated);
 }
 
@@ -55,7 +64,7 @@ export async function patchObject(deps: RestDeps, call: ResourceCall, part: Part
   }
   const patch = decodeBody(call.req, { patch: true });
   const name = call.path.name!;
-  const updated = await deps.storage.guaranteedUpdate(call.def, call.path.namespace, name, (current) => {
+  const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     const patched = applyPatch(kind, current, patch) as KubeObject;
     if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
       throw new KedgeError('BadRequest', 'the patched object has no metadata');
@@ -63,40 +72,45 @@ export async function patchObject(deps: RestDeps, call: ResourceCall, part: Part
     if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
     checkTypeMeta(call.def, patched);
     return admitted(deps, call.def, prepareUpdate(call.def, patched, current, part), current);
-  });
+  }));
   return jsonResponse(200, updated);
 }
 
+/**
+ * DELETE: 200 with the object, removed or (with finalizers left) marked as being deleted;
+ * 202 when it stays and the deprecated orphanDependents=false asked for cascading, as kube does.
+ */
 export async function deleteObject(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
-  const name = call.path.name!;
-  const { preconditions } = decodeDeleteOptions(call.req);
-  const current = await deps.storage.get(call.def, call.path.namespace, name);
-  if (preconditions?.uid && preconditions.uid !== current.metadata.uid) {
-    throw conflict(call.def, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${current.metadata.uid}`);
-  }
-  if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
-    throw conflict(call.def, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
-  }
-  const deleted = await deps.storage.delete(call.def, call.path.namespace, name, current.metadata.resourceVersion);
-  return jsonResponse(200, { ...current, metadata: { ...current.metadata, resourceVersion: deleted.metadata.resourceVersion } });
+  const options = deleteOptionsOf(call.req);
+  const { object, deleted } = await deleteOne(deps, call.def, call.path.namespace, call.path.name!, options);
+  return jsonResponse(!deleted && options.orphanDependents === false ? 202 : 200, object);
 }
 
+/** Each selected object is deleted by the same rules as a single DELETE. */
 export async function deleteCollection(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const options = deleteOptionsOf(call.req);
   const matches = selectorOf(call);
   const { items } = await deps.storage.list(call.def, call.path.namespace);
-  const deleted: KubeObject[] = [];
-  for (const obj of items.filter(matches)) {
-    try {
-      deleted.push(await deps.storage.delete(call.def, obj.metadata.namespace, obj.metadata.name!));
-    } catch (err) {
-      if (!isKedgeError(err, 'NotFound')) throw err;
-    }
+  const selected = items.filter(matches);
+  const immortal = isNamespaces(call.def) ? selected.find((ns) => IMMORTAL_NAMESPACES.has(ns.metadata.name!)) : undefined;
+  if (immortal) throw immortalNamespace(immortal.metadata.name!);
+  const results: KubeObject[] = [];
+  for (const obj of selected) {
+    const outcome = await deleteOne(deps, call.def, obj.metadata.namespace, obj.metadata.name!, options).catch(ignoreNotFound);
+    if (outcome) results.push(outcome.object);
   }
-  return jsonResponse(200, { kind: `${call.def.kind}List`, apiVersion: apiVersionOf(call.def), metadata: {}, items: deleted });
+  return jsonResponse(200, { kind: `${call.def.kind}List`, apiVersion: apiVersionOf(call.def), metadata: {}, items: results });
 }
 
-function admitted(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): KubeObject {
-  admit(def, next, { operation: 'update', now: deps.clock.now(), old: current });
+function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
+  if (isKedgeError(err, 'NotFound')) return undefined;
+  throw err;
+}
+
+async function admitted(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+  const ctx = { operation: 'update', now: deps.clock.now(), old: current } as const;
+  await prepareObject(deps, def, next, ctx);
+  admit(def, next, ctx);
   return next;
 }
 

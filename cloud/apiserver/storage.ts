@@ -8,7 +8,25 @@ import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from './registr
  * and Kubernetes-worded NotFound / AlreadyExists / Conflict errors.
  */
 export class ObjectStorage {
+  /** The last section queued per name (see `exclusive`). */
+  private readonly sections = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: Store) {}
+
+  /**
+   * Runs `fn` once every earlier section of the same name has finished: values a write picks
+   * as free from a list (a Service's clusterIP) cannot be picked twice in this apiserver.
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.sections.get(name) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => undefined);
+    this.sections.set(name, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.sections.get(name) === tail) this.sections.delete(name);
+    }
+  }
 
   get revision(): number {
     return this.store.revision;
