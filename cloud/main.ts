@@ -7,6 +7,7 @@ import {
   apiTokens,
   clusterResources,
   createApiServer,
+  ensureKubernetesService,
   ensureSystemNamespaces,
   loadOrCreateCredentials,
   loadOrCreateServingCert,
@@ -92,6 +93,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), resources: clusterResources, components });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
+    await ensureKubernetesService(loopback);
     const apiHost = options.apiHost ?? '127.0.0.1';
     const tls = await loadOrCreateServingCert(options.dataDir, [...new Set([...LOOPBACK_HOSTS, apiHost])], clock.now());
     const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls });
@@ -125,7 +127,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
     const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
-    addControlPlane(components, { api: loopback, clock, timing, logger, controllers: defaultControllers(), disabled: new Set(options.disable) });
+    addControlPlane(components, { api: loopback, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();
 

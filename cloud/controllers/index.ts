@@ -1,8 +1,22 @@
+import type { ResourceDef } from '../apiserver/registry.js';
 import type { Controller } from './controller.js';
+import { deploymentController } from './deployment/index.js';
+import { endpointsController } from './endpoints/index.js';
+import { garbageCollector } from './garbage-collector/index.js';
+import { namespaceController } from './namespace/index.js';
+import { nodeLifecycleController } from './node-lifecycle/index.js';
+import { replicaSetController } from './replicaset/index.js';
 
-/** The controller-manager's loops, in start order. */
-export function defaultControllers(): Controller[] {
-  return [];
+/** The controller-manager's loops, in start order; the garbage and namespace collectors work over every kind in `resources`. */
+export function defaultControllers(resources: readonly ResourceDef[]): Controller[] {
+  return [
+    nodeLifecycleController,
+    deploymentController(),
+    replicaSetController(),
+    endpointsController,
+    garbageCollector([...resources]),
+    namespaceController([...resources]),
+  ];
 }
 
 export type { Controller, ControllerContext, RunningController } from './controller.js';

@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
-import type { Node, Pod } from '../../shared/types.js';
+import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { humanDuration } from '../apiserver/tables.js';
 import type { EventRecorder } from '../controllers/events.js';
@@ -108,6 +108,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const nodes$ = informer<Node>(api, { resource: 'nodes' }, { clock, logger });
 
   const statusVersions = new StatusVersions();
+  /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
+  const reportedConditions = new Map<string, NodeCondition[]>();
   const serial = new KeyedSerial();
   const handle = async (inbound: Inbound): Promise<void> => {
     await ready; // hellos are answered from a complete pod cache, after the ledger's GC
@@ -130,9 +132,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
           return;
         case 'nodeStatus':
           await writeNodeStatus(api, message.body);
+          if (message.body.status?.conditions) reportedConditions.set(inbound.node, message.body.status.conditions);
           break;
         case 'heartbeat':
-          await touchNodeHeartbeat(api, inbound.node, new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+          await touchNodeHeartbeat(api, inbound.node, new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'), reportedConditions.get(inbound.node));
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {

@@ -1,7 +1,8 @@
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { Node, Pod, PodStatus } from '../../shared/types.js';
+import type { Node, NodeCondition, Pod, PodStatus } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
+import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-health.js';
 
 /**
  * Edge → cloud writes (KubeEdge's EdgeController upstream). The edge owns status, the cloud
@@ -72,14 +73,18 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
 
 /**
  * A node's heartbeat: the Ready condition's lastHeartbeatTime becomes `now` (the cloud's
- * clock). A node not registered yet is left alone: its full status registers it.
+ * clock). A node not registered yet is left alone: its full status registers it. When the
+ * node controller had marked the node Unknown, the heartbeat proves the edge alive and
+ * unchanged since its last full report, so `reported` (those conditions) comes back.
  */
-export async function touchNodeHeartbeat(api: ApiClient, name: string, now: string): Promise<void> {
+export async function touchNodeHeartbeat(api: ApiClient, name: string, now: string, reported?: readonly NodeCondition[]): Promise<void> {
   const ref = { resource: 'nodes', name };
   await retryOnConflict(async () => {
     const node = await getOrUndefined(() => api.get<Node>(ref));
     if (!node?.status?.conditions) return;
-    const conditions = node.status.conditions.map((c) => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: now } : c));
+    const restore = reported !== undefined && readyIsControllerVerdict(node);
+    const beat = (c: NodeCondition): NodeCondition => (c.type === 'Ready' ? { ...c, lastHeartbeatTime: now } : c);
+    const conditions = restore ? reported.map((c) => ({ ...beat(c), lastTransitionTime: now })) : node.status.conditions.map(beat);
     await api.replace<Node>({ ...ref, subresource: 'status' }, { ...node, status: { ...node.status, conditions } });
   });
 }

@@ -158,6 +158,19 @@ describe('cloud hub against a real broker', () => {
     expect(e.received.filter(isType('ack'))).toHaveLength(1);
   });
 
+  it('a heartbeat after the node controller marked the node Unknown brings back what the edge last reported', async () => {
+    const e = await edge();
+    const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }] } };
+    const status = await e.send({ type: 'nodeStatus', body });
+    await e.expect((m) => m.type === 'ack' && m.parentId === status.id, 1, 'ack of nodeStatus');
+    const node = await api.get<Node>({ resource: 'nodes', name: 'edge-1' });
+    const unknown = { type: 'Ready', status: 'Unknown' as const, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' };
+    await api.replace<Node>({ resource: 'nodes', name: 'edge-1', subresource: 'status' }, { ...node, status: { conditions: [unknown] } });
+    await e.send({ type: 'heartbeat' });
+    await waitFor(async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.status === 'True', 'Ready again');
+    expect((await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]).toMatchObject({ reason: 'KubeletReady' });
+  });
+
   it('applies a podStatus only to the pod with the same uid, and acks both', async () => {
     const pod = await createPod('web', 'edge-1');
     const e = await edge();

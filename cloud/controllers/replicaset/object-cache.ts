@@ -1,0 +1,33 @@
+import type { KubeObject } from '../../../shared/types.js';
+import type { CacheEvent } from '../../informer/informer.js';
+
+/** An informer's objects by namespace and name, for the lookups a controller makes. */
+export class ObjectCache<T extends KubeObject> {
+  private readonly byNamespace = new Map<string, Map<string, T>>();
+
+  apply(event: CacheEvent<T>): void {
+    if (event.type === 'SYNCED') return;
+    const { namespace = '', name = '', uid } = event.object.metadata;
+    let names = this.byNamespace.get(namespace);
+    if (event.type === 'DELETED') {
+      if (names?.get(name)?.metadata.uid === uid) names!.delete(name);
+      return;
+    }
+    if (!names) this.byNamespace.set(namespace, (names = new Map()));
+    names.set(name, event.object);
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.byNamespace.get(namespace ?? '')?.get(name);
+  }
+
+  list(namespace: string | undefined): T[] {
+    return [...(this.byNamespace.get(namespace ?? '')?.values() ?? [])];
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const names of this.byNamespace.values()) n += names.size;
+    return n;
+  }
+}
