@@ -116,12 +116,12 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const sessions = hub.connectivity$.subscribe((c) => {
     if (!c.connected) return void (downSince ??= c.since);
     statuses.reset(); // a new session: everything pending goes out again [SYNC-12]
-    statuses.flush();
     // [SYNC-15] Gone long enough for the cloud to have written its own view of our pods.
     const longAbsence = firstSession || (downSince !== undefined && c.since - downSince >= timing.nodeMonitorGraceMs);
     firstSession = false;
     downSince = undefined;
-    if (longAbsence) void edged.reportAllStatuses();
+    if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
+    else statuses.flush();
   });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,

@@ -137,6 +137,7 @@ export class Edged {
   private async reportStatuses(actual: ActualPods): Promise<void> {
     const { cache, runtime, clock, hostIP } = this.deps;
     let queued = 0;
+    // Pending ones too, under a new version: the cloud may have applied one whose ack was lost.
     const all = this.reportAll;
     this.reportAll = false;
     for (const held of cache.objects()) {

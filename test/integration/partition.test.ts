@@ -6,10 +6,11 @@ import { eventually } from '../support/eventually.js';
 import { FakeClock } from '../../shared/clock.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
+/** Autonomous (KubeEdge's label): no eviction however long the node is away, so the sync alone is tested. */
 const pinned = (name: string, node: string): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, labels: { app: name } },
+  metadata: { name, labels: { app: name, 'app-offline.kubeedge.io': 'autonomy' } },
   spec: { nodeName: node, containers: [{ name: 'main', image: 'kedge.io/app:1' }] },
 });
 const MINUTE = 60_000;
