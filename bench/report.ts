@@ -29,6 +29,8 @@ export function targets(r: Results): Target[] {
     t(`mutating API call p99 under ${r.podsPerSecond ?? 100} creates/s (ms)`, r.apiMutatingP99Ms, '≤ 100', (v) => v <= 100),
     t('mutating API call p99 in the burst, 64 in flight (ms)', r.apiMutatingBurstP99Ms, '(no target)'),
     t('scheduler throughput (pods bound/s)', r.schedulerPodsPerSec, '(no target)'),
+    t(`scheduler alone, in process: pods bound/s, ${r.scheduler?.nodes} nodes / ${r.scheduler?.pods} pending pods (median of 3)`, r.scheduler?.podsBoundPerSecond, '≥ 350', (v) => v >= 350),
+    t('scheduler alone: pods bound per CPU second of its process', r.scheduler?.podsBoundPerCpuSecond, '(no target)'),
     t(`reconnect storm, ${r.reconnectStorm?.nodes} nodes: converge (ms)`, r.reconnectStorm?.convergeMs, '≤ 15,000', (v) => v <= 15000),
     t('reconnect storm: lost + duplicated pods', r.reconnectStorm ? r.reconnectStorm.lost + r.reconnectStorm.duplicated : undefined, '0', (v) => v === 0),
     t('idle uplink per node (bit/s)', r.idleUplinkBitsPerNodePerSec, '≤ 250', (v) => v <= 250),
@@ -68,7 +70,7 @@ export async function writeReport(r: Results, resultsDir: string, docsDir: strin
     await writeFile(join(docsDir, 'img', 'history.svg'), lineChart({ title: 'Pod startup p99 across runs', xLabel: 'run', yLabel: 'ms' }, series));
     plots.push('![pod startup p99 across runs](img/history.svg)');
   }
-  const block = [START, '', `Last run: ${r.date}, commit ${r.commit}, ${r.durationSeconds} s.`, '', table(targets(r)), '', ...plots, '', END].join('\n');
+  const block = [START, '', `Last run: ${r.date}, commit ${r.commit}, ${r.durationSeconds} s${r.onlySuites ? ` (only ${r.onlySuites.join(', ')}: the other figures are from earlier runs)` : ''}.`, '', table(targets(r)), '', ...plots, '', END].join('\n');
   const path = join(docsDir, 'benchmarks.md');
   const old = await readFile(path, 'utf8').catch(() => `# Benchmarks\n\n${START}\n${END}\n`);
   const next = old.includes(START) && old.includes(END) ? old.slice(0, old.indexOf(START)) + block + old.slice(old.indexOf(END) + END.length) : `${old}\n${block}\n`;

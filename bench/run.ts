@@ -1,17 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runReconnectBench } from './reconnect.js';
 import { writeReport } from './report.js';
 import { runScaleBench } from './scale.js';
+import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --only scale,store,reconnect]
+ * npm run bench [-- --nodes N --pods P --rate R --only store,reconnect,scale,scheduler]
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
+ * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
+ * dated copy holds only what was measured.
  */
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -19,7 +23,7 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '1000' },
     pods: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '100' },
-    only: { type: 'string', default: 'store,reconnect,scale' },
+    only: { type: 'string', default: SUITES.join(',') },
   },
 });
 const only = new Set(values.only.split(','));
@@ -48,12 +52,22 @@ if (only.has('scale')) {
   log(`scale: ${nodes} hollow nodes, ${pods} pods`);
   Object.assign(results, await runScaleBench({ nodes, pods, burstShare: 0.2, podsPerSecond: Number(values.rate), idleSeconds: 20, log }));
 }
+if (only.has('scheduler')) {
+  const nodes = Number(values.nodes);
+  const pods = Number(values.pods);
+  log(`scheduler: ${nodes} nodes, ${pods} pending pods, in process, median of 3 runs`);
+  results.scheduler = await runSchedulerBench({ nodes, pods, runs: 3, log });
+}
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });
 
 await mkdir(resultsDir, { recursive: true });
-const json = JSON.stringify(results, null, 2) + '\n';
-await writeFile(join(resultsDir, 'latest.json'), json);
-await writeFile(join(resultsDir, `${date.replace(/[:.]/g, '-')}.json`), json);
-await writeReport(results, resultsDir, join(root, 'docs'));
+const latestPath = join(resultsDir, 'latest.json');
+const partial = SUITES.some((s) => !only.has(s));
+const previous = partial ? ((await readFile(latestPath, 'utf8').then(JSON.parse, () => ({}))) as Record<string, unknown>) : {};
+// Said in the report, so that the other figures are not taken for this run's.
+const latest = { ...previous, ...results, ...(partial ? { onlySuites: [...only] } : {}) };
+await writeFile(latestPath, JSON.stringify(latest, null, 2) + '\n');
+await writeFile(join(resultsDir, `${date.replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2) + '\n');
+await writeReport(latest, resultsDir, join(root, 'docs'));
 log(`done in ${results.durationSeconds} s: bench/results/latest.json, docs/benchmarks.md`);

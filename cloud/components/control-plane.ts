@@ -37,7 +37,7 @@ export function addControlPlane(set: ComponentSet, deps: ControlPlaneDeps): void
   const schedulerLogger = logger.child(SCHEDULER);
   set.add({
     name: SCHEDULER,
-    start: () => startScheduler({ api, clock, logger: schedulerLogger }),
+    start: () => startScheduler({ api, clock, logger: schedulerLogger, events: apiEventRecorder(api, clock, 'default-scheduler', schedulerLogger) }),
   }, !disabled.has(SCHEDULER));
   set.add({ name: CONTROLLER_MANAGER, start: async () => ({ close: async () => {} }) }, !disabled.has(CONTROLLER_MANAGER));
   for (const controller of deps.controllers) {

@@ -6,8 +6,12 @@ import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { informer, type CacheEvent } from '../informer/informer.js';
 import { KeyQueue, type Backoff } from '../informer/key-queue.js';
-import { fitSignature, pickNode, type NodeOffers } from './pick-node.js';
-import { PodPlacement } from './pod-placement.js';
+import type { EventRecorder } from '../controllers/events.js';
+import { NodeList } from './node-list.js';
+import { awaitsScheduling, isTerminal, sameSchedulingInputs } from './pending-pods.js';
+import { fitSignature, nodeInfo, pickNode, unschedulableMessage } from './pick-node.js';
+import { PodPlacement, PodRequestsCache, type PodRequests } from './pod-placement.js';
+import { unschedulableReporter } from './unschedulable.js';
 
 export interface SchedulerOptions {
   api: ApiClient;
@@ -18,6 +22,8 @@ export interface SchedulerOptions {
   schedulerName?: string;
   /** Retry of a pod no node fits (default 1 s doubling to 10 s, as kube-scheduler). */
   backoff?: Backoff;
+  /** Where a Warning FailedScheduling Event goes when no node fits a pod (none if absent). */
+  events?: EventRecorder;
 }
 
 export interface SchedulerHandle {
@@ -27,33 +33,46 @@ export interface SchedulerHandle {
   close(): Promise<void>;
 }
 
-const TERMINAL = new Set(['Succeeded', 'Failed']);
 const MAX_BINDINGS_IN_FLIGHT = 32;
 
 /**
  * The scheduler decides only: for each pending pod, filter then score the nodes (pickNode)
- * and write a Binding. Pods are queued by key; a pod no node fits is retried with backoff and
- * every pending pod is re-queued when a node's fitness changes. Resolves once both caches
- * have their first list.
+ * and write a Binding. Pods are queued by key; a pod no node fits is told why (PodScheduled=False,
+ * reason Unschedulable, kube-scheduler's message, a FailedScheduling Event) and retried with
+ * backoff; every pending pod is re-queued when a node's fitness changes, and every unschedulable
+ * one when a pod leaves a node. Resolves once both caches have their first list.
  */
 export async function startScheduler(options: SchedulerOptions): Promise<SchedulerHandle> {
   const { api, clock, signal, schedulerName = 'default-scheduler' } = options;
   const logger = options.logger.child('scheduler');
   const queue = new KeyQueue(clock, options.backoff ?? { minMs: 1_000, maxMs: 10_000 });
   const pods = new Map<string, Pod>();
-  const nodes = new Map<string, Node>();
+  const nodes = new NodeList();
   const placement = new PodPlacement();
-  const offers: NodeOffers = new WeakMap();
+  const requests = new PodRequestsCache();
+  const reportUnschedulable = unschedulableReporter({ api, clock, logger, events: options.events });
+  /** Where the next pick starts filtering (kube-scheduler's nextStartNodeIndex). */
+  let nextStart = 0;
   /** Bindings written but not yet seen through the watch. */
   const assumed = new Map<string, string>();
 
-  const wants = (pod: Pod): boolean =>
-    !pod.spec.nodeName &&
-    (pod.spec.schedulerName ?? 'default-scheduler') === schedulerName &&
-    !pod.metadata.deletionTimestamp &&
-    !TERMINAL.has(pod.status?.phase ?? '');
+  const wants = (pod: Pod): boolean => awaitsScheduling(pod, schedulerName);
+  /** Re-queues every pending pod, once per turn however many nodes changed in it (a relist of 1,000 nodes is one walk). */
+  let requeueDue = false;
   const requeuePending = (): void => {
-    for (const [key, pod] of pods) if (wants(pod)) queue.add(key);
+    if (requeueDue) return;
+    requeueDue = true;
+    queueMicrotask(() => {
+      requeueDue = false;
+      for (const [key, pod] of pods) if (wants(pod)) queue.add(key);
+    });
+  };
+  /** Pods no node fitted at their last attempt: retried at once when a pod leaves a node (as kube-scheduler on AssignedPodDelete). */
+  const unschedulable = new Set<string>();
+  const placePod = (key: string, node: string | undefined, podRequests?: PodRequests): void => {
+    const was = placement.nodeOf(key);
+    placement.set(key, node, podRequests);
+    if (was !== undefined && placement.nodeOf(key) !== was) for (const waiting of unschedulable) queue.add(waiting);
   };
 
   const onPod = (event: CacheEvent<Pod>): void => {
@@ -62,24 +81,32 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     if (event.type === 'DELETED') {
       if (pods.get(key)?.metadata.uid === event.object.metadata.uid) {
         pods.delete(key);
-        placement.set(key, undefined);
+        unschedulable.delete(key);
+        requests.forget(event.object.metadata.uid);
+        placePod(key, undefined);
       }
       return;
     }
     const assumedNode = assumed.get(key);
     const pod = assumedNode && !event.object.spec.nodeName ? { ...event.object, spec: { ...event.object.spec, nodeName: assumedNode } } : event.object;
     pods.set(key, pod);
-    placement.set(key, TERMINAL.has(pod.status?.phase ?? '') ? undefined : pod.spec.nodeName);
-    if (wants(pod)) queue.add(key);
+    const node = isTerminal(pod) ? undefined : pod.spec.nodeName;
+    placePod(key, node, node === undefined ? undefined : requests.of(pod));
+    // A change to the status alone (e.g. our own PodScheduled=False) does not change where the
+    // pod fits, so it does not cut short the pod's backoff (as kube-scheduler's isPodUpdated).
+    if (wants(pod) && !(event.type === 'MODIFIED' && sameSchedulingInputs(event.old, event.object))) queue.add(key);
   };
   const onNode = (event: CacheEvent<Node>): void => {
     if (event.type === 'SYNCED') return;
     const name = event.object.metadata.name!;
-    if (event.type === 'DELETED') nodes.delete(name);
-    else nodes.set(name, event.object);
-    if (event.type !== 'MODIFIED' || fitSignature(event.old) !== fitSignature(event.object)) requeuePending();
+    // A heartbeat changes nothing a pick reads: the node's facts are kept, not worked out again.
+    if (event.type === 'MODIFIED' && nodes.get(name) && fitSignature(event.old) === fitSignature(event.object)) return;
+    if (event.type === 'DELETED') {
+      nodes.delete(name);
+      placement.dropNode(name);
+    } else nodes.set(nodeInfo(event.object, placement.usageOf(name)));
+    requeuePending();
   };
-
 
   const bind = async (key: string, pod: Pod, nodeName: string): Promise<void> => {
     const { namespace = 'default', name = '' } = pod.metadata;
@@ -94,7 +121,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
     } catch (err) {
       // Forget the assumption: the pod is as the watch last showed it.
       if (pods.get(key)?.spec.nodeName === nodeName) pods.set(key, pod);
-      placement.set(key, undefined);
+      placePod(key, undefined);
       if (isKedgeError(err, 'NotFound')) return queue.forget(key);
       logger.warn('binding failed', { pod: key, node: nodeName, error: String(err) });
       queue.addRateLimited(key);
@@ -106,15 +133,25 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   /** Decides one pod now; the binding is written in the background (as kube-scheduler binds asynchronously). */
   const scheduleOne = (key: string): Promise<void> | undefined => {
     const pod = pods.get(key);
-    if (!pod || !wants(pod)) return void queue.forget(key);
-    const nodeName = pickNode(pod, nodes.values(), placement.counts, offers);
-    if (!nodeName) {
-      logger.info('no node fits pod', { pod: key, nodes: nodes.size });
-      return void queue.addRateLimited(key);
+    if (!pod || !wants(pod)) {
+      unschedulable.delete(key);
+      return void queue.forget(key);
     }
+    const podRequests = requests.of(pod);
+    const pick = pickNode(pod, nodes.all, { start: nextStart, requests: podRequests });
+    nextStart = nodes.size === 0 ? 0 : (nextStart + pick.processed) % nodes.size;
+    if (pick.node === undefined) {
+      const message = unschedulableMessage(pick.nodes, pick.reasons);
+      logger.info('no node fits pod', { pod: key, message });
+      unschedulable.add(key);
+      queue.addRateLimited(key);
+      return reportUnschedulable(key, pod, message);
+    }
+    const nodeName = pick.node;
+    unschedulable.delete(key);
     // Assume the binding until the watch shows it, so the next pick counts this pod.
     pods.set(key, { ...pod, spec: { ...pod.spec, nodeName } });
-    placement.set(key, nodeName);
+    placement.set(key, nodeName, podRequests);
     return bind(key, pod, nodeName);
   };
 
