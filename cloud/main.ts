@@ -22,6 +22,7 @@ import { ComponentSet } from './components/component-set.js';
 import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
+import { SharedInformers } from './informer/shared-informers.js';
 import { DurableStore } from './store/durable-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
@@ -121,13 +122,14 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
       await whileDown?.();
       broker = await startBroker({ ...brokerOptions, port });
     };
-    const common = { api: loopback, clock, signal: abort.signal };
+    const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
+    const common = { api: loopback, informers, clock, signal: abort.signal };
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
     const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
-    addControlPlane(components, { api: loopback, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
+    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();
 

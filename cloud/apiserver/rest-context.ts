@@ -22,14 +22,18 @@ export interface ResourceCall {
 
 /** The label and field selectors of a list or watch as one predicate over objects. */
 export function selectorOf(call: ResourceCall): (obj: KubeObject) => boolean {
-  const labels = parseLabelSelector(call.req.query.get('labelSelector'));
+  const labelText = call.req.query.get('labelSelector');
+  const fieldText = call.req.query.get('fieldSelector');
+  // The common case (every informer): no selector, nothing to work out per object.
+  if (!labelText && !fieldText) return () => true;
+  const labels = parseLabelSelector(labelText);
   const fieldValues = (obj: KubeObject): Record<string, string> => {
     const base: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
     if (call.def.namespaced) base['metadata.namespace'] = obj.metadata.namespace ?? '';
     return { ...base, ...(call.def.strategy?.fields?.(obj) ?? {}) };
   };
   const known = Object.keys(fieldValues(emptyObject(call.def)));
-  const fields = parseFieldSelector(call.req.query.get('fieldSelector'), known);
+  const fields = parseFieldSelector(fieldText, known);
   return (obj) => labels(obj.metadata.labels ?? {}) && fields(fieldValues(obj));
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { ApiClient } from '../apiserver/client.js';
 import type { Controller } from '../controllers/controller.js';
+import type { Informers } from '../informer/shared-informers.js';
 import { apiEventRecorder } from '../controllers/events.js';
 import { startScheduler } from '../scheduler/index.js';
 import type { ComponentSet } from './component-set.js';
@@ -12,6 +13,8 @@ export const CONTROLLER_MANAGER = 'controller-manager';
 
 export interface ControlPlaneDeps {
   api: ApiClient;
+  /** Shared with the hub: one watch per resource for the whole cloud. */
+  informers: Informers;
   clock: Clock;
   timing: Timing;
   logger: Logger;
@@ -30,19 +33,19 @@ export function controlPlaneNames(controllers: readonly Controller[]): string[] 
  * Each starts on its own informers, so stopping one leaves the others and the API untouched.
  */
 export function addControlPlane(set: ComponentSet, deps: ControlPlaneDeps): void {
-  const { api, clock, timing, logger } = deps;
+  const { api, informers, clock, timing, logger } = deps;
   const disabled = deps.disabled ?? new Set<string>();
   const known = new Set(controlPlaneNames(deps.controllers));
   for (const name of disabled) if (!known.has(name)) throw new Error(`cannot disable "${name}": no such component (known: ${[...known].join(', ')})`);
   const schedulerLogger = logger.child(SCHEDULER);
   set.add({
     name: SCHEDULER,
-    start: () => startScheduler({ api, clock, logger: schedulerLogger, events: apiEventRecorder(api, clock, 'default-scheduler', schedulerLogger) }),
+    start: () => startScheduler({ api, informers, clock, logger: schedulerLogger, events: apiEventRecorder(api, clock, 'default-scheduler', schedulerLogger) }),
   }, !disabled.has(SCHEDULER));
   set.add({ name: CONTROLLER_MANAGER, start: async () => ({ close: async () => {} }) }, !disabled.has(CONTROLLER_MANAGER));
   for (const controller of deps.controllers) {
     const log = logger.child(controller.name);
     const events = apiEventRecorder(api, clock, `${controller.name}-controller`, log);
-    set.add({ name: controller.name, parent: CONTROLLER_MANAGER, start: () => controller.start({ api, clock, timing, logger: log, events }) }, !disabled.has(controller.name));
+    set.add({ name: controller.name, parent: CONTROLLER_MANAGER, start: () => controller.start({ api, informers, clock, timing, logger: log, events }) }, !disabled.has(controller.name));
   }
 }

@@ -2,11 +2,13 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { ApiClient } from '../apiserver/client.js';
+import type { Informers } from '../informer/shared-informers.js';
 import type { EventRecorder } from './events.js';
 
-/** What every control loop receives: the loopback API, time, the timing profile, a logger and an event sink. */
+/** What every control loop receives: the loopback API and its shared informers, time, the timing profile, a logger and an event sink. */
 export interface ControllerContext {
   api: ApiClient;
+  informers: Informers;
   clock: Clock;
   timing: Timing;
   logger: Logger;

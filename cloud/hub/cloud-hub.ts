@@ -11,7 +11,7 @@ import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
-import { informer } from '../informer/informer.js';
+import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { StatusVersions } from './status-versions.js';
 import { collectLedgers } from './ledger-gc.js';
@@ -22,6 +22,8 @@ import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.
 
 export interface CloudHubOptions {
   api: ApiClient;
+  /** The cloud's shared informers (default: the hub's own). */
+  informers?: Informers;
   brokerUrl: string;
   /** Default `kedge-cloud`. */
   username?: string;
@@ -104,8 +106,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
   const nodesReady = new Promise<void>((resolve) => (nodesSynced = resolve));
   const ready = Promise.all([podsReady, nodesReady]);
-  const pods$ = informer<Pod>(api, { resource: 'pods' }, { clock, logger });
-  const nodes$ = informer<Node>(api, { resource: 'nodes' }, { clock, logger });
+  const informers = options.informers ?? new SharedInformers(api, { clock, logger });
+  const pods$ = informers.of<Pod>({ resource: 'pods' });
+  const nodes$ = informers.of<Node>({ resource: 'nodes' });
 
   const statusVersions = new StatusVersions();
   /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */

@@ -4,7 +4,8 @@ import { isKedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
-import { informer, type CacheEvent } from '../informer/informer.js';
+import type { CacheEvent } from '../informer/informer.js';
+import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { NodeList } from './node-list.js';
@@ -15,6 +16,8 @@ import { unschedulableReporter } from './unschedulable.js';
 
 export interface SchedulerOptions {
   api: ApiClient;
+  /** The cloud's shared informers (default: the scheduler's own). */
+  informers?: Informers;
   clock: Clock;
   logger: Logger;
   signal?: AbortSignal;
@@ -45,6 +48,7 @@ const MAX_BINDINGS_IN_FLIGHT = 32;
 export async function startScheduler(options: SchedulerOptions): Promise<SchedulerHandle> {
   const { api, clock, signal, schedulerName = 'default-scheduler' } = options;
   const logger = options.logger.child('scheduler');
+  const informers = options.informers ?? new SharedInformers(api, { clock, logger });
   const queue = new KeyQueue(clock, options.backoff ?? { minMs: 1_000, maxMs: 10_000 });
   const pods = new Map<string, Pod>();
   const nodes = new NodeList();
@@ -177,8 +181,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const nodesSynced = markSynced('nodes');
   const podsSynced = markSynced('pods');
   const subscriptions: Subscription[] = [
-    informer<Node>(api, { resource: 'nodes' }, { clock, logger }).subscribe((e) => (onNode(e), nodesSynced(e))),
-    informer<Pod>(api, { resource: 'pods' }, { clock, logger }).subscribe((e) => (onPod(e), podsSynced(e))),
+    informers.of<Node>({ resource: 'nodes' }).subscribe((e) => (onNode(e), nodesSynced(e))),
+    informers.of<Pod>({ resource: 'pods' }).subscribe((e) => (onPod(e), podsSynced(e))),
   ];
 
   let closing: Promise<void> | undefined;

@@ -10,6 +10,7 @@ import { defaultTiming } from '../../shared/timing.js';
 import { fakeKubelet } from '../controllers/deployment/fake-kubelet.js';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';
+import { withInformers } from '../support/controller-context.js';
 
 /**
  * The real kubectl against Deployments and ReplicaSets, with both controllers and a fake
@@ -26,7 +27,7 @@ describe.skipIf(!hasKubectl)('kubectl with apps/v1', () => {
   beforeAll(async () => {
     f = await httpApiFixture();
     const api = f.api.loopback(f.token);
-    const ctx = { api, clock: realClock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() };
+    const ctx = withInformers({ api, clock: realClock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() });
     kubelet = fakeKubelet(api, realClock);
     running = [await replicaSetController().start(ctx), await deploymentController().start(ctx)];
   });

@@ -4,7 +4,7 @@ import type { Logger } from '../../../shared/log.js';
 import { objectKey } from '../../../shared/types.js';
 import type { ApiClient, ResourceRef } from '../../apiserver/client.js';
 import type { EventRecorder } from '../events.js';
-import { adoptPatch, controllerRefOf, controllerRefTo, releasePatch } from '../replicaset/controller-ref.js';
+import { adoptPatch, controllerRefOf, controllerRefTo, releasePatch } from '../controller-ref.js';
 import { sameTemplate } from './hash.js';
 import type { DeploymentAction } from './rollout.js';
 

@@ -1,11 +1,11 @@
 import type { Deployment, ReplicaSet } from '../../../shared/apps-types.js';
 import { selectorMatches } from '../../../shared/label-selector.js';
 import { objectKey, type Pod } from '../../../shared/types.js';
-import { informer, type CacheEvent } from '../../informer/informer.js';
+import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
-import { ControllerLoop, source } from '../replicaset/controller-loop.js';
-import { controllerRefOf } from '../replicaset/controller-ref.js';
-import { ObjectCache } from '../replicaset/object-cache.js';
+import { ControllerLoop, source } from '../controller-loop.js';
+import { controllerRefOf } from '../controller-ref.js';
+import { ObjectCache } from '../object-cache.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyDeploymentActions } from './apply.js';
 import { planDeployment } from './plan.js';
@@ -75,11 +75,10 @@ async function startDeploymentController(ctx: ControllerContext, options: Deploy
     if (deployments.get(namespace, name)?.spec.strategy?.type === 'Recreate') add(key);
   };
 
-  const opts = { clock, logger };
   await loop.start([
-    source(informer<Deployment>(api, { resource: 'deployments', group: 'apps' }, opts), onDeployment),
-    source(informer<ReplicaSet>(api, { resource: 'replicasets', group: 'apps' }, opts), onReplicaSet),
-    source(informer<Pod>(api, { resource: 'pods' }, opts), onPod),
+    source(ctx.informers.of<Deployment>({ resource: 'deployments', group: 'apps' }), onDeployment),
+    source(ctx.informers.of<ReplicaSet>({ resource: 'replicasets', group: 'apps' }), onReplicaSet),
+    source(ctx.informers.of<Pod>({ resource: 'pods' }), onPod),
   ]);
   return { close: () => loop.close() };
 }

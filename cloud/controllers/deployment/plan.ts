@@ -2,7 +2,7 @@ import type { Deployment, ReplicaSet } from '../../../shared/apps-types.js';
 import { selectorMatches } from '../../../shared/label-selector.js';
 import type { Timing } from '../../../shared/timing.js';
 import type { Pod } from '../../../shared/types.js';
-import { claim, controllerRefOf } from '../replicaset/controller-ref.js';
+import { claim, controllerRefOf } from '../controller-ref.js';
 import { cleanupHistory } from './history.js';
 import { findCondition, newCondition, Reasons } from './conditions.js';
 import { recreate } from './recreate.js';

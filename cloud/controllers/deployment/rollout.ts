@@ -3,7 +3,7 @@ import {
   type Deployment, type DeploymentCondition, type DeploymentStatus, type ReplicaSet,
 } from '../../../shared/apps-types.js';
 import type { Timing } from '../../../shared/timing.js';
-import { controllerRefTo } from '../replicaset/controller-ref.js';
+import { controllerRefTo } from '../controller-ref.js';
 import { findCondition, newCondition, Reasons, setCondition } from './conditions.js';
 import { podTemplateHash, sameTemplate } from './hash.js';
 import { byCreation, revisionOf, specReplicas, sumSpec } from './replica-sets.js';

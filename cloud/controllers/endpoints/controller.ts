@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { scaledMs } from '../../../shared/timing.js';
 import { objectKey, type KubeObject, type Pod } from '../../../shared/types.js';
-import { informer, type CacheEvent } from '../../informer/informer.js';
+import type { CacheEvent } from '../../informer/informer.js';
 import { KeyQueue } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { runWorkers } from '../workers.js';
@@ -58,7 +58,7 @@ async function startEndpointsController(ctx: ControllerContext): Promise<Running
   let allSynced!: () => void;
   const ready = new Promise<void>((resolve) => (allSynced = resolve));
   const follow = <T extends KubeObject>(resource: string, handle: (event: Change<T>) => void): Subscription =>
-    informer<T>(api, { resource }, { clock, logger }).subscribe((event) => {
+    ctx.informers.of<T>({ resource }).subscribe((event) => {
       if (event.type !== 'SYNCED') handle(event);
       else if (synced.add(resource).size === 3) allSynced();
     });

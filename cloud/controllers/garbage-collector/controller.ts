@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { KubeObject } from '../../../shared/types.js';
 import { isDeleting } from '../../apiserver/deletion.js';
 import type { ResourceDef } from '../../apiserver/registry.js';
-import { informer } from '../../informer/informer.js';
+
 import { KeyQueue, type Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { runWorkers } from '../workers.js';
@@ -65,7 +65,7 @@ async function startGarbageCollector(ctx: ControllerContext, resources: readonly
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   if (watched.length === 0) markReady();
   const subscriptions: Subscription[] = watched.map((def) =>
-    informer<KubeObject>(api, resourceRef(def), { clock, logger }).subscribe((event) => {
+    ctx.informers.of<KubeObject>(resourceRef(def)).subscribe((event) => {
       if (event.type === 'SYNCED' && synced.add(def).size === watched.length) markReady();
       for (const uid of observe(view, def, event)) queue.add(uid);
     }),

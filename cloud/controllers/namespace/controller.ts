@@ -5,7 +5,7 @@ import type { KubeObject, Namespace } from '../../../shared/types.js';
 import type { ApiClient } from '../../apiserver/client.js';
 import { isDeleting } from '../../apiserver/deletion.js';
 import type { ResourceDef } from '../../apiserver/registry.js';
-import { informer } from '../../informer/informer.js';
+
 import { KeyQueue, type Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { resourceRef } from '../garbage-collector/object-ref.js';
@@ -53,7 +53,7 @@ async function startNamespaceController(ctx: ControllerContext, resources: reado
 
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const subscription: Subscription = informer<Namespace>(api, { resource: 'namespaces' }, { clock, logger }).subscribe((event) => {
+  const subscription: Subscription = ctx.informers.of<Namespace>({ resource: 'namespaces' }).subscribe((event) => {
     if (event.type === 'SYNCED') return markReady();
     if (event.type !== 'DELETED' && isDeleting(event.object)) queue.add(event.object.metadata.name!);
   });

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Cancel } from '../../../shared/clock.js';
 import { objectKey, type Node, type Pod, type Taint } from '../../../shared/types.js';
-import { informer, type CacheEvent } from '../../informer/informer.js';
+import type { CacheEvent } from '../../informer/informer.js';
 import { KeyQueue } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { runWorkers } from '../workers.js';
@@ -128,7 +128,7 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
   let allSynced!: () => void;
   const ready = new Promise<void>((resolve) => (allSynced = resolve));
   const follow = <T extends Node | Pod>(resource: string, handle: (e: CacheEvent<T>) => void): Subscription =>
-    informer<T>(api, { resource }, { clock, logger }).subscribe((event) => {
+    ctx.informers.of<T>({ resource }).subscribe((event) => {
       handle(event);
       if (event.type === 'SYNCED' && synced.add(resource).size === 2) allSynced();
     });

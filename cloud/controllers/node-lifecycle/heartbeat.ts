@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { KubeObject, Node } from '../../../shared/types.js';
-import { informer } from '../../informer/informer.js';
+
 import type { ControllerContext } from '../controller.js';
 import type { ConditionStatus } from './taints.js';
 
@@ -50,7 +50,7 @@ export function leaseHeartbeat(namespace = 'kube-node-lease'): HeartbeatSource {
     heartbeatOf: (node) => renewed.get(node.metadata.name ?? ''),
     start(ctx) {
       const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace };
-      const subscription: Subscription = informer<Lease>(ctx.api, ref, { clock: ctx.clock, logger: ctx.logger }).subscribe((event) => {
+      const subscription: Subscription = ctx.informers.of<Lease>(ref).subscribe((event) => {
         if (event.type === 'SYNCED') return;
         const name = event.object.metadata.name ?? '';
         const renewTime = event.object.spec?.renewTime;

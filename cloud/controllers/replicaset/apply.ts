@@ -4,7 +4,7 @@ import type { Logger } from '../../../shared/log.js';
 import { objectKey, type Pod } from '../../../shared/types.js';
 import type { ApiClient, ResourceRef } from '../../apiserver/client.js';
 import type { EventRecorder } from '../events.js';
-import { adoptPatch, controllerRefTo, releasePatch } from './controller-ref.js';
+import { adoptPatch, controllerRefTo, releasePatch } from '../controller-ref.js';
 import type { Expectations } from './expectations.js';
 import { podFromTemplate, type ReplicaSetAction } from './plan.js';
 

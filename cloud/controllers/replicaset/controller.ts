@@ -2,13 +2,13 @@ import type { ReplicaSet } from '../../../shared/apps-types.js';
 import { selectorMatches } from '../../../shared/label-selector.js';
 import { scaledMs } from '../../../shared/timing.js';
 import { objectKey, type Node, type Pod } from '../../../shared/types.js';
-import { informer, type CacheEvent } from '../../informer/informer.js';
+import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { applyReplicaSetActions } from './apply.js';
-import { controllerRefOf } from './controller-ref.js';
-import { ControllerLoop, source } from './controller-loop.js';
+import { controllerRefOf } from '../controller-ref.js';
+import { ControllerLoop, source } from '../controller-loop.js';
 import { Expectations } from './expectations.js';
-import { ObjectCache } from './object-cache.js';
+import { ObjectCache } from '../object-cache.js';
 import { planReplicaSet } from './plan.js';
 
 export interface ReplicaSetControllerOptions {
@@ -95,11 +95,10 @@ async function startReplicaSetController(ctx: ControllerContext, options: Replic
     else if (e.type !== 'SYNCED') nodes.set(e.object.metadata.name!, e.object);
   };
 
-  const opts = { clock, logger };
   await loop.start([
-    source(informer<ReplicaSet>(api, { resource: 'replicasets', group: 'apps' }, opts), onReplicaSet),
-    source(informer<Pod>(api, { resource: 'pods' }, opts), onPod),
-    source(informer<Node>(api, { resource: 'nodes' }, opts), onNode),
+    source(ctx.informers.of<ReplicaSet>({ resource: 'replicasets', group: 'apps' }), onReplicaSet),
+    source(ctx.informers.of<Pod>({ resource: 'pods' }), onPod),
+    source(ctx.informers.of<Node>({ resource: 'nodes' }), onNode),
   ]);
   return { close: () => loop.close() };
 }

@@ -3,4 +3,3 @@ export { replicaSetController, type ReplicaSetControllerOptions } from './contro
 export { planReplicaSet, podFromTemplate, BURST_REPLICAS, type ReplicaSetAction, type ReplicaSetPlanInput } from './plan.js';
 export { podsToDelete } from './rank.js';
 export { Expectations } from './expectations.js';
-export { claim, controllerRefOf, controllerRefTo } from './controller-ref.js';

@@ -1,7 +1,7 @@
 import type { ReplicaSet, ReplicaSetStatus } from '../../../shared/apps-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
 import type { Node, Pod } from '../../../shared/types.js';
-import { claim, controllerRefTo } from './controller-ref.js';
+import { claim, controllerRefTo } from '../controller-ref.js';
 import { isPodActive, nextAvailableIn } from './pod-state.js';
 import { podsToDelete } from './rank.js';
 import { replicaSetStatus, sameReplicaSetStatus } from './status.js';

@@ -11,6 +11,7 @@ import type { Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../../support/api-fixture.js';
 import { eventually } from '../../support/eventually.js';
 import { fakeKubelet } from './fake-kubelet.js';
+import { withInformers } from '../../support/controller-context.js';
 
 const deployRef = { resource: 'deployments', group: 'apps', namespace: 'default', name: 'web' };
 
@@ -50,7 +51,7 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
     f = await apiFixture();
     api = f.api.loopback(ADMIN_TOKEN);
     events = memoryEventRecorder();
-    const ctx = { api, clock: f.clock, timing: defaultTiming, logger: silentLogger, events };
+    const ctx = withInformers({ api, clock: f.clock, timing: defaultTiming, logger: silentLogger, events });
     kubelet = fakeKubelet(api, f.clock);
     running = [await replicaSetController().start(ctx), await deploymentController().start(ctx)];
   });

@@ -10,6 +10,7 @@ import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { defaultTiming } from '../../../shared/timing.js';
 import type { Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../../support/api-fixture.js';
+import { withInformers } from '../../support/controller-context.js';
 
 const ns = 'default';
 
@@ -29,7 +30,7 @@ describe('endpoints controller, in process with an apiserver', () => {
   let controller: RunningController | undefined;
 
   const start = async (): Promise<void> => {
-    controller = await endpointsController.start({ api, clock: f.clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() });
+    controller = await endpointsController.start(withInformers({ api, clock: f.clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() }));
   };
   const endpoints = async (name: string): Promise<Endpoints | undefined> => {
     try {

@@ -9,6 +9,7 @@ import { MemoryStore } from '../../../cloud/store/memory-store.js';
 import { FakeClock } from '../../../shared/clock.js';
 import { silentLogger } from '../../../shared/log.js';
 import { defaultTiming } from '../../../shared/timing.js';
+import { withInformers } from '../../support/controller-context.js';
 
 /** A test-only namespaced kind in its own group: owners that are neither pods nor nodes. */
 export const widgetResource: ResourceDef = {
@@ -40,7 +41,7 @@ export async function cluster(): Promise<Cluster> {
     api,
     clock,
     async start(...controllers) {
-      for (const c of controllers) running.push(await c.start({ api, clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() }));
+      for (const c of controllers) running.push(await c.start(withInformers({ api, clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() })));
     },
     async until(check, what) {
       for (let step = 0; step < 400; step++) {

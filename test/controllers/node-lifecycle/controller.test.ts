@@ -10,6 +10,7 @@ import { defaultTiming } from '../../../shared/timing.js';
 import type { Node, Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, pod, type ApiFixture } from '../../support/api-fixture.js';
 import { iso, readyCondition, S } from './builders.js';
+import { withInformers } from '../../support/controller-context.js';
 
 describe('node lifecycle controller (in-process apiserver, fake clock)', () => {
   let f: ApiFixture;
@@ -59,7 +60,7 @@ describe('node lifecycle controller (in-process apiserver, fake clock)', () => {
     await runningPod('web', 'edge-1');
     await runningPod('offline', 'edge-1', { 'app-offline.kubeedge.io': 'autonomy' });
     await runningPod('healthy', 'edge-2');
-    controller = await nodeLifecycleController.start({ api, clock: f.clock, timing: defaultTiming, logger, events });
+    controller = await nodeLifecycleController.start(withInformers({ api, clock: f.clock, timing: defaultTiming, logger, events }));
   });
   afterEach(async () => {
     await controller.close();

@@ -8,6 +8,7 @@ import { defaultTiming } from '../../../shared/timing.js';
 import type { KubeObject, Node } from '../../../shared/types.js';
 import { FakeApiClient } from '../../support/fake-api-client.js';
 import { readyCondition, S } from './builders.js';
+import { withInformers } from '../../support/controller-context.js';
 
 /** The heartbeat is pluggable: a Lease renewal (a kind kedge does not serve yet) keeps a node alive too. */
 describe('node lifecycle with a lease heartbeat source', () => {
@@ -31,7 +32,7 @@ describe('node lifecycle with a lease heartbeat source', () => {
     await api.create({ resource: 'nodes' }, { metadata: { name: 'edge-1' }, spec: {}, status: { conditions: [readyCondition('True', clock.now())] } });
     await api.create(leaseRef, { metadata: { name: 'edge-1', namespace: 'kube-node-lease' }, spec: { renewTime: new Date(clock.now()).toISOString() } });
     const controllerDef = createNodeLifecycleController({ heartbeats: [readyConditionHeartbeat, leaseHeartbeat()] });
-    controller = await controllerDef.start({ api, clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() });
+    controller = await controllerDef.start(withInformers({ api, clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() }));
   });
   afterEach(() => controller.close());
 

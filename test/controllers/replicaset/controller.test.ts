@@ -11,6 +11,7 @@ import { defaultTiming } from '../../../shared/timing.js';
 import type { KubeObject, Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../../support/api-fixture.js';
 import { eventually } from '../../support/eventually.js';
+import { withInformers } from '../../support/controller-context.js';
 
 const rsRef = { resource: 'replicasets', group: 'apps', namespace: 'default' };
 
@@ -53,7 +54,7 @@ describe('the ReplicaSet controller with the apiserver', () => {
         return events$.pipe(concatMap((e) => podEventsFlow.pipe(filter(Boolean), take(1), map(() => e))));
       },
     };
-    controller = await replicaSetController().start({ api: lagging, clock: f.clock, timing: defaultTiming, logger: silentLogger, events });
+    controller = await replicaSetController().start(withInformers({ api: lagging, clock: f.clock, timing: defaultTiming, logger: silentLogger, events }));
   });
   afterEach(() => controller.close());
 

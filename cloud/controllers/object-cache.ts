@@ -1,5 +1,5 @@
-import type { KubeObject } from '../../../shared/types.js';
-import type { CacheEvent } from '../../informer/informer.js';
+import type { KubeObject } from '../../shared/types.js';
+import type { CacheEvent } from '../informer/informer.js';
 
 /** An informer's objects by namespace and name, for the lookups a controller makes. */
 export class ObjectCache<T extends KubeObject> {

@@ -1,6 +1,6 @@
-import type { LabelSelector } from '../../../shared/apps-types.js';
-import { selectorMatches } from '../../../shared/label-selector.js';
-import type { KubeObject, OwnerReference } from '../../../shared/types.js';
+import type { LabelSelector } from '../../shared/apps-types.js';
+import { selectorMatches } from '../../shared/label-selector.js';
+import type { KubeObject, OwnerReference } from '../../shared/types.js';
 
 /**
  * Controller references (ownerReferences with controller: true) and the claim rules of

@@ -1,9 +1,9 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { Cancel, Clock } from '../../../shared/clock.js';
-import type { Logger } from '../../../shared/log.js';
-import type { CacheEvent } from '../../informer/informer.js';
-import { KeyQueue, type Backoff } from '../../informer/key-queue.js';
-import { runWorkers } from '../workers.js';
+import type { Cancel, Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import type { CacheEvent } from '../informer/informer.js';
+import { KeyQueue, type Backoff } from '../informer/key-queue.js';
+import { runWorkers } from './workers.js';
 
 /** One informer feeding a controller: its events and what the controller does with each. */
 export interface Source {
