@@ -34,7 +34,7 @@ export function demoCommand(): Command {
           [
             `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
-            `  kubectl --kubeconfig ${kc} create --validate=false -f examples/pod.yaml`,
+            `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,
             `  curl ${demo.nodes[0]!.localApiUrl}/pods`,
             `  npx kedge link cut edge-1${dataDirOption}      # pull edge-1's cable (heal puts it back)`,
             'Ctrl-C stops everything.',

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
 import { buildKubeconfig, LOOPBACK_HOSTS, loadOrCreateServingCert, writeKubeconfig } from '../../cloud/apiserver/credentials.js';
 import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http-server.js';
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
+import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 
 export interface HttpApiFixture {
@@ -21,15 +22,24 @@ export interface HttpApiFixture {
 /**
  * A real apiserver on a free port with a kubeconfig in a temp dir; close() removes both.
  * HTTPS by default (kubectl sends tokens only over TLS); `{ tls: false }` for plain HTTP.
+ * `tap` sees every request before the apiserver does.
  */
-export async function httpApiFixture(opts: { tls?: boolean } = {}): Promise<HttpApiFixture> {
+export async function httpApiFixture(opts: { tls?: boolean; tap?: (req: ApiRequest) => void } = {}): Promise<HttpApiFixture> {
   const token = 'http-admin-token';
   const store = new MemoryStore();
   const api = createApiServer({ store, clock: realClock, logger: silentLogger, tokens: [{ token, user: 'admin', role: 'admin' }] });
   await ensureSystemNamespaces(api.loopback(token));
+  await ensureRuntimeClasses(api.loopback(token));
   const dir = await mkdtemp(join(tmpdir(), 'kedge-api-'));
   const tls = opts.tls === false ? undefined : await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, realClock.now());
-  const server = await startApiServer({ handler: api.handle, port: 0, tls });
+  const tap = opts.tap;
+  const handler = tap
+    ? (req: ApiRequest) => {
+        tap(req);
+        return api.handle(req);
+      }
+    : api.handle;
+  const server = await startApiServer({ handler, port: 0, tls });
   const kubeconfig = await writeKubeconfig(dir, server.url, token, tls?.certPem);
   await writeFile(join(dir, 'kubeconfig.json'), JSON.stringify(buildKubeconfig(server.url, token, tls?.certPem)));
   return {
