@@ -1,3 +1,4 @@
+import type { RuntimeClass } from '../../shared/config-types.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Service } from '../../shared/service-types.js';
 import type { Namespace } from '../../shared/types.js';
@@ -39,5 +40,24 @@ export async function ensureKubernetesService(client: ApiClient): Promise<void> 
     await client.create<Service>({ resource: 'services', namespace: 'default' }, service);
   } catch (err) {
     if (!isKedgeError(err, 'AlreadyExists')) throw err;
+  }
+}
+
+/** The RuntimeClasses every kedge cluster has: one per edge runtime, named as its handler. */
+export const DEFAULT_RUNTIME_CLASSES = ['sim', 'process'] as const;
+
+/**
+ * Creates the `sim` and `process` RuntimeClasses that do not exist yet, so pods may name
+ * either runtime (admission refuses a pod naming a class that does not exist). Idempotent;
+ * run at every cloud start: a class that exists is left as it is (a user may have changed it).
+ */
+export async function ensureRuntimeClasses(client: ApiClient): Promise<void> {
+  for (const name of DEFAULT_RUNTIME_CLASSES) {
+    const rc: RuntimeClass = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, handler: name };
+    try {
+      await client.create<RuntimeClass>({ resource: 'runtimeclasses', group: 'node.k8s.io' }, rc);
+    } catch (err) {
+      if (!isKedgeError(err, 'AlreadyExists')) throw err;
+    }
   }
 }

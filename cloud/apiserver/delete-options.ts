@@ -29,6 +29,13 @@ export function deleteOptionsOf(req: ApiRequest): DeleteRequestOptions {
   return options;
 }
 
+/** DeleteOptions carried inside another body (an Eviction's deleteOptions), read and checked as a DELETE body's. */
+export function deleteOptionsFrom(body: Record<string, unknown>): DeleteRequestOptions {
+  const options = fromBody(body);
+  validate(options);
+  return options;
+}
+
 function fromBody(body: Record<string, unknown>): DeleteRequestOptions {
   const out: DeleteRequestOptions = {};
   const { propagationPolicy, orphanDependents, gracePeriodSeconds, preconditions } = body;

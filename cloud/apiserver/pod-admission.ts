@@ -2,6 +2,7 @@ import type { StatusCause } from '../../shared/errors.js';
 import type { Container, Pod, Toleration } from '../../shared/types.js';
 import { checkLabel, invalidValue, required } from './admission.js';
 import type { ResourceStrategy } from './registry.js';
+import { admitRuntimeClass } from './runtime-class-admission.js';
 
 /**
  * Pod defaulting as kube-apiserver does it (SetDefaults_Pod, the DefaultTolerationSeconds
@@ -27,6 +28,7 @@ export const podStrategy: ResourceStrategy = {
   validate(obj) {
     return validatePod(obj as Pod);
   },
+  admitCreate: admitRuntimeClass,
   fields(obj) {
     const pod = obj as Pod;
     return { 'spec.nodeName': pod.spec?.nodeName ?? '', 'status.phase': pod.status?.phase ?? '', 'spec.schedulerName': pod.spec?.schedulerName ?? '', 'spec.restartPolicy': pod.spec?.restartPolicy ?? '', 'status.podIP': pod.status?.podIP ?? '' };

@@ -26,6 +26,24 @@ export interface ResourceStrategy {
    * as free stays unique. It may fill the defaults it depends on (mutates the object).
    */
   prepare?(obj: KubeObject, ctx: PrepareContext): Promise<void>;
+  /**
+   * What kube's decoding does on every write (create and update), before defaulting: turns the
+   * written form into the stored form (a Secret's stringData into data) and throws 400 for
+   * values that would not decode (bad base64). Mutates the object.
+   */
+  normalize?(obj: KubeObject): void;
+  /**
+   * Admission that reads other kinds, on create only, before defaulting and validation (kube's
+   * admission plugins with listers: RuntimeClass for pods). Mutates the object or throws to reject.
+   */
+  admitCreate?(obj: KubeObject, ctx: LookupContext): Promise<void>;
+}
+
+/** Reads one stored object of any kind; undefined when there is none. */
+export type ObjectLookup = (def: ResourceDef, namespace: string | undefined, name: string) => Promise<KubeObject | undefined>;
+
+export interface LookupContext extends AdmissionContext {
+  lookup: ObjectLookup;
 }
 
 export interface PrepareContext extends AdmissionContext {

@@ -1,6 +1,7 @@
 import { KedgeError, isKedgeError } from '../../shared/errors.js';
 import type { KubeObject, Namespace } from '../../shared/types.js';
 import { admit } from './admission.js';
+import { admitCreateWithLookups } from './admission-lookup.js';
 import { checkTypeMeta, prepareCreate, prepareUpdate } from './object-meta.js';
 import { prepareObject, serializedFor } from './prepare.js';
 import { applyPatch, patchKindOf } from './patch.js';
@@ -29,6 +30,7 @@ export async function createObject(deps: RestDeps, call: ResourceCall, namespace
       const created = await serializedFor(deps, call.def, async () => {
         const ctx = { operation: 'create', now: deps.clock.now() } as const;
         await prepareObject(deps, call.def, candidate, ctx);
+        await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
         return deps.storage.create(call.def, candidate);
       });

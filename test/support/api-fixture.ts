@@ -4,7 +4,7 @@ import { silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest, ApiResponse, WireWatchEvent } from '../../cloud/apiserver/request.js';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 
 export const ADMIN_TOKEN = 'admin-token';
@@ -45,6 +45,7 @@ export async function apiFixture(): Promise<ApiFixture> {
     ],
   });
   await ensureSystemNamespaces(api.loopback(ADMIN_TOKEN));
+  await ensureRuntimeClasses(api.loopback(ADMIN_TOKEN));
   const send = (method: string, path: string, opts: SendOptions = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
     const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;

@@ -1,0 +1,22 @@
+import { isKedgeError } from '../../shared/errors.js';
+import type { KubeObject } from '../../shared/types.js';
+import type { AdmissionContext, ObjectLookup, ResourceDef } from './registry.js';
+import type { RestDeps } from './rest-context.js';
+
+/**
+ * Runs the kind's `admitCreate` step (admission that reads other kinds) on a create, with a
+ * reader over storage. Reads go to the store, as kube's plugins read their informer caches.
+ */
+export async function admitCreateWithLookups(deps: RestDeps, def: ResourceDef, obj: KubeObject, ctx: AdmissionContext): Promise<void> {
+  const hook = def.strategy?.admitCreate;
+  if (!hook || ctx.operation !== 'create') return;
+  const lookup: ObjectLookup = async (other, namespace, name) => {
+    try {
+      return await deps.storage.get(other, namespace, name);
+    } catch (err) {
+      if (isKedgeError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  };
+  await hook(obj, { ...ctx, lookup });
+}
