@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
 import { fleetCommand } from './commands/fleet.js';
 import { linkCommand } from './commands/link.js';
+import { tokenCommand } from './commands/token.js';
 
 const program = new Command('kedge')
   .description('An edge-autonomy simulator: a cloud control plane and edge kubelets that keep running offline.')
@@ -15,6 +16,7 @@ const program = new Command('kedge')
   .addCommand(demoCommand())
   .addCommand(fleetCommand())
   .addCommand(linkCommand())
-  .addCommand(componentCommand());
+  .addCommand(componentCommand())
+  .addCommand(tokenCommand());
 
 await program.parseAsync(process.argv);

@@ -4,7 +4,7 @@ import { KedgeError } from '../../shared/errors.js';
 /** A caller as authentication established it. */
 export interface UserInfo {
   name: string;
-  /** "admin" may do everything, "viewer" only read; anything else is refused. */
+  /** "admin" may do everything, "viewer" only read, "node" what a kubelet needs (authz.ts); anything else is refused. */
   role: string;
   groups: string[];
 }
@@ -19,22 +19,50 @@ export interface TokenEntry {
 
 export const anonymousUser: UserInfo = { name: 'system:anonymous', role: 'anonymous', groups: ['system:unauthenticated'] };
 
-export type Authenticator = (authorization: string | undefined) => UserInfo | undefined;
+/** Resolves to undefined when no credentials were sent; rejects with Unauthorized when they were sent but are wrong. */
+export type Authenticator = (authorization: string | undefined) => Promise<UserInfo | undefined>;
 
 /**
- * Bearer-token authentication against a fixed table (looked up by SHA-256 digest, so the
- * comparison does not leak how much of a token matched). Returns undefined when no credentials
- * were sent and throws Unauthorized when they were sent but are wrong.
+ * Tokens looked up by SHA-256 digest, so the comparison does not leak how much of a token
+ * matched. Earlier entries win over later ones with the same token.
  */
+export class TokenTable {
+  private readonly byDigest = new Map<string, TokenEntry>();
+
+  constructor(tokens: readonly TokenEntry[]) {
+    for (const t of tokens) if (!this.byDigest.has(digest(t.token))) this.byDigest.set(digest(t.token), t);
+  }
+
+  find(token: string): TokenEntry | undefined {
+    return this.byDigest.get(digest(token));
+  }
+}
+
+/** Bearer-token authentication against a fixed table. */
 export function tokenAuthenticator(tokens: readonly TokenEntry[]): Authenticator {
-  const table = new Map(tokens.map((t) => [digest(t.token), t]));
-  return (authorization) => {
-    if (authorization === undefined || authorization.trim() === '') return undefined;
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const entry = m ? table.get(digest(m[1]!)) : undefined;
+  const table = new TokenTable(tokens);
+  return async (authorization) => {
+    const token = bearerToken(authorization);
+    if (token === undefined) return undefined;
+    const entry = table.find(token);
     if (!entry) throw unauthorized();
-    return { name: entry.user, role: entry.role, groups: [...(entry.groups ?? []), 'system:authenticated'] };
+    return userOf(entry);
   };
+}
+
+/**
+ * The token of an Authorization header: undefined when none was sent; throws Unauthorized
+ * for a header that is not "Bearer <token>".
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (authorization === undefined || authorization.trim() === '') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!m) throw unauthorized();
+  return m[1]!;
+}
+
+export function userOf(entry: TokenEntry): UserInfo {
+  return { name: entry.user, role: entry.role, groups: [...(entry.groups ?? []), 'system:authenticated'] };
 }
 
 export function unauthorized(): KedgeError {

@@ -1,5 +1,10 @@
-import { KedgeError } from '../../shared/errors.js';
+import { isKedgeError, KedgeError } from '../../shared/errors.js';
+import type { KubeObject } from '../../shared/types.js';
 import type { UserInfo } from './authn.js';
+import { nodeAllows } from './node-authz.js';
+import { decodeObject } from './request-body.js';
+import type { RoutedCall } from './rest-handler.js';
+import type { ObjectStorage } from './storage.js';
 
 /** What a request asks to do, in RBAC terms. */
 export interface Attributes {
@@ -13,13 +18,54 @@ export interface Attributes {
   path: string;
 }
 
+/** What some rules must know about the objects a request touches; fetched only when a rule asks. */
+export interface AccessFacts {
+  /** The object the path names, as stored; undefined when there is none. */
+  stored(): Promise<KubeObject | undefined>;
+  /** The object in the request body (a create names its object only there); BadRequest when malformed. */
+  submitted(): KubeObject;
+}
+
+const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitted: () => ({ metadata: {} }) };
+
 const readVerbs = new Set(['get', 'list', 'watch']);
 
-/** Role-based rules for now: admin does everything, viewer reads, everyone else is refused. */
-export function authorize(user: UserInfo, attrs: Attributes): void {
-  if (user.role === 'admin') return;
-  if (user.role === 'viewer' && readVerbs.has(attrs.verb)) return;
+/**
+ * Role-based rules: admin does everything (the cloud's own identity is an admin), viewer reads
+ * (resources and non-resource paths), node does what a kubelet needs (node-authz.ts), anyone
+ * else is refused with kube's Forbidden message.
+ */
+export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
+  if (await allows(user, attrs, facts)) return;
   throw forbidden(user, attrs);
+}
+
+function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean | Promise<boolean> {
+  switch (user.role) {
+    case 'admin':
+      return true;
+    case 'viewer':
+      return readVerbs.has(attrs.verb);
+    case 'node':
+      return nodeAllows(user, attrs, facts);
+    default:
+      return false;
+  }
+}
+
+/** The facts of a routed resource request: the stored object from storage, the submitted one from the body. */
+export function requestFacts(storage: ObjectStorage, call: RoutedCall): AccessFacts {
+  const { namespace, name } = call.path;
+  return {
+    stored: async () => {
+      if (name === undefined) return undefined;
+      return storage.get(call.def, namespace, name).catch((err: unknown) => {
+        if (isKedgeError(err, 'NotFound')) return undefined;
+        throw err;
+      });
+    },
+    submitted: () => decodeObject(call.req),
+  };
 }
 
 function forbidden(user: UserInfo, attrs: Attributes): KedgeError {

@@ -10,7 +10,8 @@ import { certCovers, generateServingCert, type ServingCert } from './tls-cert.js
  * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600):
  * - admin: the kubectl user (role admin), written into `<dataDir>/kubeconfig`;
  * - cloud: the in-process components' loopback token (user system:kedge-cloud, role admin);
- * - edge: the bootstrap token edges present to the MQTT broker.
+ * - edge: the bootstrap token edges present to the MQTT broker;
+ * - tokens: API tokens added later by `kedge token create` (optional; see token-file.ts).
  */
 export interface Credentials {
   admin: string;
@@ -81,14 +82,14 @@ export function apiTokens(creds: Credentials): TokenEntry[] {
  * that @kubernetes/client-node 1.x accepts an http:// server. Note: kubectl never sends a
  * token over plain http, so kubectl needs the https form.
  */
-export function buildKubeconfig(server: string, token: string, caPem?: string, name = 'kedge'): Record<string, unknown> {
+export function buildKubeconfig(server: string, token: string, caPem?: string, name = 'kedge', user = `${name}-admin`): Record<string, unknown> {
   const cluster = caPem ? { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } : { server, 'insecure-skip-tls-verify': true };
   return {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],
-    users: [{ name: `${name}-admin`, user: { token } }],
-    contexts: [{ name, context: { cluster: name, user: `${name}-admin`, namespace: 'default' } }],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name, context: { cluster: name, user, namespace: 'default' } }],
     'current-context': name,
     preferences: {},
   };
@@ -122,7 +123,7 @@ export async function loadOrCreateServingCert(dataDir: string, hosts: string[], 
 }
 
 /** Writes via a temporary file and rename, so a crash never leaves half a file; mode 0600. */
-async function writePrivate(path: string, content: string): Promise<void> {
+export async function writePrivate(path: string, content: string): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, content, { mode: 0o600 });
   await chmod(tmp, 0o600);

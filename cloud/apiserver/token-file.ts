@@ -1,0 +1,78 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KedgeError } from '../../shared/errors.js';
+import type { TokenEntry } from './authn.js';
+import { apiTokens, newToken, TOKENS_FILE, writePrivate, type Credentials } from './credentials.js';
+import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
+import type { TokenSource } from './token-reload.js';
+
+/**
+ * API tokens added while the cloud runs (`kedge token create`). They live in tokens.json next
+ * to the generated credentials, under "tokens", so a file without them still reads as before.
+ */
+export const TOKEN_ROLES = ['admin', 'viewer', 'node'] as const;
+export type TokenRole = (typeof TOKEN_ROLES)[number];
+
+type TokensFile = Credentials & { tokens?: TokenEntry[] };
+
+/** tokens.json as the running apiserver sees it: stamped by mtime, size and inode (a write replaces the file). */
+export function tokenFileSource(dataDir: string): TokenSource {
+  const path = join(dataDir, TOKENS_FILE);
+  return {
+    stamp: async () => {
+      const s = await stat(path).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      return s && `${s.mtimeMs}:${s.size}:${s.ino}`;
+    },
+    read: async () => apiTokensOf(parseTokensFile(await readFile(path, 'utf8'), path)),
+  };
+}
+
+/** Every token the file lets into the API: the admin, the cloud's own, then the added ones. */
+export function apiTokensOf(file: TokensFile): TokenEntry[] {
+  return [...apiTokens(file), ...(file.tokens ?? [])];
+}
+
+/** The file's content, checked: the generated tokens and well-formed added entries. */
+export function parseTokensFile(text: string, path: string): TokensFile {
+  const damaged = (why: string): KedgeError => new KedgeError('Internal', `${path} is damaged: ${why}`);
+  let file: Partial<TokensFile>;
+  try {
+    file = JSON.parse(text) as Partial<TokensFile>;
+  } catch (err) {
+    throw damaged((err as Error).message);
+  }
+  if (typeof file.admin !== 'string' || typeof file.cloud !== 'string' || typeof file.edge !== 'string') throw damaged('expected admin, cloud and edge tokens');
+  const tokens: unknown = file.tokens ?? [];
+  if (!Array.isArray(tokens) || !tokens.every(isTokenEntry)) throw damaged('"tokens" must be a list of {token, user, role, groups?}');
+  return { ...file, admin: file.admin, cloud: file.cloud, edge: file.edge, tokens };
+}
+
+function isTokenEntry(v: unknown): v is TokenEntry {
+  const e = v as Partial<TokenEntry> | null;
+  const strings = (x: unknown): boolean => Array.isArray(x) && x.every((g) => typeof g === 'string');
+  return !!e && typeof e.token === 'string' && e.token !== '' && typeof e.user === 'string' && typeof e.role === 'string' && (e.groups === undefined || strings(e.groups));
+}
+
+/** A fresh token for a role: admin and viewer users are named `name`; a node is system:node:<node> in system:nodes. */
+export function newTokenEntry(role: TokenRole, opts: { name?: string; node?: string } = {}): TokenEntry {
+  if (role === 'node') {
+    if (!opts.node) throw new KedgeError('Invalid', 'a node token needs the node name (--node)');
+    return { token: newToken(), user: `${NODE_USER_PREFIX}${opts.node}`, role, groups: [NODES_GROUP] };
+  }
+  const groups = role === 'admin' ? ['system:masters'] : ['kedge:viewers'];
+  return { token: newToken(), user: opts.name ?? `kedge-${role}`, role, groups };
+}
+
+/** Appends a token to `<dataDir>/tokens.json`; NotFound when no cloud ever started with this data dir. */
+export async function addApiToken(dataDir: string, entry: TokenEntry): Promise<void> {
+  const path = join(dataDir, TOKENS_FILE);
+  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') throw new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);
+    throw err;
+  });
+  const file = parseTokensFile(text, path);
+  await writePrivate(path, JSON.stringify({ ...file, tokens: [...(file.tokens ?? []), entry] }, null, 2) + '\n');
+}
