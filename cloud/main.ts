@@ -8,11 +8,13 @@ import {
   clusterResources,
   createApiServer,
   ensureKubernetesService,
+  ensureRuntimeClasses,
   ensureSystemNamespaces,
   loadOrCreateCredentials,
   loadOrCreateServingCert,
   LOOPBACK_HOSTS,
   startApiServer,
+  tokenFileSource,
   writeKubeconfig,
   type Credentials,
 } from './apiserver/index.js';
@@ -23,6 +25,10 @@ import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
+import { podRef } from './hub/resync.js';
+import { KedgeError } from '../shared/errors.js';
+import type { LogOptions } from '../shared/protocol/envelope.js';
+import type { Pod } from '../shared/types.js';
 import { DurableStore } from './store/durable-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
@@ -91,10 +97,18 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => store.close());
 
     const components = new ComponentSet(clock, logger.child('components'));
-    const api = createApiServer({ store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), resources: clusterResources, components });
+    // The apiserver comes first, the hub later: logs go through the hub once it is there.
+    const started: { hub?: CloudHubHandle } = {};
+    const podLogs = {
+      logs: (pod: Pod, o: LogOptions) => started.hub?.podLogs(pod.spec.nodeName!, podRef(pod), o) ?? Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting')),
+    };
+    const api = createApiServer({
+      store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir), resources: clusterResources, components, podLogs,
+    });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
     await ensureKubernetesService(loopback);
+    await ensureRuntimeClasses(loopback);
     const apiHost = options.apiHost ?? '127.0.0.1';
     const tls = await loadOrCreateServingCert(options.dataDir, [...new Set([...LOOPBACK_HOSTS, apiHost])], clock.now());
     const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls });
@@ -129,6 +143,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
     const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
+    started.hub = hub;
     addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import { Edged } from './edged/edged.js';
+import { answerLogRequest } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
 import { buildNode } from './edged/node-status.js';
 import { EdgeHub } from './hub/edge-hub.js';
@@ -101,6 +102,11 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     send: (draft) => hub.send(draft),
     logger: logger.child('metamanager'),
     onAck: (parentId) => statuses.onAck(parentId),
+    onLogRequest: async (request) => {
+      const pod = cache.objects().find((o) => o.uid === request.ref.uid)?.object;
+      const body = await answerLogRequest(pod, runtime, request.body).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
+      await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
+    },
   });
   const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP: HOST_IP, onStatusQueued: () => statuses.flush() });
 

@@ -2,7 +2,7 @@
 export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.js';
 export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
-export { ensureKubernetesService, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './bootstrap.js';
+export { DEFAULT_RUNTIME_CLASSES, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './bootstrap.js';
 export {
   apiTokens,
   buildKubeconfig,
@@ -16,6 +16,7 @@ export {
   type Credentials,
 } from './credentials.js';
 export type { TokenEntry, UserInfo } from './authn.js';
+export { addApiToken, newTokenEntry, tokenFileSource, TOKEN_ROLES, type TokenRole } from './token-file.js';
 export type { ApiRequest, ApiResponse, ApiHandler, WireWatchEvent } from './request.js';
 export type { ResourceDef } from './registry.js';
 export type * from './client.js';

@@ -3,7 +3,7 @@ import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
-import { authorize } from './authz.js';
+import { authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { createLoopbackClient } from './loopback-client.js';
@@ -13,9 +13,13 @@ import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiRes
 import { checkBodySize } from './request-body.js';
 import { componentStatusResource, serveComponents } from './components-api.js';
 import type { ComponentControl } from '../components/component.js';
+import type { PodLogSource } from './pod-log.js';
+import type { RestDeps } from './rest-context.js';
 import { notFoundPath, route, serve } from './rest-handler.js';
 import { coreResources } from './resources.js';
 import { ObjectStorage } from './storage.js';
+import { reloadingAuthenticator, type TokenSource } from './token-reload.js';
+import { openApiV3 } from './openapi.js';
 
 export interface ApiServerDeps {
   store: Store;
@@ -23,8 +27,12 @@ export interface ApiServerDeps {
   logger: Logger;
   /** The bearer tokens the server accepts (see credentials.ts apiTokens()). */
   tokens: readonly TokenEntry[];
+  /** More tokens, re-read while the server runs (`<dataDir>/tokens.json`, see token-file.ts tokenFileSource). */
+  tokenSource?: TokenSource;
   /** The resource table; defaults to the core kinds (namespaces, nodes, pods). */
   resources?: readonly ResourceDef[];
+  /** Container logs from the edges, for pods/log. */
+  podLogs?: PodLogSource;
   /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
   components?: ComponentControl;
 }
@@ -45,25 +53,29 @@ const publicPaths = new Set(['/version', '/version/']);
 export function createApiServer(deps: ApiServerDeps): ApiServer {
   const resources = deps.resources ?? coreResources;
   const registry = new ResourceRegistry(deps.components ? [...resources, componentStatusResource(deps.components)] : resources);
-  const authenticate = tokenAuthenticator(deps.tokens);
-  const restDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock };
+  const openApi = openApiV3(registry);
+  const authenticate = deps.tokenSource
+    ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
+    : tokenAuthenticator(deps.tokens);
+  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs };
   const log = deps.logger.child('apiserver');
 
   async function dispatch(req: ApiRequest): Promise<ApiResponse> {
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
     if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
     checkBodySize(req);
-    const user = authenticate(req.headers.authorization) ?? (publicPaths.has(path) ? anonymousUser : undefined);
+    const user = (await authenticate(req.headers.authorization)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     const parsed = parseApiPath(path);
     if (parsed.kind === 'resource') {
       const call = route(registry, parsed.path, req);
       const p = parsed.path;
-      authorize(user, { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path });
+      const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
+      await authorize(user, attrs, requestFacts(restDeps.storage, call));
       return serve(restDeps, registry, call);
     }
-    authorize(user, { verb: verbForPath(req.method), path });
+    await authorize(user, { verb: verbForPath(req.method), path });
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;
     return readOnly(req, () => nonResource(parsed));
@@ -76,6 +88,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       if (parsed.group !== undefined) return apiGroup(registry, parsed.group);
       return apiGroupList(registry);
     }
+    const openApiDocument = parsed.kind === 'other' ? openApi.serve(parsed.path) : undefined;
+    if (openApiDocument !== undefined) return openApiDocument;
     throw notFoundPath();
   }
 

@@ -1,7 +1,9 @@
 import type { Namespace, Node } from '../../shared/types.js';
 import { appsResources } from './apps-resources.js';
+import { configMapResource, secretResource } from './config-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync.js';
+import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
@@ -27,6 +29,10 @@ const nodeStrategy: ResourceStrategy = {
 };
 
 const status = { name: 'status', verbs: ['get', 'patch', 'update'] };
+/** policy/v1 Eviction, as kubectl drain looks for it in /api/v1 (no PodDisruptionBudgets: see eviction.ts). */
+const eviction = { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
+/** ConfigMaps, Secrets (core), Leases (coordination.k8s.io) and RuntimeClasses (node.k8s.io). */
+const configResources: ResourceDef[] = [configMapResource, secretResource, leaseResource, runtimeClassResource];
 
 export const coreResources: ResourceDef[] = [
   {
@@ -40,12 +46,13 @@ export const coreResources: ResourceDef[] = [
   {
     group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true,
     shortNames: ['po'], categories: ['all'], printer: podPrinter, strategy: podStrategy,
-    subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }],
+    subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }, eviction, { name: 'log', kind: 'Pod', verbs: ['get'] }],
   },
   eventResource,
   serviceResource,
   endpointsResource,
   ...appsResources,
+  ...configResources,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */

@@ -5,6 +5,7 @@ import type { ResourcePath } from './paths.js';
 import type { ResourceDef } from './registry.js';
 import type { ApiRequest } from './request.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { PodLogSource } from './pod-log.js';
 import type { ObjectStorage } from './storage.js';
 
 /** What every verb handler receives: the collaborators and the request, already routed. */
@@ -12,6 +13,8 @@ export interface RestDeps {
   store: Store;
   storage: ObjectStorage;
   clock: Clock;
+  /** Container logs from the edges (absent: pods/log answers Unavailable). */
+  podLogs?: PodLogSource;
 }
 
 export interface ResourceCall {

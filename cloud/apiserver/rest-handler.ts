@@ -1,12 +1,14 @@
 import { KedgeError } from '../../shared/errors.js';
 import { serveScale } from './apps-scale.js';
 import { bindPod } from './binding.js';
+import { evictPod } from './eviction.js';
 import type { ResourcePath } from './paths.js';
 import { hasSubresource, type ResourceDef, type ResourceRegistry } from './registry.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
 import { finalizeNamespace } from './rest-delete.js';
 import { serveComputed } from './computed-resource.js';
+import { podLog } from './pod-log.js';
 import { getObject, isTrue, listObjects, watchObjectsResponse } from './rest-read.js';
 import { createObject, deleteCollection, deleteObject, patchObject, replaceObject } from './rest-write.js';
 
@@ -60,6 +62,8 @@ function verbOf(req: ApiRequest, path: ResourcePath, def: ResourceDef): string {
 export async function serve(deps: RestDeps, registry: ResourceRegistry, call: RoutedCall): Promise<ApiResponse> {
   const part = call.path.subresource === 'status' ? 'status' : 'main';
   if (call.path.subresource === 'binding') return bindPod(deps, call);
+  if (call.path.subresource === 'log') return podLog(deps, call);
+  if (call.path.subresource === 'eviction') return evictPod(deps, call);
   if (call.path.subresource === 'finalize') return finalizeNamespace(deps, call);
   if (call.path.subresource === 'scale') return serveScale(deps, call);
   if (call.def.source) return serveComputed(deps, call, call.def.source);

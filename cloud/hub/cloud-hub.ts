@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
-import { EnvelopeStamper, type DownDraft, type DownMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
+import { EnvelopeStamper, type DownDraft, type DownMessage, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
@@ -13,6 +13,7 @@ import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
+import { LogRequests } from './log-requests.js';
 import { StatusVersions } from './status-versions.js';
 import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
@@ -56,6 +57,8 @@ export interface CloudHubHandle {
   /** Nodes between their hello and their presence offline, sorted. */
   connectedNodes(): string[];
   readonly ledger: AckLedger;
+  /** A container's log from the edge that runs the pod [SYNC-16]; Unavailable while that edge is away. */
+  podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<string>;
   /** Releases the MQTT client, the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
@@ -100,6 +103,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
   const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped });
+  const logRequests = new LogRequests(clock, transport);
 
   let podsSynced!: () => void;
   let nodesSynced!: () => void;
@@ -132,6 +136,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
         }
         case 'ack':
           if (session.ack(message.parentId)) counters.acked++;
+          return;
+        case 'logResponse':
+          logRequests.answer(message);
           return;
         case 'nodeStatus':
           await writeNodeStatus(api, message.body);
@@ -172,6 +179,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       signal?.removeEventListener('abort', onAbort);
       for (const s of subscriptions) s.unsubscribe();
       sessions.close();
+      logRequests.close();
       await link.close();
     })());
   const onAbort = (): void => void close();
@@ -180,7 +188,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
-  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, close };
+  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<string> => logRequests.ask(sessions.get(node), ref, options);
+  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, podLogs, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

@@ -44,6 +44,8 @@ export class NodeSession {
   /** Every transmitted object message not yet acked (superseded ones too), by message id. */
   private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
   private epoch: string | undefined;
+  /** When the node was last seen going offline (undefined: never connected while we ran). */
+  offlineSince: number | undefined;
   /** uid → when the cloud deleted a pod this node held while it was away. */
   private readonly goneWhileAway = new Map<string, number>();
 
@@ -97,8 +99,7 @@ export class NodeSession {
   /** The node's presence went offline. Ignored unless it is the epoch that said hello. */
   offline(epoch: string): boolean {
     if (epoch !== this.epoch) return false;
-    this.epoch = undefined;
-    this.stopAll();
+    this.close();
     return true;
   }
 
@@ -115,8 +116,7 @@ export class NodeSession {
       const deletedAt = this.goneWhileAway.get(uid);
       this.goneWhileAway.delete(uid);
       if (deletedAt !== undefined) this.deps.onStaleStopped?.(this.node, acked.ref, deletedAt);
-    }
-    else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
+    } else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
     const pending = this.outbox.get(uid);
     if (pending?.sent?.id === parentId) {
       pending.sent.cancel?.();
@@ -127,6 +127,7 @@ export class NodeSession {
   }
 
   close(): void {
+    if (this.epoch !== undefined) this.offlineSince = this.deps.clock.now();
     this.epoch = undefined;
     this.stopAll();
   }

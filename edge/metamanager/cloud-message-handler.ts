@@ -1,6 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../../shared/log.js';
-import type { DownMessage, SyncedMessage, UpDraft } from '../../shared/protocol/envelope.js';
+import type { DownMessage, LogRequestMessage, SyncedMessage, UpDraft } from '../../shared/protocol/envelope.js';
 import type { LocalCache } from './local-cache.js';
 
 export interface CloudMessageHandlerDeps {
@@ -9,6 +9,8 @@ export interface CloudMessageHandlerDeps {
   logger: Logger;
   /** The cloud acknowledged one of our messages (a podStatus). */
   onAck: (parentId: string) => void;
+  /** The cloud asks for a container's log [SYNC-16]. */
+  onLogRequest: (message: LogRequestMessage) => Promise<void>;
 }
 
 /**
@@ -55,6 +57,8 @@ export class CloudMessageHandler {
         logger.info('in sync with the cloud', { applies: message.body.applies, deletes: message.body.deletes });
         this.synced.next(message);
         return Promise.resolve();
+      case 'logRequest':
+        return this.deps.onLogRequest(message);
     }
   }
 

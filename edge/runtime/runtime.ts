@@ -52,6 +52,12 @@ export interface ContainerInfo {
   ready?: boolean;
 }
 
+/** One line of a container's output, with when it was written (ms since the epoch). */
+export interface LogLine {
+  time: number;
+  text: string;
+}
+
 export interface Runtime {
   /** Name and version, e.g. { name: "sim", version: "0.1.0" } → nodeInfo.containerRuntimeVersion "sim://0.1.0". */
   readonly name: string;
@@ -66,6 +72,8 @@ export interface Runtime {
   removeContainer(containerId: string): Promise<void>;
   listSandboxes(): Promise<Sandbox[]>;
   listContainers(): Promise<ContainerInfo[]>;
+  /** What the container wrote, oldest first; NotFound for an unknown id. */
+  logs(containerId: string): Promise<LogLine[]>;
   /**
    * When a starting container is next expected to come up (run, or fail at once) or become
    * ready, if the runtime can tell: edged looks again right then instead of polling for it.

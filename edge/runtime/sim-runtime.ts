@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { JsonStateFile } from '../json-state-file.js';
-import type { ContainerConfig, ContainerInfo, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import { simLogLines } from './sim-logs.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
 
 export const SIM_RUNTIME_VERSION = '0.1.0';
@@ -135,6 +136,13 @@ export class SimRuntime implements Runtime {
   async listContainers(): Promise<ContainerInfo[]> {
     const now = this.options.clock.now();
     return this.state.containers.map((c) => containerAt(c, now));
+  }
+
+  async logs(containerId: string): Promise<LogLine[]> {
+    const record = this.state.containers.find((c) => c.id === containerId);
+    if (!record) throw new KedgeError('NotFound', `container ${containerId} not found`);
+    const now = this.options.clock.now();
+    return simLogLines(containerAt(record, now), now);
   }
 
   nextStartAt(): number | undefined {

@@ -43,6 +43,7 @@ const downChecks: Record<DownMessage['type'], Check> = {
     return objectProblem(body, m.ref as ObjectRef) ?? (isObject((body as Record<string, unknown>).spec) ? undefined : 'body.spec must be an object');
   },
   delete: (m) => refProblem(m.ref),
+  logRequest: (m) => refProblem(m.ref) ?? logOptionsProblem(m.body),
   synced: (m) => checkAck(m) ?? (isObject(m.body) && isCount(m.body.applies) && isCount(m.body.deletes) ? undefined : 'body must count applies and deletes'),
   ack: checkAck,
 };
@@ -66,8 +67,28 @@ const upChecks: Record<UpMessage['type'], Check> = {
     refProblem(m.ref) ??
     (isObject(m.body) ? undefined : 'body must be a PodStatus') ??
     (m.statusVersion === undefined || isCount(m.statusVersion) ? undefined : 'statusVersion must be a non-negative integer'),
+  logResponse: (m) => checkAck(m) ?? logBodyProblem(m.body),
   ack: checkAck,
 };
+
+/** Log text the edge may send in one message (the rest of a longer log is cut from the front). */
+export const MAX_LOG_BYTES = 512 * 1024;
+
+function logOptionsProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'body must be an object';
+  if (body.container !== undefined && !isText(body.container, 63)) return 'body.container must be a string';
+  if (body.tailLines !== undefined && !isCount(body.tailLines)) return 'body.tailLines must be a non-negative integer';
+  for (const flag of ['timestamps', 'previous'] as const) {
+    if (body[flag] !== undefined && typeof body[flag] !== 'boolean') return `body.${flag} must be a boolean`;
+  }
+  return undefined;
+}
+
+function logBodyProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'body must be an object';
+  if (typeof body.text === 'string') return body.text.length <= MAX_LOG_BYTES ? undefined : 'body.text is too long';
+  return isText(body.error, 1024) && (body.code === 'NotFound' || body.code === 'BadRequest') ? undefined : 'body must carry text, or an error and its code';
+}
 
 function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;

@@ -46,6 +46,28 @@ export interface SyncedMessage extends Base {
   body: { applies: number; deletes: number };
 }
 
+/** What `kubectl logs` asks for, as the edge needs it. */
+export interface LogOptions {
+  /** Which container; may be omitted when the pod has exactly one. */
+  container?: string;
+  /** The last N lines only. */
+  tailLines?: number;
+  /** Prefix each line with its RFC 3339 time. */
+  timestamps?: boolean;
+  /** The previous run of the container (after a restart). */
+  previous?: boolean;
+}
+
+/**
+ * [SYNC-16] Asks the edge for a container's log. Not acked or re-sent: the edge answers with
+ * a `logResponse` naming this id, or the cloud gives up after a timeout.
+ */
+export interface LogRequestMessage extends Base {
+  type: 'logRequest';
+  ref: ObjectRef;
+  body: LogOptions;
+}
+
 // ---- edge → cloud (topic kedge/v1/<node>/up)
 
 /** Sent on every (re)connect: what the edge holds, so the cloud can answer with the difference. */
@@ -80,6 +102,13 @@ export interface PodStatusMessage extends Base {
   statusVersion?: number;
 }
 
+/** The answer to a logRequest: the log text, or why there is none. */
+export interface LogResponseMessage extends Base {
+  type: 'logResponse';
+  parentId: string;
+  body: { text: string } | { error: string; code: 'NotFound' | 'BadRequest' };
+}
+
 // ---- both directions
 
 /** Acknowledges the message whose id is `parentId`. */
@@ -88,8 +117,8 @@ export interface AckMessage extends Base {
   parentId: string;
 }
 
-export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | AckMessage;
-export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | AckMessage;
+export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | LogRequestMessage | AckMessage;
+export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | LogResponseMessage | AckMessage;
 export type Envelope = DownMessage | UpMessage;
 
 /** Retained presence payload on kedge/v1/<node>/presence. */

@@ -33,6 +33,7 @@ async function feed(cache: LocalCache, messages: readonly ObjectMessage[], rng: 
     },
     logger: silentLogger,
     onAck: () => undefined,
+    onLogRequest: async () => {},
   });
   for (let i = 0; i < messages.length; ) {
     const burst = rng ? 1 + Math.floor(rng() * 4) : 1;

@@ -1,0 +1,66 @@
+import type { Cancel, Clock } from '../../shared/clock.js';
+import { KedgeError } from '../../shared/errors.js';
+import type { LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
+import { humanDuration } from '../apiserver/tables.js';
+import type { NodeSession, SessionTransport } from './node-session.js';
+
+/** How long the cloud waits for an edge's log before answering Timeout. */
+export const LOG_TIMEOUT_MS = 10_000;
+
+interface Waiting {
+  resolve(text: string): void;
+  reject(err: Error): void;
+  cancel: Cancel;
+}
+
+/**
+ * [SYNC-16] Log requests in flight: each goes down as a `logRequest` and waits for the
+ * `logResponse` naming it. A node that is away answers at once with when it went away.
+ */
+export class LogRequests {
+  private readonly waiting = new Map<string, Waiting>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly transport: SessionTransport,
+  ) {}
+
+  ask(session: NodeSession, ref: ObjectRef, options: LogOptions): Promise<string> {
+    const { node } = session;
+    const what = `the logs of pod ${ref.namespace ?? 'default'}/${ref.name}`;
+    if (!session.connected) throw new KedgeError('Unavailable', `${unreachable(node, session.offlineSince, this.clock.now())}: cannot get ${what}`);
+    const message = this.transport.send(node, { type: 'logRequest', ref, body: options });
+    return new Promise<string>((resolve, reject) => {
+      const cancel = this.clock.setTimer(LOG_TIMEOUT_MS, () => {
+        this.waiting.delete(message.id);
+        reject(new KedgeError('Timeout', `node "${node}" did not send ${what} within ${LOG_TIMEOUT_MS / 1000} s`));
+      });
+      this.waiting.set(message.id, { resolve, reject, cancel });
+    });
+  }
+
+  /** Settles the request a response answers; false when none waits for it. */
+  answer(response: LogResponseMessage): boolean {
+    const waiting = this.waiting.get(response.parentId);
+    if (!waiting) return false;
+    this.waiting.delete(response.parentId);
+    waiting.cancel();
+    const body = response.body;
+    if ('text' in body) waiting.resolve(body.text);
+    else waiting.reject(new KedgeError(body.code, body.error));
+    return true;
+  }
+
+  close(): void {
+    for (const w of this.waiting.values()) {
+      w.cancel();
+      w.reject(new KedgeError('Unavailable', 'the cloud hub is stopping'));
+    }
+    this.waiting.clear();
+  }
+}
+
+function unreachable(node: string, since: number | undefined, now: number): string {
+  if (since === undefined) return `node "${node}" is not connected to the cloud`;
+  return `node "${node}" is unreachable since ${new Date(since).toISOString()} (${humanDuration(now - since)} ago)`;
+}
