@@ -42,7 +42,7 @@ interface Lease extends KubeObject {
 
 /**
  * A coordination.k8s.io/v1 Lease per node in kube-node-lease, renewed by the node: the cheap
- * heartbeat of Kubernetes. kedge has no Lease kind yet; this source is ready for when it does.
+ * heartbeat of Kubernetes. kedge's hub renews the Ready condition instead; this source serves clusters whose nodes write Leases.
  */
 export function leaseHeartbeat(namespace = 'kube-node-lease'): HeartbeatSource {
   const renewed = new Map<string, string>();
