@@ -1,9 +1,14 @@
 import { parse as parseYaml } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
+import { decodeKubeProtobuf, PROTOBUF_MEDIA_TYPE } from './protobuf/decode.js';
 import { MAX_BODY_BYTES, mediaType, type ApiRequest } from './request.js';
+import { parseWithinDepth } from './body-depth.js';
 
-/** Decoding request bodies: JSON (also when no Content-Type is sent), YAML, nothing else. */
+/**
+ * Decoding request bodies: JSON (also when no Content-Type is sent), YAML, and the Kubernetes
+ * protobuf of the kinds kubectl's generators send (`kubectl create namespace|configmap|...`).
+ */
 
 export function checkBodySize(req: ApiRequest): void {
   if (req.body && req.body.length > MAX_BODY_BYTES) throw tooLarge();
@@ -18,11 +23,12 @@ export function decodeBody(req: ApiRequest, opts: { patch?: boolean } = {}): unk
   const type = mediaType(req.headers['content-type']);
   const text = (req.body ?? Buffer.alloc(0)).toString('utf8');
   if (text.trim() === '') throw new KedgeError('BadRequest', 'the request body is empty');
+  if (type === PROTOBUF_MEDIA_TYPE && opts.patch !== true) return decodeKubeProtobuf(req.body!);
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return parseYamlText(text);
   const jsonLike = type === '' || type === 'application/json' || type === 'text/json' || (opts.patch === true && type.endsWith('+json'));
-  if (!jsonLike) throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  if (!jsonLike) throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   try {
-    return JSON.parse(text) as unknown;
+    return parseWithinDepth(text, JSON.parse);
   } catch (err) {
     throw new KedgeError('BadRequest', `the request body is not valid JSON: ${(err as Error).message}`);
   }
@@ -56,7 +62,7 @@ export function decodeDeleteOptions(req: ApiRequest): Record<string, unknown> | 
 
 function parseYamlText(text: string): unknown {
   try {
-    return parseYaml(text) as unknown;
+    return parseWithinDepth(text, parseYaml);
   } catch (err) {
     throw new KedgeError('BadRequest', `the request body is not valid YAML: ${(err as Error).message}`);
   }

@@ -9,8 +9,8 @@ import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';
 
 /**
  * The real kubectl against ConfigMaps, Secrets, RuntimeClasses and the eviction subresource.
- * `kubectl create configmap|secret` is not here: their typed client sends a protobuf body,
- * which kedge does not decode; `kubectl create -f` (JSON) is.
+ * `kubectl create configmap|secret` (protobuf bodies) is in protobuf-kubectl.test.ts;
+ * `kubectl create -f` (JSON) is here.
  */
 describe.skipIf(!hasKubectl)('kubectl with ConfigMaps, Secrets and drain', () => {
   let f: HttpApiFixture;
@@ -48,9 +48,6 @@ describe.skipIf(!hasKubectl)('kubectl with ConfigMaps, Secrets and drain', () =>
     const user = await kubectl('get', 'secret', 'login', '-o', 'jsonpath={.data.user}');
     expect(Buffer.from(user.stdout, 'base64').toString()).toBe('admin');
   });
-
-  // kubectl's typed client sends a protobuf body here (Content-Type application/vnd.kubernetes.protobuf).
-  it.todo('kubectl create configmap x --from-literal=a=b (needs protobuf request bodies)');
 
   it('lists the runtime classes the cloud starts with', async () => {
     const r = await kubectl('get', 'runtimeclasses');
