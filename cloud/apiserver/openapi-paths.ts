@@ -41,6 +41,7 @@ function pathParam(name: string, description: string): Schema {
 const writeParams = [
   query('fieldManager', 'A name for the actor making these changes.'),
   query('fieldValidation', 'Ignore, Warn or Strict: what to do with unknown or duplicate fields. kedge validates every object on the server.'),
+  query('dryRun', 'All: admit and validate the write, store nothing, answer what would have been stored.'),
 ];
 const listParams = [
   query('labelSelector', 'Selects objects by their labels (k=v, k!=v).'),
@@ -54,6 +55,7 @@ const listParams = [
 const deleteParams = [
   query('gracePeriodSeconds', 'Seconds before the object is deleted; 0 deletes at once.', 'integer'),
   query('propagationPolicy', 'Orphan, Background or Foreground: what happens to dependents.'),
+  query('dryRun', 'All: check the deletion, delete nothing.'),
 ];
 const paramsOf: Record<Action, Schema[]> = {
   get: [], list: listParams, create: writeParams, update: writeParams, patch: writeParams, delete: deleteParams, deletecollection: [...listParams, ...deleteParams],

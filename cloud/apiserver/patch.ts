@@ -1,4 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
+import { patchStrategies } from './patch-strategies.js';
+import { strategicMerge } from './strategic-merge.js';
 
 /** JSON merge patch (RFC 7386) and JSON patch (RFC 6902) over plain JSON values. */
 type Json = unknown;
@@ -137,13 +139,16 @@ export function patchKindOf(contentType: string): PatchKind | undefined {
 }
 
 /**
- * Applies a patch document. Strategic merge patch is, for now, a merge patch with its
- * `$`-directives ($patch, $setElementOrder/…, $retainKeys) dropped so they are never stored.
+ * Applies a patch document to an object of `kind`. A strategic merge patch uses the kind's
+ * merge keys (patch-strategies.ts); a kind without a schema (a custom kind) gets a merge
+ * patch with the `$`-directives dropped, so they are never stored.
  */
-export function applyPatch(kind: PatchKind, target: Json, patch: Json): Json {
+export function applyPatch(kind: PatchKind, target: Json, patch: Json, objectKind?: string): Json {
   if (kind === 'json') return jsonPatch(target, patch);
   if (!isObject(patch)) throw new KedgeError('BadRequest', 'a merge patch must be a JSON object');
-  return mergePatch(target, kind === 'strategic' ? dropDirectives(patch) : patch);
+  if (kind === 'merge') return mergePatch(target, patch);
+  const schema = objectKind === undefined ? undefined : patchStrategies[objectKind];
+  return schema ? strategicMerge(target, patch, schema) : mergePatch(target, dropDirectives(patch));
 }
 
 function dropDirectives(value: Json): Json {

@@ -8,6 +8,9 @@ import { applyPatch, patchKindOf } from './patch.js';
 import { apiVersionOf, type ResourceDef } from './registry.js';
 import { jsonResponse, mediaType, type ApiResponse } from './request.js';
 import { deleteOptionsOf } from './delete-options.js';
+import { depsFor } from './dry-run.js';
+import { coreResources } from './resources.js';
+import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from './server-side-apply.js';
 import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion.js';
 import { decodeBody, decodeObject } from './request-body.js';
 import { deleteOne, updateOrRemove, type DeleteOutcome } from './rest-delete.js';
@@ -18,7 +21,8 @@ import { conflict, notFound } from './storage.js';
 
 type Part = 'main' | 'status';
 
-export async function createObject(deps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef): Promise<ApiResponse> {
+export async function createObject(realDeps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
   const obj = decodeObject(call.req);
   checkTypeMeta(call.def, obj);
   const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
@@ -42,7 +46,8 @@ export async function createObject(deps: RestDeps, call: ResourceCall, namespace
   }
 }
 
-export async function replaceObject(deps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
   const body = decodeObject(call.req);
   checkTypeMeta(call.def, body);
   const name = call.path.name!;
@@ -58,16 +63,21 @@ export async function replaceObject(deps: RestDeps, call: ResourceCall, part: Pa
   return jsonResponse(200, updated);
 }
 
-export async function patchObject(deps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
   const type = mediaType(call.req.headers['content-type']);
   const kind = patchKindOf(type);
-  if (!kind) {
-    throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
+  const apply = type === APPLY_PATCH_TYPE ? applyRequestOf(call) : undefined;
+  if (!kind && !apply) {
+    throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`);
   }
-  const patch = decodeBody(call.req, { patch: true });
+  if (apply && part === 'main' && !(await applyTargetExists(deps, call))) {
+    return createObject(realDeps, applyCreateCall(call, apply, deps.clock.now()), coreResources.find((d) => d.resource === 'namespaces')!);
+  }
+  const patch = apply ? undefined : decodeBody(call.req, { patch: true });
   const name = call.path.name!;
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
-    const patched = applyPatch(kind, current, patch) as KubeObject;
+    const patched = (apply ? appliedObject(call.def, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
     if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
       throw new KedgeError('BadRequest', 'the patched object has no metadata');
     }
@@ -82,14 +92,16 @@ export async function patchObject(deps: RestDeps, call: ResourceCall, part: Part
  * DELETE: 200 with the object, removed or (with finalizers left) marked as being deleted;
  * 202 when it stays and the deprecated orphanDependents=false asked for cascading, as kube does.
  */
-export async function deleteObject(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+export async function deleteObject(realDeps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
   const options = deleteOptionsOf(call.req);
   const { object, deleted } = await deleteOne(deps, call.def, call.path.namespace, call.path.name!, options);
   return jsonResponse(!deleted && options.orphanDependents === false ? 202 : 200, object);
 }
 
 /** Each selected object is deleted by the same rules as a single DELETE. */
-export async function deleteCollection(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+export async function deleteCollection(realDeps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
   const options = deleteOptionsOf(call.req);
   const matches = selectorOf(call);
   const { items } = await deps.storage.list(call.def, call.path.namespace);

@@ -72,7 +72,7 @@ describe('OpenAPI v3', () => {
       }
       for (const method of ['post', 'put'] as const) {
         const ops = Object.values(doc.paths).flatMap((item) => (item[method] ? [item[method]] : []));
-        for (const op of ops) expect(op.parameters!.map((p) => p.name)).toEqual(['fieldManager', 'fieldValidation']);
+        for (const op of ops) expect(op.parameters!.map((p) => p.name)).toEqual(['fieldManager', 'fieldValidation', 'dryRun']);
       }
       const schemas = Object.values(doc.components.schemas).filter((s) =>
         (s['x-kubernetes-group-version-kind'] as { group: string; version: string; kind: string }[] | undefined)?.some((g) => sameKind(g, def)));
