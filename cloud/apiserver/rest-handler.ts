@@ -47,6 +47,8 @@ function verbOf(req: ApiRequest, path: ResourcePath, def: ResourceDef): string {
     return verb;
   };
   if (method === 'GET' || method === 'HEAD') return allowed(watch ? 'watch' : named ? 'get' : 'list');
+  // /api/v1/watch/... serves GET only: a DELETE there is not a deletecollection.
+  if (path.watchPrefix) throw methodNotAllowed(method, req.path);
   if (method === 'POST') return allowed(named && sub === undefined ? 'invalid' : 'create');
   if (!named) {
     if (method === 'DELETE') return allowed('deletecollection');
