@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../cloud/apiserver/request.js';
+import { mulberry32 as prng } from '../support/random.js';
 import { apiFixture, pod, VIEWER_TOKEN, type ApiFixture, type SendOptions } from '../support/api-fixture.js';
 
 /**
@@ -8,17 +9,6 @@ import { apiFixture, pod, VIEWER_TOKEN, type ApiFixture, type SendOptions } from
  * before must be byte-identical after, except in the namespace the admin pass may write.
  */
 
-/** mulberry32: a small deterministic PRNG, so a failure replays with the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = ReturnType<typeof random>;
 function random(seed: number) {

@@ -1,30 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realClock } from '../../shared/clock.js';
-import { startRole, type RoleProcess } from '../../sim/role-process.js';
+import { startCloudProcess, type CloudProcess } from '../support/cloud-process.js';
 import { kedge } from '../support/kedge-cli.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 
 /** `kedge cloud --disable …` as a process, driven by `kedge component` and read by the real kubectl. */
 describe('kedge component against a running cloud', () => {
   let dir: string;
-  let cloud: RoleProcess;
+  let cloudProcess: CloudProcess | undefined;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kedge-component-'));
-    cloud = startRole({
-      name: 'cloud',
-      args: ['cloud', '--data-dir', dir, '--api-port', '0', '--mqtt-port', '0', '--store', 'memory', '--disable', 'scheduler,controller-manager'],
-      readyPattern: /^kedge cloud ready /,
-      clock: realClock,
-    });
-    await cloud.ready;
+    cloudProcess = await startCloudProcess('component', ['--disable', 'scheduler,controller-manager']);
+    dir = cloudProcess.dir;
   });
   afterAll(async () => {
-    await cloud?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await cloudProcess?.stop();
   });
 
   it('starts without the disabled components, and starts and stops them on request', async () => {

@@ -1,10 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { realClock } from '../../shared/clock.js';
-import { startRole, type RoleProcess } from '../../sim/role-process.js';
+import { startCloudProcess, type CloudProcess } from '../support/cloud-process.js';
 import { kedge } from '../support/kedge-cli.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 
@@ -16,21 +14,14 @@ interface Kubeconfig {
 /** `kedge token create` against a running `kedge cloud`: the cloud accepts the new token without a restart. */
 describe('kedge token create', () => {
   let dir: string;
-  let cloud: RoleProcess;
+  let cloudProcess: CloudProcess | undefined;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kedge-token-'));
-    cloud = startRole({
-      name: 'cloud',
-      args: ['cloud', '--data-dir', dir, '--api-port', '0', '--mqtt-port', '0', '--store', 'memory', '--disable', 'scheduler,controller-manager'],
-      readyPattern: /^kedge cloud ready /,
-      clock: realClock,
-    });
-    await cloud.ready;
+    cloudProcess = await startCloudProcess('token', ['--disable', 'scheduler,controller-manager']);
+    dir = cloudProcess.dir;
   });
   afterAll(async () => {
-    await cloud?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await cloudProcess?.stop();
   });
 
   /** Runs `kedge token create …` and writes the kubeconfig it prints to a file. */

@@ -1,17 +1,7 @@
 import { EnvelopeStamper, type ApplyMessage, type DeleteMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod, PodPhase } from '../../shared/types.js';
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../support/random.js';
 
 export type Rng = () => number;
 const below = (rng: Rng, n: number): number => Math.floor(rng() * n);
