@@ -1,10 +1,11 @@
 import { KedgeError, isKedgeError } from '../../shared/errors.js';
-import type { KubeObject, Namespace } from '../../shared/types.js';
+import type { KubeObject, Namespace, Pod } from '../../shared/types.js';
 import type { DeleteRequestOptions } from './delete-options.js';
 import {
   IMMORTAL_NAMESPACES, checkDeletionOnUpdate, completesDeletion, finalizersAfterDelete, immortalNamespace,
   isDeleting, isNamespaces, markAsDeleting, startTermination,
 } from './deletion.js';
+import { markForGracefulDeletion, podGracePeriod } from './graceful.js';
 import { checkTypeMeta } from './object-meta.js';
 import type { ResourceDef } from './registry.js';
 import { jsonResponse, type ApiResponse } from './request.js';
@@ -19,6 +20,7 @@ import { conflict } from './storage.js';
  */
 
 const ATTEMPTS = 5;
+const isPods = (def: ResourceDef): boolean => def.group === '' && def.resource === 'pods';
 
 export interface DeleteOutcome {
   /** The object as stored now (still there) or as it was last (removed). */
@@ -49,6 +51,11 @@ async function deleteStep(deps: RestDeps, def: ResourceDef, current: KubeObject,
     return { object: await deps.storage.update(def, ns, current.metadata.resourceVersion!), deleted: false };
   }
   if (isNamespaces(def) && ((current as Namespace).spec?.finalizers?.length ?? 0) > 0) return { object: current, deleted: false };
+  const grace = isPods(def) ? podGracePeriod(current as Pod, options) : 0;
+  if (grace > 0) {
+    const marked = markForGracefulDeletion(current, grace, now);
+    return { object: marked ? await deps.storage.update(def, marked, current.metadata.resourceVersion!) : current, deleted: false };
+  }
   const finalizers = finalizersAfterDelete(current.metadata.finalizers ?? [], options);
   if (finalizers.length > 0) {
     const next = structuredClone(current);

@@ -66,14 +66,26 @@ export class NodeSession {
   podBound(pod: Pod): void {
     const uid = pod.metadata.uid;
     if (!uid) return;
+    if (pod.metadata.deletionTimestamp !== undefined) this.noteGoneWhileAway(uid);
     this.desired.set(uid, pod);
     this.reconcile(uid);
   }
 
   podGone(uid: string): void {
-    if (!this.connected && this.deps.ledger.get(this.node, uid)) this.goneWhileAway.set(uid, this.deps.clock.now());
+    const deletedAt = this.goneWhileAway.get(uid);
+    if (this.connected && deletedAt !== undefined) {
+      // Deleted gracefully while away, removed now that the edge stopped it.
+      this.goneWhileAway.delete(uid);
+      const pod = this.desired.get(uid);
+      if (pod) this.deps.onStaleStopped?.(this.node, podRef(pod), deletedAt);
+    } else this.noteGoneWhileAway(uid);
     this.desired.delete(uid);
     this.reconcile(uid);
+  }
+
+  /** A pod this node holds is deleted while the node is away: the edge keeps running it until it is back. */
+  private noteGoneWhileAway(uid: string): void {
+    if (!this.connected && this.deps.ledger.get(this.node, uid) && !this.goneWhileAway.has(uid)) this.goneWhileAway.set(uid, this.deps.clock.now());
   }
 
   /** [SYNC-10] Answers a hello with exactly the difference, then `synced`. Holds become the ledger. */
@@ -84,8 +96,8 @@ export class NodeSession {
     this.epoch = message.epoch;
     this.deps.ledger.reset(this.node, message.body.holds);
     const plan = planResync(this.desired.values(), message.body.holds);
-    const stillHeld = new Set(plan.deletes.map((ref) => ref.uid));
-    for (const uid of this.goneWhileAway.keys()) if (!stillHeld.has(uid)) this.goneWhileAway.delete(uid);
+    const held = new Set(message.body.holds.map((ref) => ref.uid));
+    for (const uid of this.goneWhileAway.keys()) if (!held.has(uid)) this.goneWhileAway.delete(uid);
     for (const ref of plan.deletes) this.enqueue({ type: 'delete', ref });
     for (const pod of plan.applies) this.enqueue({ type: 'apply', ref: podRef(pod), body: pod });
     this.deps.transport.send(this.node, {

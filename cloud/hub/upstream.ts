@@ -33,6 +33,19 @@ async function getOrUndefined<T extends Node | Pod>(get: () => Promise<T>): Prom
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * [SYNC-17] A pod being deleted whose containers the edge reports all terminated: its kubelet
+ * is done with it, so the cloud removes it (the kubelet's final DELETE with grace 0).
+ */
+export function doneTerminating(pod: Pod, status: PodStatus): boolean {
+  const containers = status.containerStatuses ?? [];
+  return pod.metadata.deletionTimestamp !== undefined && containers.length > 0 && containers.every((c) => c.state?.terminated !== undefined);
+}
+
+function ignoreNotFound(err: unknown): void {
+  if (!isKedgeError(err, 'NotFound') && !isKedgeError(err, 'Conflict')) throw err;
+}
+
 /** [SYNC-11] Registers the Node on first report (spec and labels from the edge), else writes its status. */
 export async function writeNodeStatus(api: ApiClient, reported: Node): Promise<'created' | 'updated'> {
   const name = reported.metadata.name!;
@@ -65,8 +78,9 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
   return retryOnConflict(async () => {
     const pod = await getOrUndefined(() => api.get<Pod>(podRef));
     if (!pod || pod.metadata.uid !== ref.uid || pod.spec.nodeName !== node) return 'ignored';
-    if (sameJson(pod.status ?? {}, status)) return 'applied'; // a re-report of what the cloud has [SYNC-15]
-    await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
+    // A re-report of what the cloud has needs no write [SYNC-15].
+    if (!sameJson(pod.status ?? {}, status)) await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
+    if (doneTerminating(pod, status)) await api.delete(podRef, { gracePeriodSeconds: 0, preconditions: { uid: ref.uid } }).catch(ignoreNotFound);
     return 'applied';
   });
 }

@@ -83,6 +83,17 @@ function containerStatus(input: PodStatusInput, name: string, image: string): Co
   return status;
 }
 
+/** A container of a pod being deleted, after edged stopped it: terminated, its last run kept. */
+function stoppedStatus(input: PodStatusInput, name: string, image: string): ContainerStatus {
+  const reported = input.pod.status?.containerStatuses?.find((s) => s.name === name);
+  const terminated: NonNullable<ContainerState['terminated']> = reported?.state?.terminated ?? { exitCode: 0, reason: 'Completed' };
+  if (!reported?.state?.terminated && reported?.state?.running?.startedAt) terminated.startedAt = reported.state.running.startedAt;
+  return {
+    name, ready: false, started: false, restartCount: reported?.restartCount ?? 0, image, imageID: reported?.imageID ?? '',
+    state: { terminated }, lastState: reported?.lastState ?? {}, ...(reported?.containerID ? { containerID: reported.containerID } : {}),
+  };
+}
+
 function phaseOf(input: PodStatusInput, statuses: ContainerStatus[]): PodPhase {
   if (!input.sandbox || statuses.length === 0) return 'Pending';
   const latest = input.pod.spec.containers.map((c) => attemptsOf(input.containers, input.sandbox!.id, c.name).at(-1));
@@ -110,8 +121,10 @@ function condition(input: PodStatusInput, type: string, ok: boolean, reason?: st
 /** The pod's status as edged sees it: a pure function of the pod, its sandbox and containers. */
 export function derivePodStatus(input: PodStatusInput): PodStatus {
   const { pod, sandbox } = input;
-  const statuses = pod.spec.containers.map((c) => containerStatus(input, c.name, c.image ?? ''));
-  const phase = phaseOf(input, statuses);
+  // Being deleted and its sandbox gone: every container has stopped, which tells the cloud it may remove the pod.
+  const stopped = pod.metadata.deletionTimestamp !== undefined && !sandbox;
+  const statuses = pod.spec.containers.map((c) => (stopped ? stoppedStatus(input, c.name, c.image ?? '') : containerStatus(input, c.name, c.image ?? '')));
+  const phase = stopped ? (pod.status?.phase ?? 'Pending') : phaseOf(input, statuses);
   const unready = statuses.filter((s) => !s.ready).map((s) => s.name);
   const allReady = unready.length === 0 && statuses.length > 0;
   const why = phase === 'Succeeded' || phase === 'Failed' ? 'PodCompleted' : 'ContainersNotReady';

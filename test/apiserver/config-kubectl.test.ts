@@ -65,7 +65,8 @@ describe.skipIf(!hasKubectl)('kubectl with ConfigMaps, Secrets and drain', () =>
       spec: { nodeName: 'edge-1', runtimeClassName: 'sim', containers: [{ name: 'app', image: 'kedge.io/hello:1.0' }] },
     });
     seen.length = 0;
-    const r = await kubectl('drain', 'edge-1', '--ignore-daemonsets', '--force');
+    // No kubelet runs here to stop the pod: grace 0 removes it at once instead of marking it.
+    const r = await kubectl('drain', 'edge-1', '--ignore-daemonsets', '--force', '--grace-period=0');
     expect(r.stderr).toBe('Warning: deleting Pods that declare no controller: default/bare\n');
     expect(r).toMatchObject({ code: 0, stdout: 'node/edge-1 cordoned\nevicting pod default/bare\npod/bare evicted\nnode/edge-1 drained\n' });
     // Without the eviction subresource, drain falls back to DELETE: it must have evicted.

@@ -26,7 +26,10 @@ describe('loopback client', () => {
     expect(patched.status?.phase).toBe('Running');
     const stale = { ...created, metadata: { ...created.metadata } };
     await expect(client.replace({ resource: 'pods', namespace: 'default', name: 'a' }, stale)).rejects.toSatisfy((e) => isKedgeError(e, 'Conflict'));
+    // Bound to a node: deleted gracefully (marked, 30 s), then at once with grace 0.
     await client.delete({ resource: 'pods', namespace: 'default', name: 'a' });
+    expect((await client.get<Pod>({ resource: 'pods', namespace: 'default', name: 'a' })).metadata).toMatchObject({ deletionGracePeriodSeconds: 30, deletionTimestamp: expect.any(String) });
+    await client.delete({ resource: 'pods', namespace: 'default', name: 'a' }, { gracePeriodSeconds: 0 });
     await expect(client.get({ resource: 'pods', namespace: 'default', name: 'a' })).rejects.toSatisfy((e) => isKedgeError(e, 'NotFound'));
     const viewer = f.api.loopback(VIEWER_TOKEN);
     await expect(viewer.create({ resource: 'pods', namespace: 'default' }, pod('b'))).rejects.toSatisfy((e) => isKedgeError(e, 'Forbidden'));

@@ -85,8 +85,10 @@ describe('the seed questions', () => {
     expect((await node()).spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
 
     await pass(c.clock, 4 * MINUTE);
-    expect((await c.api.list<Pod>(podsRef)).items.map((p) => p.metadata.uid)).toContain(victim.metadata.uid);
-    await eventually(c.clock, async () => !(await c.api.list<Pod>(podsRef)).items.some((p) => p.metadata.uid === victim.metadata.uid), 'the pod evicted', { stepMs: SECOND });
+    const victimNow = async (): Promise<Pod | undefined> => (await c.api.list<Pod>(podsRef)).items.find((p) => p.metadata.uid === victim.metadata.uid);
+    expect((await victimNow())?.metadata.deletionTimestamp).toBeUndefined();
+    // Evicted: deleted gracefully, so it stays Terminating until its kubelet says it stopped.
+    await eventually(c.clock, async () => (await victimNow())?.metadata.deletionTimestamp !== undefined, 'the pod evicted', { stepMs: SECOND });
     expect(c.clock.now() - unknownAt).toBeGreaterThanOrEqual(5 * MINUTE - 2 * c.timing.nodeMonitorPeriodMs);
     const replaced = await eventually(c.clock, async () => {
       const now = running(await c.api.list<Pod>(podsRef));
@@ -99,6 +101,7 @@ describe('the seed questions', () => {
     await pass(c.clock, 10 * MINUTE - (c.clock.now() - cutAt));
     c.link('edge-2').heal();
     await eventually(c.clock, async () => (await c.edge('edge-2').runtime.listContainers()).every((x) => x.podUid !== victim.metadata.uid), 'the old copy stopped on edge-2', { wallTimeoutMs: 15_000 });
+    await eventually(c.clock, async () => (await victimNow()) === undefined, 'the evicted pod removed once edge-2 stopped it');
     await eventually(c.clock, async () => readyOf(await node()) === 'True' && !(await node()).spec?.taints?.length, 'edge-2 Ready, untainted');
     const events = await eventually(c.clock, async () => {
       const list = await c.api.list<KubeEvent>({ resource: 'events', namespace: 'default' });

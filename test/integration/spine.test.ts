@@ -44,7 +44,10 @@ describe('cloud and edges in one process, over a real broker', () => {
     const other = node === 'edge-1' ? 'edge-2' : 'edge-1';
     expect(await c.edgePods(other)).toEqual([]);
 
+    // Graceful: Terminating until the edge has stopped it, then removed [SYNC-17].
     await c.api.delete(podRef('hello'));
+    expect((await c.api.get<Pod>(podRef('hello'))).metadata.deletionTimestamp).toBeDefined();
+    await eventually(c.clock, async () => !(await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })).items.length, 'hello removed from the API');
     await eventually(c.clock, async () => (await c.edgePods(node)).length === 0, 'hello gone from the edge');
     await eventually(c.clock, async () => (await c.edge(node).runtime.listContainers()).length === 0, 'containers removed');
   });

@@ -27,9 +27,11 @@ describe('node lifecycle controller (in-process apiserver, fake clock)', () => {
     await drain();
   };
   const getNode = (name: string) => api.get<Node>({ resource: 'nodes', name });
+  /** The pod while it is in service: evicted ones are marked for (graceful) deletion, or gone. */
   const getPod = async (name: string): Promise<Pod | undefined> => {
     try {
-      return await api.get<Pod>({ resource: 'pods', namespace: 'default', name });
+      const pod = await api.get<Pod>({ resource: 'pods', namespace: 'default', name });
+      return pod.metadata.deletionTimestamp === undefined ? pod : undefined;
     } catch (err) {
       if (isKedgeError(err, 'NotFound')) return undefined;
       throw err;
