@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ReplicaSet, Scale } from '../../shared/apps-types.js';
 import { apiFixture, type ApiFixture } from '../support/api-fixture.js';
+import type { StatusBody as Status, TableBody as Table } from '../support/api-shapes.js';
 
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const deploys = '/apis/apps/v1/namespaces/default/deployments';
 const replicasets = '/apis/apps/v1/namespaces/default/replicasets';
 
-interface Table {
-  columnDefinitions: { name: string; priority?: number }[];
-  rows: { cells: unknown[] }[];
-}
-interface Status {
-  code: number;
-  reason: string;
-  message: string;
-  details?: { kind?: string; group?: string; causes?: { field?: string; message: string }[] };
-}
 
 function deployment(name: string, extra: Record<string, unknown> = {}): Deployment {
   return {

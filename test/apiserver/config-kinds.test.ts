@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import { apiFixture } from '../support/api-fixture.js';
+import type { StatusBody as Status, TableBody as Table } from '../support/api-shapes.js';
 
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const configmaps = '/api/v1/namespaces/default/configmaps';
 const secrets = '/api/v1/namespaces/default/secrets';
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
-interface Table {
-  columnDefinitions: { name: string; priority?: number }[];
-  rows: { cells: unknown[] }[];
-}
-interface Status {
-  code: number;
-  reason: string;
-  message: string;
-  details?: { kind?: string; causes?: { field?: string; reason?: string; message: string }[] };
-}
 
 const fieldsOf = (body: unknown): (string | undefined)[] => ((body as Status).details?.causes ?? []).map((c) => c.field);
 

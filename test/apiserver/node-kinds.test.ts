@@ -3,22 +3,13 @@ import { DEFAULT_RUNTIME_CLASSES, ensureRuntimeClasses } from '../../cloud/apise
 import type { Lease, RuntimeClass } from '../../shared/config-types.js';
 import type { Pod, Toleration } from '../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, pod } from '../support/api-fixture.js';
+import type { StatusBody as Status, TableBody as Table } from '../support/api-shapes.js';
 
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
 const runtimeClasses = '/apis/node.k8s.io/v1/runtimeclasses';
 const pods = '/api/v1/namespaces/default/pods';
 
-interface Table {
-  columnDefinitions: { name: string }[];
-  rows: { cells: unknown[] }[];
-}
-interface Status {
-  code: number;
-  reason: string;
-  message: string;
-  details?: { name?: string; kind?: string; causes?: { field?: string; message: string }[] };
-}
 
 function lease(name: string, spec: Lease['spec'] = {}): Lease {
   return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec };
