@@ -55,3 +55,14 @@ describe('kedge component against a running cloud', () => {
     expect(missing.stderr).toContain('no kedge cloud found with data dir');
   });
 });
+
+describe('npx kedge', () => {
+  it('runs the built command as a user types it (the bin is executable)', async () => {
+    const { execFile } = await import('node:child_process');
+    const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile('npx', ['--no-install', 'kedge', '--help'], (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: kedge /);
+  });
+});
