@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import type { LogLine } from './runtime.js';
+
+/**
+ * The shim that runs between the edge and a container process, as containerd's shim does:
+ * it owns the container's stdout and stderr, so output keeps flowing to the log file while
+ * the edge process is down. Each line goes out as "<ms since epoch> <stream> <text>"; past
+ * `maxBytes` the file moves to "<file>.1" (one old file kept). When the container ends, the
+ * shim records its exit code in the exit file and exits with the same code. SIGTERM is for
+ * the container (the whole process group gets it): the shim waits for the container instead.
+ * It says "up" on its stdout once that holds; the edge waits for it before a stop can come.
+ * argv: logPath exitPath maxBytes command [args...]. Plain JavaScript run with `node -e`.
+ */
+export const LOG_SHIM_SOURCE = String.raw`
+const fs = require('node:fs');
+const os = require('node:os');
+const { spawn } = require('node:child_process');
+const [logPath, exitPath, maxText, command, ...args] = process.argv.slice(1);
+const maxBytes = Number(maxText);
+let size = 0;
+try { size = fs.statSync(logPath).size; } catch {}
+let fd = fs.openSync(logPath, 'a');
+function write(stream, text) {
+  const buf = Buffer.from(Date.now() + ' ' + stream + ' ' + text + '\n');
+  if (size > 0 && size + buf.length > maxBytes) {
+    fs.closeSync(fd);
+    fs.renameSync(logPath, logPath + '.1');
+    fd = fs.openSync(logPath, 'a');
+    size = 0;
+  }
+  fs.writeSync(fd, buf);
+  size += buf.length;
+}
+function pump(input, stream) {
+  let rest = '';
+  input.setEncoding('utf8');
+  input.on('data', (chunk) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop();
+    for (const part of parts) write(stream, part);
+  });
+  input.on('end', () => { if (rest) write(stream, rest); });
+}
+let ended = false;
+function end(exitCode, reason) {
+  if (ended) return;
+  ended = true;
+  fs.writeFileSync(exitPath, JSON.stringify({ exitCode, reason }));
+  process.exit(exitCode);
+}
+process.on('SIGTERM', () => {});
+const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
+child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });
+pump(child.stdout, 'stdout');
+pump(child.stderr, 'stderr');
+child.on('close', (code, signal) => {
+  const exitCode = code ?? 128 + (os.constants.signals[signal] ?? 0);
+  end(exitCode, exitCode === 0 ? 'Completed' : 'Error');
+});
+`;
+
+/** Reads the rotated file, then the current one: every line the shim wrote, oldest first. */
+export async function readLogLines(logPath: string): Promise<LogLine[]> {
+  const lines: LogLine[] = [];
+  for (const path of [`${logPath}.1`, logPath]) {
+    for (const raw of (await readOptional(path)).split('\n')) {
+      const match = /^(\d+) (?:stdout|stderr) (.*)$/.exec(raw);
+      if (match) lines.push({ time: Number(match[1]), text: match[2]! });
+    }
+  }
+  return lines;
+}
+
+async function readOptional(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+}

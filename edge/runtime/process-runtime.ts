@@ -1,0 +1,195 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import { KedgeError } from '../../shared/errors.js';
+import { JsonStateFile } from '../json-state-file.js';
+import { readLogLines } from './process-logs.js';
+import { isSameProcess, signalGroup } from './proc-stat.js';
+import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
+import { containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnContainer, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
+import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+
+export const PROCESS_RUNTIME_VERSION = '0.1.0';
+export const PROCESS_STATE_FILE = 'process-runtime.json';
+export const DEFAULT_MAX_LOG_BYTES = 10 * 1024 * 1024;
+/** How often a stop looks whether an adopted process (not our child: no exit event) is gone. */
+export const ADOPTED_POLL_MS = 100;
+
+export interface ProcessRuntimeOptions {
+  dataDir: string;
+  clock: Clock;
+  /** A node reboot: every process from before is killed and forgotten. A plain restart adopts them. */
+  reboot?: boolean;
+  /** Processes share the node's network, so every sandbox gets this IP (default 127.0.0.1). */
+  hostIp?: string;
+  maxLogBytes?: number;
+}
+
+const newId = (): string => randomBytes(16).toString('hex');
+
+/**
+ * The `process` runtime: each container is a real process (its image is ignored) under a log
+ * shim, in its own process group, outliving the edge process. A later instance over the same
+ * data directory adopts the processes that still run (same pid and start time).
+ */
+export class ProcessRuntime implements Runtime {
+  readonly name = 'process';
+  readonly version = PROCESS_RUNTIME_VERSION;
+  /** Processes this instance started: their exit event tells when and how they ended. */
+  private readonly children = new Map<string, { child: ChildProcess; exited: Promise<void> }>();
+
+  private constructor(
+    private readonly options: ProcessRuntimeOptions,
+    private readonly file: JsonStateFile<ProcessState>,
+    private readonly state: ProcessState,
+  ) {}
+
+  static async open(options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
+    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE));
+    if (options.reboot) await forgetAll(options.dataDir, file);
+    const state = (await file.read()) ?? { sandboxes: [], containers: [] };
+    await mkdir(join(options.dataDir, 'containers'), { recursive: true });
+    return new ProcessRuntime(options, file, state);
+  }
+
+  async runSandbox(config: SandboxConfig): Promise<Sandbox> {
+    const { podUid, name, namespace } = config;
+    const sandbox: Sandbox = { id: newId(), podUid, name, namespace, ip: this.options.hostIp ?? '127.0.0.1', createdAt: this.options.clock.now(), state: 'ready' };
+    this.state.sandboxes.push(sandbox);
+    await this.save();
+    return { ...sandbox };
+  }
+
+  async stopSandbox(sandboxId: string): Promise<void> {
+    const sandbox = this.sandbox(sandboxId);
+    const inside = this.state.containers.filter((c) => c.sandboxId === sandboxId);
+    await Promise.all(inside.map((c) => this.stopContainer(c.id, 0)));
+    sandbox.state = 'notready';
+    await this.save();
+  }
+
+  async removeSandbox(sandboxId: string): Promise<void> {
+    const inside = this.state.containers.filter((c) => c.sandboxId === sandboxId);
+    await Promise.all(inside.map((c) => this.removeContainer(c.id)));
+    this.state.sandboxes = this.state.sandboxes.filter((s) => s.id !== sandboxId);
+    await this.save();
+  }
+
+  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    const sandbox = this.sandbox(sandboxId);
+    const record = newRecord(newId(), sandbox, config, this.options.clock.now());
+    this.state.containers.push(record);
+    await this.save();
+    return record.id;
+  }
+
+  async startContainer(containerId: string): Promise<void> {
+    const record = this.container(containerId);
+    if (record.startedAt !== undefined) throw new KedgeError('Conflict', `container ${containerId} was already started`);
+    record.startedAt = this.options.clock.now();
+    const { command, args = [], env = {}, workingDir } = record.spec;
+    if (!command?.length) return this.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
+    const { dataDir, maxLogBytes = DEFAULT_MAX_LOG_BYTES } = this.options;
+    const spawned = await spawnContainer({ dataDir, id: record.id, command, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, workingDir, maxLogBytes });
+    if (!spawned) return this.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
+    record.pid = spawned.pid;
+    record.startTime = spawned.startTime;
+    const exited = new Promise<void>((resolve) =>
+      spawned.child.once('exit', (code, signal) => void this.finishChild(record, exitFromEvent(code, signal)).finally(resolve)),
+    );
+    this.children.set(record.id, { child: spawned.child, exited });
+    await this.save();
+  }
+
+  async stopContainer(containerId: string, graceMs: number): Promise<void> {
+    const record = this.container(containerId);
+    if (!(await this.isRunning(record))) return;
+    const pid = record.pid!;
+    signalGroup(pid, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
+    const cancel = this.options.clock.setTimer(graceMs, () => signalGroup(pid, 'SIGKILL'));
+    try {
+      await this.exitOf(record);
+    } finally {
+      cancel();
+    }
+  }
+
+  async removeContainer(containerId: string): Promise<void> {
+    const record = this.state.containers.find((c) => c.id === containerId);
+    if (!record) return;
+    if (await this.isRunning(record)) signalGroup(record.pid!, 'SIGKILL');
+    this.children.get(containerId)?.child.removeAllListeners('exit');
+    this.children.delete(containerId);
+    this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
+    await removeContainerFiles(this.options.dataDir, containerId);
+    await this.save();
+  }
+
+  async listSandboxes(): Promise<Sandbox[]> {
+    return this.state.sandboxes.map((s) => ({ ...s }));
+  }
+
+  async listContainers(): Promise<ContainerInfo[]> {
+    await Promise.all(this.state.containers.map((c) => this.isRunning(c)));
+    return this.state.containers.map(infoOf);
+  }
+
+  async logs(containerId: string): Promise<LogLine[]> {
+    this.container(containerId);
+    return readLogLines(containerPaths(this.options.dataDir, containerId).log);
+  }
+
+  /** Stops listening to its children, as a dying edge process would: a later instance takes over. */
+  close(): void {
+    for (const { child } of this.children.values()) child.removeAllListeners('exit');
+    this.children.clear();
+  }
+
+  /** Running now? Notices an adopted process that has ended, and records its end. */
+  private async isRunning(record: ProcessRecord): Promise<boolean> {
+    if (record.pid === undefined || record.finishedAt !== undefined) return false;
+    if (this.children.has(record.id)) return true;
+    if (await isSameProcess(record.pid, record.startTime)) return true;
+    await this.finishChild(record, UNKNOWN_EXIT);
+    return false;
+  }
+
+  private async exitOf(record: ProcessRecord): Promise<void> {
+    const own = this.children.get(record.id);
+    if (own) return own.exited;
+    await pollUntil(this.options.clock, ADOPTED_POLL_MS, async () => !(await this.isRunning(record)));
+  }
+
+  /** Records the end of a process; the shim's exit file, when there is one, knows best. */
+  private async finishChild(record: ProcessRecord, fallback: ExitInfo): Promise<void> {
+    const recorded = await readExitFile(containerPaths(this.options.dataDir, record.id).exit);
+    // Our child stays "running" until here, so a liveness check cannot race this with Unknown.
+    this.children.delete(record.id);
+    if (record.finishedAt === undefined) await this.finish(record, recorded ?? fallback);
+  }
+
+  private async finish(record: ProcessRecord, exit: ExitInfo): Promise<void> {
+    record.finishedAt = this.options.clock.now();
+    record.exitCode = exit.exitCode;
+    record.reason = exit.reason;
+    await this.save();
+  }
+
+  private sandbox(id: string): Sandbox {
+    const found = this.state.sandboxes.find((s) => s.id === id);
+    if (!found) throw new KedgeError('NotFound', `sandbox ${id} not found`);
+    return found;
+  }
+
+  private container(id: string): ProcessRecord {
+    const found = this.state.containers.find((c) => c.id === id);
+    if (!found) throw new KedgeError('NotFound', `container ${id} not found`);
+    return found;
+  }
+
+  private save(): Promise<void> {
+    return this.file.write(this.state);
+  }
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LOG_SHIM_SOURCE } from './process-logs.js';
+import { processStartTime } from './proc-stat.js';
+import type { ContainerInfo } from './runtime.js';
+
+export type ExitInfo = Required<Pick<ContainerInfo, 'exitCode' | 'reason'>>;
+
+/** An adopted process that ended while nobody watched, with no exit file to tell how. */
+export const UNKNOWN_EXIT: ExitInfo = { exitCode: 255, reason: 'Unknown' };
+
+/** Where a container's files live in the edge's data directory. */
+export function containerPaths(dataDir: string, id: string): { log: string; exit: string } {
+  const base = join(dataDir, 'containers', id);
+  return { log: `${base}.log`, exit: `${base}.exit` };
+}
+
+export async function removeContainerFiles(dataDir: string, id: string): Promise<void> {
+  const { log, exit } = containerPaths(dataDir, id);
+  await Promise.all([log, `${log}.1`, exit].map((path) => rm(path, { force: true })));
+}
+
+/** The exit the shim recorded, if it lived to record one. */
+export async function readExitFile(path: string): Promise<ExitInfo | undefined> {
+  try {
+    const saved = JSON.parse(await readFile(path, 'utf8')) as ExitInfo;
+    return Number.isInteger(saved.exitCode) ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exit of a child of this process: the shim's record, else what the exit event says. */
+export function exitFromEvent(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
+  if (code !== null) return { exitCode: code, reason: code === 0 ? 'Completed' : 'Error' };
+  const signals: Record<string, number> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGHUP: 1 };
+  return { exitCode: 128 + (signals[signal ?? ''] ?? 0), reason: 'Error' };
+}
+
+export interface SpawnRequest {
+  dataDir: string;
+  id: string;
+  command: string[];
+  args: string[];
+  env: Record<string, string>;
+  workingDir?: string;
+  maxLogBytes: number;
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  pid: number;
+  startTime: string | undefined;
+}
+
+/**
+ * Starts the container under its log shim, detached into its own process group (and session)
+ * so it outlives the edge process; undefined when it cannot even be started.
+ */
+export async function spawnContainer(req: SpawnRequest): Promise<Spawned | undefined> {
+  if (req.workingDir !== undefined && !(await isDirectory(req.workingDir))) return undefined;
+  const { log, exit } = containerPaths(req.dataDir, req.id);
+  const [executable, ...rest] = req.command;
+  const argv = ['-e', LOG_SHIM_SOURCE, '--', log, exit, String(req.maxLogBytes), executable!, ...rest, ...req.args];
+  const child = spawn(process.execPath, argv, { detached: true, stdio: ['ignore', 'pipe', 'ignore'], cwd: req.workingDir, env: req.env });
+  child.on('error', () => undefined); // a failed spawn shows as no pid below, then an exit
+  child.unref();
+  if (child.pid === undefined) return undefined;
+  const startTime = await processStartTime(child.pid);
+  await shimUp(child);
+  return { child, pid: child.pid, startTime };
+}
+
+/** Resolves once the shim has said "up" (or ended): it then stands between the edge and the container. */
+function shimUp(child: ChildProcess): Promise<void> {
+  const stdout = child.stdout!;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stdout.destroy(); // the pipe must not tie the shim to the edge process
+      (stdout as unknown as { unref?: () => void }).unref?.();
+      resolve();
+    };
+    stdout.once('data', done);
+    stdout.once('end', done);
+    child.once('exit', done);
+  });
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

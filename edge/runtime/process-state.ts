@@ -1,0 +1,54 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import type { JsonStateFile } from '../json-state-file.js';
+import { isSameProcess, signalGroup } from './proc-stat.js';
+import type { ContainerConfig, ContainerInfo, Sandbox } from './runtime.js';
+
+/** What the runtime remembers about a container: its spec, and the process that runs it. */
+export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
+  spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir'>;
+  pid?: number;
+  /** /proc/<pid>/stat starttime: adopting needs the pid AND this to match. */
+  startTime?: string;
+}
+
+export interface ProcessState {
+  sandboxes: Sandbox[];
+  containers: ProcessRecord[];
+}
+
+export function infoOf(record: ProcessRecord): ContainerInfo {
+  const { spec: _spec, pid: _pid, startTime: _startTime, ...info } = record;
+  const state = record.finishedAt !== undefined ? 'exited' : record.startedAt !== undefined ? 'running' : 'created';
+  return { ...info, state, ready: state === 'running' };
+}
+
+/** A node reboot: the processes it recorded that still run (same start time) die with it. */
+export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessState>): Promise<void> {
+  const old = await file.read();
+  for (const c of old?.containers ?? []) {
+    if (c.pid !== undefined && c.finishedAt === undefined && (await isSameProcess(c.pid, c.startTime))) signalGroup(c.pid, 'SIGKILL');
+  }
+  await file.remove();
+  await rm(join(dataDir, 'containers'), { recursive: true, force: true });
+}
+
+export function newRecord(id: string, sandbox: Sandbox, config: ContainerConfig, now: number): ProcessRecord {
+  const { command, args, env, workingDir } = config;
+  const { podUid } = sandbox;
+  return { id, sandboxId: sandbox.id, podUid, name: config.name, attempt: config.attempt, image: config.image ?? '', createdAt: now, spec: { command, args, env, workingDir } };
+}
+
+/** Resolves once `done` says so, asking every `everyMs` on the clock. */
+export function pollUntil(clock: Clock, everyMs: number, done: () => Promise<boolean>): Promise<void> {
+  return new Promise((resolve) => {
+    const cancel = clock.setRepeating(everyMs, () => {
+      void done().then((yes) => {
+        if (!yes) return;
+        cancel();
+        resolve();
+      });
+    });
+  });
+}
