@@ -27,7 +27,7 @@ export const podPrinter: Printer = {
       pod.metadata.name ?? '',
       `${ready}/${total}`,
       podStatusReason(pod),
-      restarts(statuses, now),
+      restarts(initStatusReason(pod) === undefined ? statuses : (pod.status?.initContainerStatuses ?? []), now),
       age(pod.metadata.creationTimestamp, now),
       pod.status?.podIP || '<none>',
       pod.spec?.nodeName || '<none>',
@@ -39,6 +39,8 @@ export const podPrinter: Printer = {
 
 /** The STATUS column: waiting/terminated reasons beat the phase; deletion shows Terminating. */
 export function podStatusReason(pod: Pod): string {
+  const init = initStatusReason(pod);
+  if (init !== undefined) return pod.metadata.deletionTimestamp ? (pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating') : init;
   let reason: string = pod.status?.reason || pod.status?.phase || '';
   let hasRunning = false;
   const statuses = pod.status?.containerStatuses ?? [];
@@ -55,6 +57,24 @@ export function podStatusReason(pod: Pod): string {
   }
   if (pod.metadata.deletionTimestamp) reason = pod.status?.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
   return reason;
+}
+
+/**
+ * While the pod initializes (kubectl's printPod): `Init:<reason>` for the first init container
+ * that failed or waits for a reason, else `Init:<done>/<total>`; undefined once initialized.
+ */
+function initStatusReason(pod: Pod): string | undefined {
+  const statuses = pod.status?.initContainerStatuses ?? [];
+  const total = pod.spec?.initContainers?.length ?? 0;
+  if (pod.status?.conditions?.some((c) => c.type === 'Initialized' && c.status === 'True')) return undefined;
+  for (let i = 0; i < statuses.length; i++) {
+    const state = statuses[i]!.state ?? {};
+    if (state.terminated?.exitCode === 0) continue;
+    if (state.terminated) return state.terminated.reason ? `Init:${state.terminated.reason}` : `Init:ExitCode:${state.terminated.exitCode}`;
+    if (state.waiting?.reason && state.waiting.reason !== 'PodInitializing') return `Init:${state.waiting.reason}`;
+    return `Init:${i}/${total}`;
+  }
+  return undefined;
 }
 
 /** "3", or "3 (5m ago)" when a container's last termination time is known. */

@@ -8,7 +8,7 @@ import { Coalescer } from '../coalescer.js';
 import { refOf, type LocalCache } from '../metamanager/local-cache.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { applyPodActions } from './apply-actions.js';
-import { planPods, type ActualPods } from './plan-pods.js';
+import { nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
 export interface EdgedDeps {
@@ -26,6 +26,7 @@ export interface EdgedDeps {
 const FOLLOW_UPS_PER_INTERVAL = 10;
 
 const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) => c.state === 'created');
+const earliest = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 /**
  * The kubelet: every timing.syncIntervalMs, and whenever the cache changes, it plans
@@ -91,14 +92,14 @@ export class Edged {
     try {
       const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
       let actual = await this.actual();
-      const actions = planPods(desired, actual, clock.now());
-      if (actions.length > 0) {
+      const actions = planPods(desired, actual, clock.now(), this.deps.timing);
+      if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger);
         actual = await this.actual();
       }
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual);
-      this.followUp(this.nextLook(actual));
+      this.followUp(earliest(this.nextLook(actual), nextRestartAt(actions)));
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }
@@ -116,7 +117,7 @@ export class Edged {
     return isStarting(actual) ? now + Math.max(1, Math.floor(timing.syncIntervalMs / FOLLOW_UPS_PER_INTERVAL)) : undefined;
   }
 
-  /** One extra sync at `at` (the earliest asked for wins), so a starting container shows as running without delay. */
+  /** One extra sync at `at` (the earliest asked for wins): a starting container shows as running, a backed-off one restarts, without delay. */
   private followUp(at: number | undefined): void {
     if (at === undefined || this.stopped || (this.followUpAt !== undefined && this.followUpAt <= at)) return;
     this.cancelFollowUp?.();
@@ -146,7 +147,7 @@ export class Edged {
       const sandbox = actual.sandboxes
         .filter((s) => s.podUid === held.uid && s.state === 'ready')
         .sort((a, b) => b.createdAt - a.createdAt)[0];
-      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now() });
+      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing });
       if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ContainerState, ContainerStateTerminated, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
 import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
-import { attemptsOf, shouldRestart } from './plan-pods.js';
+import { initDone } from './plan-containers.js';
+import { attemptsOf, restartBackoff, shouldRestart, shouldRestartInit, type TimeScale } from './restart-policy.js';
 
 export interface PodStatusInput {
   /** The pod as cached; its `status` is the previous status edged reported (or the cloud's). */
@@ -11,6 +12,8 @@ export interface PodStatusInput {
   runtimeName: string;
   hostIP: string;
   now: number;
+  /** For the restart back-off (default: real time). */
+  timing?: TimeScale;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -36,8 +39,9 @@ export function qosClassOf(pod: Pod): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-function stateOf(c: ContainerInfo | undefined): ContainerState {
-  if (!c || c.state === 'created') return { waiting: { reason: 'ContainerCreating' } };
+/** A container not yet running waits for ContainerCreating, or PodInitializing in a pod with init containers (as the kubelet says). */
+function stateOf(c: ContainerInfo | undefined, pod: Pod): ContainerState {
+  if (!c || c.state === 'created') return { waiting: { reason: pod.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating' } };
   if (c.state === 'running') return { running: { startedAt: iso(c.startedAt ?? c.createdAt) } };
   if (c.state === 'exited') return terminated(c);
   return { waiting: { reason: 'Unknown' } };
@@ -64,20 +68,37 @@ function carriedLastState(input: PodStatusInput, name: string, latest: Container
   return structuredClone(reported.lastState);
 }
 
-function containerStatus(input: PodStatusInput, name: string, image: string): ContainerStatus {
+/**
+ * An exited container waiting out its restart back-off shows as the kubelet shows it:
+ * waiting in CrashLoopBackOff, its end in lastState. Undefined when it is not waiting.
+ */
+function crashLoopState(input: PodStatusInput, attempts: ContainerInfo[], init: boolean): Pick<ContainerStatus, 'state' | 'lastState'> | undefined {
+  const { pod, now } = input;
+  const latest = attempts.at(-1);
+  if (latest?.state !== 'exited' || !(init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) return undefined;
+  const backoff = restartBackoff(latest, attempts.at(-2), input.timing ?? { timeScale: 1 });
+  if (now >= backoff.at) return undefined;
+  const { name = '', namespace = 'default', uid = '' } = pod.metadata;
+  const message = `back-off ${backoff.seconds}s restarting failed container=${latest.name} pod=${name}_${namespace}(${uid})`;
+  return { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: terminated(latest) };
+}
+
+function containerStatus(input: PodStatusInput, name: string, image: string, init = false): ContainerStatus {
   const attempts = input.sandbox ? attemptsOf(input.containers, input.sandbox.id, name) : [];
   const latest = attempts.at(-1);
   const previous = attempts.length > 1 ? attempts.at(-2) : undefined;
   const lastState = previous ? (previous.state === 'exited' ? terminated(previous) : {}) : carriedLastState(input, name, latest);
+  const completed = init && latest?.state === 'exited' && latest.exitCode === 0;
   const status: ContainerStatus = {
     name,
-    ready: latest?.state === 'running' && latest.ready !== false,
+    ready: completed || (latest?.state === 'running' && latest.ready !== false),
     started: latest?.state === 'running',
     restartCount: latest?.attempt ?? 0,
     image,
     imageID: latest ? imageIdOf(image) : '',
-    state: stateOf(latest),
+    state: stateOf(latest, input.pod),
     lastState,
+    ...crashLoopState(input, attempts, init),
   };
   if (latest) status.containerID = `${input.runtimeName}://${latest.id}`;
   return status;
@@ -94,8 +115,25 @@ function stoppedStatus(input: PodStatusInput, name: string, image: string): Cont
   };
 }
 
-function phaseOf(input: PodStatusInput, statuses: ContainerStatus[]): PodPhase {
+/** The init containers not yet completed (all of them without a sandbox). */
+function initPending(input: PodStatusInput): string[] {
+  const inits = input.pod.spec.initContainers ?? [];
+  if (input.sandbox && initDone(input.pod, input.sandbox.id, input.containers)) return [];
+  return inits.filter((c) => !input.sandbox || attemptsOf(input.containers, input.sandbox.id, c.name).at(-1)?.exitCode !== 0).map((c) => c.name);
+}
+
+/** An init container that failed and will not run again (restartPolicy Never) fails the pod. */
+function initFailed(input: PodStatusInput): boolean {
+  if (!input.sandbox) return false;
+  return (input.pod.spec.initContainers ?? []).some((c) => {
+    const latest = attemptsOf(input.containers, input.sandbox!.id, c.name).at(-1);
+    return latest?.state === 'exited' && latest.exitCode !== 0 && !shouldRestartInit(input.pod, latest);
+  });
+}
+
+function phaseOf(input: PodStatusInput, statuses: ContainerStatus[], initializing: boolean): PodPhase {
   if (!input.sandbox || statuses.length === 0) return 'Pending';
+  if (initializing) return initFailed(input) ? 'Failed' : 'Pending';
   const latest = input.pod.spec.containers.map((c) => attemptsOf(input.containers, input.sandbox!.id, c.name).at(-1));
   const finished = latest.every((c) => c?.state === 'exited' && !shouldRestart(input.pod, c));
   if (finished) return latest.every((c) => c?.exitCode === 0) ? 'Succeeded' : 'Failed';
@@ -124,7 +162,8 @@ export function derivePodStatus(input: PodStatusInput): PodStatus {
   // Being deleted and its sandbox gone: every container has stopped, which tells the cloud it may remove the pod.
   const stopped = pod.metadata.deletionTimestamp !== undefined && !sandbox;
   const statuses = pod.spec.containers.map((c) => (stopped ? stoppedStatus(input, c.name, c.image ?? '') : containerStatus(input, c.name, c.image ?? '')));
-  const phase = stopped ? (pod.status?.phase ?? 'Pending') : phaseOf(input, statuses);
+  const incomplete = stopped ? [] : initPending(input);
+  const phase = stopped ? (pod.status?.phase ?? 'Pending') : phaseOf(input, statuses, incomplete.length > 0);
   const unready = statuses.filter((s) => !s.ready).map((s) => s.name);
   const allReady = unready.length === 0 && statuses.length > 0;
   const why = phase === 'Succeeded' || phase === 'Failed' ? 'PodCompleted' : 'ContainersNotReady';
@@ -133,7 +172,7 @@ export function derivePodStatus(input: PodStatusInput): PodStatus {
     phase,
     conditions: [
       condition(input, 'PodReadyToStartContainers', sandbox?.state === 'ready'),
-      condition(input, 'Initialized', true),
+      condition(input, 'Initialized', incomplete.length === 0, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`),
       condition(input, 'Ready', allReady, why, message),
       condition(input, 'ContainersReady', allReady, why, message),
       condition(input, 'PodScheduled', true),
@@ -144,6 +183,9 @@ export function derivePodStatus(input: PodStatusInput): PodStatus {
     containerStatuses: statuses,
     qosClass: qosClassOf(pod),
   };
+  const inits = pod.spec.initContainers ?? [];
+  if (inits.length > 0 && stopped && pod.status?.initContainerStatuses) status.initContainerStatuses = structuredClone(pod.status.initContainerStatuses);
+  else if (inits.length > 0 && !stopped) status.initContainerStatuses = inits.map((c) => containerStatus(input, c.name, c.image ?? '', true));
   if (sandbox) {
     status.podIP = sandbox.ip;
     status.podIPs = [{ ip: sandbox.ip }];

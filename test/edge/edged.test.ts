@@ -91,7 +91,9 @@ describe('Edged with the sim runtime', () => {
     await run();
     hold(pod('crashy', 'u1', {}, { 'kedge.io/start-delay': '0s', 'kedge.io/crash-after': '1500ms', 'kedge.io/exit-code': '2' }));
     await edged!.sync();
-    await tick(2000); // crashed at 1.5 s; restarted by the sync at 2 s
+    await tick(2000); // crashed at 1.5 s: it waits out its 10 s back-off
+    expect(status().containerStatuses![0]!.state.waiting?.reason).toBe('CrashLoopBackOff');
+    await tick(10_000); // restarted at 11.5 s
     const c = status().containerStatuses![0]!;
     expect(c.restartCount).toBe(1);
     expect(c.lastState.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });

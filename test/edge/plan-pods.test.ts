@@ -3,9 +3,9 @@ import { planPods, type ActualPods } from '../../edge/edged/plan-pods.js';
 import type { Pod } from '../../shared/types.js';
 import { container, pod, sandbox } from './fixtures.js';
 
-/** An action reduced to what a table can say: type and the ids it touches. */
-function summary(desired: Pod[], actual: ActualPods): string[] {
-  return planPods(desired, actual, 0).map((a) => {
+/** An action reduced to what a table can say: type and the ids it touches (an hour in: every back-off is over). */
+function summary(desired: Pod[], actual: ActualPods, now = 3_600_000): string[] {
+  return planPods(desired, actual, now).map((a) => {
     switch (a.type) {
       case 'runSandbox':
         return `runSandbox ${a.pod.metadata.uid}`;
@@ -15,6 +15,8 @@ function summary(desired: Pod[], actual: ActualPods): string[] {
         return `remove ${a.containerId}`;
       case 'killPod':
         return `kill ${a.sandboxId} [${a.containerIds.join(',')}]`;
+      case 'backOff':
+        return `backOff ${a.pod.metadata.uid}/${a.container.name} until ${a.until}`;
     }
   });
 }
@@ -27,7 +29,7 @@ const reported = (restarts: number): Pod => ({
 });
 const exited = (exitCode: number, attempt = 0) => ({ state: 'exited' as const, exitCode, attempt, finishedAt: 1 });
 
-const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: string[] }[] = [
+const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; expected: string[] }[] = [
   { name: 'nothing wanted, nothing running', desired: [], actual: { sandboxes: [], containers: [] }, expected: [] },
   {
     name: 'new pod: sandbox then every container',
@@ -120,6 +122,13 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: strin
     expected: ['remove c-u1-app-0'],
   },
   {
+    name: 'Always: an exited container waits out its back-off (10 s after it finished)',
+    desired: [pod('p', 'u1')],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(0))] },
+    now: 10_000,
+    expected: ['backOff u1/app until 10001'],
+  },
+  {
     name: 'a container its sandbox lost is removed',
     desired: [],
     actual: { sandboxes: [], containers: [container('u9')] },
@@ -146,8 +155,8 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; expected: strin
 ];
 
 describe('planPods', () => {
-  it.each(cases)('$name', ({ desired, actual, expected }) => {
-    expect(summary(desired, actual)).toEqual(expected);
+  it.each(cases)('$name', ({ desired, actual, now, expected }) => {
+    expect(summary(desired, actual, now)).toEqual(expected);
   });
 
   it('is pure: it does not touch its inputs', () => {

@@ -1,0 +1,73 @@
+import type { Container, Pod } from '../../shared/types.js';
+import type { ContainerInfo } from '../runtime/runtime.js';
+import type { PodAction } from './plan-pods.js';
+import { attemptsOf, firstAttempt, restartBackoff, shouldRestart, shouldRestartInit, type TimeScale } from './restart-policy.js';
+
+interface PlanInput {
+  pod: Pod;
+  sandboxId: string;
+  /** The runtime's containers (of every pod; filtered by sandbox). */
+  containers: ContainerInfo[];
+  now: number;
+  timing: TimeScale;
+}
+
+/** Whether a pod's init containers have all completed: each exited 0, or an app container already exists. */
+export function initDone(pod: Pod, sandboxId: string, containers: ContainerInfo[]): boolean {
+  if (pod.spec.containers.some((c) => attemptsOf(containers, sandboxId, c.name).length > 0)) return true;
+  return (pod.spec.initContainers ?? []).every((c) => {
+    const latest = attemptsOf(containers, sandboxId, c.name).at(-1);
+    return latest?.state === 'exited' && latest.exitCode === 0;
+  });
+}
+
+/**
+ * One container: start it if it has no attempt; once it exited and is to run again, restart
+ * it when its back-off is over, else say when to look again (a `backOff` action).
+ */
+function planContainer(input: PlanInput, container: Container, init: boolean): PodAction[] {
+  const { pod, now } = input;
+  const attempts = attemptsOf(input.containers, input.sandboxId, container.name);
+  const latest = attempts.at(-1);
+  if (!latest) return [{ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name, init) }];
+  const actions: PodAction[] = [];
+  let restarted = false;
+  if (latest.state === 'exited' && (init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) {
+    const backoff = restartBackoff(latest, attempts.at(-2), input.timing);
+    restarted = now >= backoff.at;
+    actions.push(restarted ? { type: 'startContainer', pod, container, attempt: latest.attempt + 1 } : { type: 'backOff', pod, container, until: backoff.at });
+  }
+  // Keep the newest container and the one before it (its end is the status' lastState and the back-off's rung).
+  const keep = new Set(restarted ? [latest.id] : attempts.slice(-2).map((c) => c.id));
+  for (const old of attempts) {
+    if (!keep.has(old.id)) actions.push({ type: 'removeContainer', containerId: old.id, reason: 'superseded by a newer attempt' });
+  }
+  return actions;
+}
+
+/** The first init container not yet completed, planned; the later ones wait for it. */
+function planInit(input: PlanInput): PodAction[] {
+  for (const container of input.pod.spec.initContainers ?? []) {
+    const latest = attemptsOf(input.containers, input.sandboxId, container.name).at(-1);
+    if (latest?.state === 'exited' && latest.exitCode === 0) continue;
+    return planContainer(input, container, true);
+  }
+  return [];
+}
+
+/**
+ * The containers of a pod whose sandbox exists (or is being created: `containers` empty):
+ * drop the ones not in the spec, run the init containers one at a time, in order, to
+ * completion, then start and restart the app containers.
+ */
+export function planContainers(input: PlanInput): PodAction[] {
+  const { pod, sandboxId } = input;
+  const actions: PodAction[] = [];
+  const names = new Set([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name));
+  for (const c of input.containers) {
+    if (c.sandboxId === sandboxId && !names.has(c.name)) actions.push({ type: 'removeContainer', containerId: c.id, reason: 'not in the pod spec' });
+  }
+  if (!initDone(pod, sandboxId, input.containers)) return [...actions, ...planInit(input)];
+  for (const container of pod.spec.containers) actions.push(...planContainer(input, container, false));
+  return actions;
+}
