@@ -19,6 +19,8 @@ import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
 import { refOf, type LocalCache } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
 import type { Runtime } from './runtime/runtime.js';
+import { ProcessRuntime } from './runtime/process-runtime.js';
+import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
 
 export interface EdgeOptions {
@@ -71,7 +73,9 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
 
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
-  const runtime = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, reboot });
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, reboot });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: HOST_IP });
+  const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -157,6 +161,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     await hub.stop();
     handler.stop();
     await cache.flush();
+    processes.close(); // their processes run on, to be adopted by the next edge process
     logger.info('edge stopped');
   };
 

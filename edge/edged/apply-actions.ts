@@ -66,7 +66,8 @@ async function applyInOrder(
           break;
         case 'runSandbox': {
           const { uid = '', name = '', namespace = 'default', annotations } = action.pod.metadata;
-          const sandbox = await runtime.runSandbox({ podUid: uid, name, namespace, ...(annotations ? { annotations } : {}) });
+          const handler = action.pod.spec.runtimeClassName;
+          const sandbox = await runtime.runSandbox({ podUid: uid, name, namespace, ...(annotations ? { annotations } : {}), ...(handler ? { runtimeHandler: handler } : {}) });
           sandboxOf.set(uid, sandbox.id);
           logger.info('started pod sandbox', { pod: `${namespace}/${name}`, ip: sandbox.ip });
           break;

@@ -9,6 +9,8 @@ export interface SandboxConfig {
   namespace: string;
   /** The pod's annotations, which steer simulated behaviour. */
   annotations?: Record<string, string>;
+  /** Which runtime runs the pod (its RuntimeClass's handler: "sim" or "process"). */
+  runtimeHandler?: string;
 }
 
 export interface Sandbox {

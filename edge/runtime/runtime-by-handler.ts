@@ -1,0 +1,105 @@
+import { KedgeError } from '../../shared/errors.js';
+import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+
+/**
+ * Several runtimes behind one seam, as the kubelet picks a CRI handler by RuntimeClass: a
+ * sandbox goes to the runtime its `runtimeHandler` names (the default one when none), and
+ * everything about a sandbox or container goes to the runtime that made it.
+ */
+export class RuntimeByHandler implements Runtime {
+  private readonly owners = new Map<string, Runtime>();
+
+  constructor(
+    private readonly runtimes: ReadonlyMap<string, Runtime>,
+    private readonly defaultHandler: string,
+  ) {
+    if (!runtimes.has(defaultHandler)) throw new Error(`no runtime for the default handler ${defaultHandler}`);
+  }
+
+  get name(): string {
+    return this.fallback.name;
+  }
+
+  get version(): string {
+    return this.fallback.version;
+  }
+
+  async runSandbox(config: SandboxConfig): Promise<Sandbox> {
+    const handler = config.runtimeHandler ?? this.defaultHandler;
+    const runtime = this.runtimes.get(handler);
+    if (!runtime) throw new KedgeError('Invalid', `no runtime handler "${handler}" on this node (known: ${[...this.runtimes.keys()].join(', ')})`);
+    const sandbox = await runtime.runSandbox(config);
+    this.owners.set(sandbox.id, runtime);
+    return sandbox;
+  }
+
+  async stopSandbox(sandboxId: string): Promise<void> {
+    await (await this.ownerOf(sandboxId)).stopSandbox(sandboxId);
+  }
+
+  async removeSandbox(sandboxId: string): Promise<void> {
+    await (await this.ownerOf(sandboxId)).removeSandbox(sandboxId);
+  }
+
+  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    const runtime = await this.ownerOf(sandboxId);
+    const id = await runtime.createContainer(sandboxId, config);
+    this.owners.set(id, runtime);
+    return id;
+  }
+
+  async startContainer(containerId: string): Promise<void> {
+    await (await this.ownerOf(containerId)).startContainer(containerId);
+  }
+
+  async stopContainer(containerId: string, graceMs: number): Promise<void> {
+    await (await this.ownerOf(containerId)).stopContainer(containerId, graceMs);
+  }
+
+  async removeContainer(containerId: string): Promise<void> {
+    await (await this.ownerOf(containerId)).removeContainer(containerId);
+  }
+
+  async logs(containerId: string): Promise<LogLine[]> {
+    return (await this.ownerOf(containerId)).logs(containerId);
+  }
+
+  async listSandboxes(): Promise<Sandbox[]> {
+    return this.listAll((r) => r.listSandboxes());
+  }
+
+  async listContainers(): Promise<ContainerInfo[]> {
+    return this.listAll((r) => r.listContainers());
+  }
+
+  nextStartAt(): number | undefined {
+    const times = [...this.runtimes.values()].map((r) => r.nextStartAt?.()).filter((t): t is number => t !== undefined);
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  private get fallback(): Runtime {
+    return this.runtimes.get(this.defaultHandler)!;
+  }
+
+  private async listAll<T extends { id: string }>(list: (r: Runtime) => Promise<T[]>): Promise<T[]> {
+    const out: T[] = [];
+    for (const runtime of this.runtimes.values()) {
+      for (const item of await list(runtime)) {
+        this.owners.set(item.id, runtime);
+        out.push(item);
+      }
+    }
+    return out;
+  }
+
+  /** The runtime that made `id`; after an edge restart, found by listing them all once. */
+  private async ownerOf(id: string): Promise<Runtime> {
+    if (!this.owners.has(id)) {
+      await this.listSandboxes();
+      await this.listContainers();
+    }
+    const owner = this.owners.get(id);
+    if (!owner) throw new KedgeError('NotFound', `no sandbox or container ${id}`);
+    return owner;
+  }
+}

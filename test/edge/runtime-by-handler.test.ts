@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RuntimeByHandler } from '../../edge/runtime/runtime-by-handler.js';
+import type { Runtime } from '../../edge/runtime/runtime.js';
+import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
+import { FakeClock } from '../../shared/clock.js';
+import { isKedgeError } from '../../shared/errors.js';
+
+describe('RuntimeByHandler', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+  const sim = async (clock: FakeClock): Promise<SimRuntime> => {
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
+    dirs.push(dir);
+    return SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+  };
+
+  it('runs a sandbox on the runtime its handler names, and its containers there too', async () => {
+    const clock = new FakeClock();
+    const a = await sim(clock);
+    const b = await sim(clock);
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', a], ['other', b]]), 'sim');
+    const plain = await runtime.runSandbox({ podUid: 'u1', name: 'p1', namespace: 'default' });
+    const other = await runtime.runSandbox({ podUid: 'u2', name: 'p2', namespace: 'default', runtimeHandler: 'other' });
+    const id = await runtime.createContainer(other.id, { name: 'c', attempt: 0 });
+    await runtime.startContainer(id);
+    expect((await a.listSandboxes()).map((s) => s.id)).toEqual([plain.id]);
+    expect((await b.listContainers()).map((c) => c.id)).toEqual([id]);
+    expect((await runtime.listSandboxes()).map((s) => s.podUid).sort()).toEqual(['u1', 'u2']);
+    const unknown = await runtime.runSandbox({ podUid: 'u3', name: 'p3', namespace: 'default', runtimeHandler: 'gvisor' }).catch((e: unknown) => e);
+    expect((unknown as Error).message).toBe('no runtime handler "gvisor" on this node (known: sim, other)');
+  });
+
+  it('finds what another edge process made by listing, and says NotFound for the rest', async () => {
+    const clock = new FakeClock();
+    const a = await sim(clock);
+    const b = await sim(clock);
+    const made = await b.runSandbox({ podUid: 'u1', name: 'p1', namespace: 'default' });
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', a], ['other', b]]), 'sim');
+    await runtime.stopSandbox(made.id);
+    expect((await b.listSandboxes())[0]?.state).toBe('notready');
+    expect(isKedgeError(await runtime.removeSandbox('nope').catch((e: unknown) => e), 'NotFound')).toBe(true);
+  });
+});
