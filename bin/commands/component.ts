@@ -25,7 +25,8 @@ function table(states: ComponentState[]): string {
 async function request(dataDir: string, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const { readKubeconfig } = await import('../../sim/fleet-pods.js');
   const { remoteHandler } = await import('../../cloud/apiserver/remote-handler.js');
-  const kubeconfig = join(dataDir, 'kubeconfig');
+  const { KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
+  const kubeconfig = join(dataDir, KUBECONFIG_FILE);
   const access = await readKubeconfig(kubeconfig).catch(() => {
     throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or kedge cloud)`);
   });

@@ -1,4 +1,3 @@
-import { isKedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { AdmissionContext, ObjectLookup, ResourceDef } from './registry.js';
 import type { RestDeps } from './rest-context.js';
@@ -10,13 +9,6 @@ import type { RestDeps } from './rest-context.js';
 export async function admitCreateWithLookups(deps: RestDeps, def: ResourceDef, obj: KubeObject, ctx: AdmissionContext): Promise<void> {
   const hook = def.strategy?.admitCreate;
   if (!hook || ctx.operation !== 'create') return;
-  const lookup: ObjectLookup = async (other, namespace, name) => {
-    try {
-      return await deps.storage.get(other, namespace, name);
-    } catch (err) {
-      if (isKedgeError(err, 'NotFound')) return undefined;
-      throw err;
-    }
-  };
+  const lookup: ObjectLookup = (other, namespace, name) => deps.storage.find(other, namespace, name);
   await hook(obj, { ...ctx, lookup });
 }

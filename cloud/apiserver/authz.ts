@@ -1,4 +1,4 @@
-import { isKedgeError, KedgeError } from '../../shared/errors.js';
+import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { UserInfo } from './authn.js';
 import { nodeAllows } from './node-authz.js';
@@ -57,13 +57,7 @@ function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean 
 export function requestFacts(storage: ObjectStorage, call: RoutedCall): AccessFacts {
   const { namespace, name } = call.path;
   return {
-    stored: async () => {
-      if (name === undefined) return undefined;
-      return storage.get(call.def, namespace, name).catch((err: unknown) => {
-        if (isKedgeError(err, 'NotFound')) return undefined;
-        throw err;
-      });
-    },
+    stored: async () => (name === undefined ? undefined : storage.find(call.def, namespace, name)),
     submitted: () => decodeObject(call.req),
   };
 }

@@ -12,7 +12,7 @@ export interface DeleteRequestOptions {
   propagationPolicy?: PropagationPolicy;
   /** Deprecated: true is Orphan, false is Background (kept for old clients). */
   orphanDependents?: boolean;
-  /** Read and checked, not yet used: there is no graceful deletion, a pod goes at once. */
+  /** A pod's grace period (graceful.ts); other kinds go at once. */
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
 }

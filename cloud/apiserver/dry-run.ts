@@ -1,4 +1,4 @@
-import { KedgeError, isKedgeError } from '../../shared/errors.js';
+import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { ResourceDef } from './registry.js';
 import type { ApiRequest } from './request.js';
@@ -49,7 +49,7 @@ class DryRunStorage extends ObjectStorage {
 
   override async create(def: ResourceDef, obj: KubeObject): Promise<KubeObject> {
     const name = obj.metadata.name!;
-    if (await this.exists(def, obj.metadata.namespace, name)) throw alreadyExists(def, name);
+    if (await this.real.find(def, obj.metadata.namespace, name)) throw alreadyExists(def, name);
     return structuredClone(obj);
   }
 
@@ -65,15 +65,5 @@ class DryRunStorage extends ObjectStorage {
     const current = await this.real.get(def, namespace, name);
     if (expectedResourceVersion !== undefined && current.metadata.resourceVersion !== expectedResourceVersion) throw conflict(def, name);
     return current;
-  }
-
-  private async exists(def: ResourceDef, namespace: string | undefined, name: string): Promise<boolean> {
-    return this.real.get(def, namespace, name).then(
-      () => true,
-      (err: unknown) => {
-        if (isKedgeError(err, 'NotFound')) return false;
-        throw err;
-      },
-    );
   }
 }

@@ -81,7 +81,7 @@ export async function serve(deps: RestDeps, registry: ResourceRegistry, call: Ro
     case 'update':
       return replaceObject(deps, call, part);
     case 'patch':
-      return patchObject(deps, call, part);
+      return patchObject(deps, call, part, registry.find('', 'v1', 'namespaces')!);
     case 'delete':
       return deleteObject(deps, call);
     case 'deletecollection':

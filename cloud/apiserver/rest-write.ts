@@ -9,7 +9,6 @@ import { apiVersionOf, type ResourceDef } from './registry.js';
 import { jsonResponse, mediaType, type ApiResponse } from './request.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { depsFor } from './dry-run.js';
-import { coreResources } from './resources.js';
 import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from './server-side-apply.js';
 import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion.js';
 import { decodeBody, decodeObject } from './request-body.js';
@@ -63,7 +62,7 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   return jsonResponse(200, updated);
 }
 
-export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: Part, namespacesDef: ResourceDef): Promise<ApiResponse> {
   const deps = depsFor(realDeps, call.req);
   const type = mediaType(call.req.headers['content-type']);
   const kind = patchKindOf(type);
@@ -72,7 +71,7 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
     throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`);
   }
   if (apply && part === 'main' && !(await applyTargetExists(deps, call))) {
-    return createObject(realDeps, applyCreateCall(call, apply, deps.clock.now()), coreResources.find((d) => d.resource === 'namespaces')!);
+    return createObject(realDeps, applyCreateCall(call, apply, deps.clock.now()), namespacesDef);
   }
   const patch = apply ? undefined : decodeBody(call.req, { patch: true });
   const name = call.path.name!;

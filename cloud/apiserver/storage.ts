@@ -38,6 +38,14 @@ export class ObjectStorage {
     return toObject(def, kv);
   }
 
+  /** Like get, but undefined when there is no such object. */
+  async find(def: ResourceDef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    return this.get(def, namespace, name).catch((err: unknown) => {
+      if (isKedgeError(err, 'NotFound')) return undefined;
+      throw err;
+    });
+  }
+
   async list(def: ResourceDef, namespace: string | undefined): Promise<{ items: KubeObject[]; revision: number }> {
     const result = await this.store.list(storePrefix(def, namespace));
     return { items: result.items.map((kv) => toObject(def, kv)), revision: result.revision };

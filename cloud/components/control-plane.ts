@@ -30,22 +30,21 @@ export function controlPlaneNames(controllers: readonly Controller[]): string[] 
 
 /**
  * Registers the scheduler, the controller-manager and each of its controllers as components.
- * Each starts on its own informers, so stopping one leaves the others and the API untouched.
+ * Each holds its own subscriptions to the shared informers, so stopping one leaves the others and the API untouched.
  */
 export function addControlPlane(set: ComponentSet, deps: ControlPlaneDeps): void {
   const { api, informers, clock, timing, logger } = deps;
   const disabled = deps.disabled ?? new Set<string>();
   const known = new Set(controlPlaneNames(deps.controllers));
   for (const name of disabled) if (!known.has(name)) throw new Error(`cannot disable "${name}": no such component (known: ${[...known].join(', ')})`);
-  const schedulerLogger = logger.child(SCHEDULER);
+  // Each component names its own logger (startScheduler and every controller call `child`).
   set.add({
     name: SCHEDULER,
-    start: () => startScheduler({ api, informers, clock, logger: schedulerLogger, events: apiEventRecorder(api, clock, 'default-scheduler', schedulerLogger) }),
+    start: () => startScheduler({ api, informers, clock, logger, events: apiEventRecorder(api, clock, 'default-scheduler', logger.child(SCHEDULER)) }),
   }, !disabled.has(SCHEDULER));
   set.add({ name: CONTROLLER_MANAGER, start: async () => ({ close: async () => {} }) }, !disabled.has(CONTROLLER_MANAGER));
   for (const controller of deps.controllers) {
-    const log = logger.child(controller.name);
-    const events = apiEventRecorder(api, clock, `${controller.name}-controller`, log);
-    set.add({ name: controller.name, parent: CONTROLLER_MANAGER, start: () => controller.start({ api, informers, clock, timing, logger: log, events }) }, !disabled.has(controller.name));
+    const events = apiEventRecorder(api, clock, `${controller.name}-controller`, logger.child(controller.name));
+    set.add({ name: controller.name, parent: CONTROLLER_MANAGER, start: () => controller.start({ api, informers, clock, timing, logger, events }) }, !disabled.has(controller.name));
   }
 }

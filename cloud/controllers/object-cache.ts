@@ -25,6 +25,10 @@ export class ObjectCache<T extends KubeObject> {
     return [...(this.byNamespace.get(namespace ?? '')?.values() ?? [])];
   }
 
+  *all(): Iterable<T> {
+    for (const names of this.byNamespace.values()) yield* names.values();
+  }
+
   get size(): number {
     let n = 0;
     for (const names of this.byNamespace.values()) n += names.size;

@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
+import { timestamp } from '../apiserver/object-meta.js';
 import { humanDuration } from '../apiserver/tables.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
@@ -145,7 +146,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
           if (message.body.status?.conditions) reportedConditions.set(inbound.node, message.body.status.conditions);
           break;
         case 'heartbeat':
-          await touchNodeHeartbeat(api, inbound.node, new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'), reportedConditions.get(inbound.node));
+          await touchNodeHeartbeat(api, inbound.node, timestamp(clock.now()), reportedConditions.get(inbound.node));
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {

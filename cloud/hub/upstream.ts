@@ -42,7 +42,8 @@ export function doneTerminating(pod: Pod, status: PodStatus): boolean {
   return pod.metadata.deletionTimestamp !== undefined && containers.length > 0 && containers.every((c) => c.state?.terminated !== undefined);
 }
 
-function ignoreNotFound(err: unknown): void {
+/** Gone already, or replaced under the same name (the uid precondition failed): nothing to remove. */
+function ignoreGone(err: unknown): void {
   if (!isKedgeError(err, 'NotFound') && !isKedgeError(err, 'Conflict')) throw err;
 }
 
@@ -80,7 +81,7 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
     if (!pod || pod.metadata.uid !== ref.uid || pod.spec.nodeName !== node) return 'ignored';
     // A re-report of what the cloud has needs no write [SYNC-15].
     if (!sameJson(pod.status ?? {}, status)) await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
-    if (doneTerminating(pod, status)) await api.delete(podRef, { gracePeriodSeconds: 0, preconditions: { uid: ref.uid } }).catch(ignoreNotFound);
+    if (doneTerminating(pod, status)) await api.delete(podRef, { gracePeriodSeconds: 0, preconditions: { uid: ref.uid } }).catch(ignoreGone);
     return 'applied';
   });
 }

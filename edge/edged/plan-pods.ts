@@ -21,8 +21,6 @@ export type PodAction =
   /** Nothing to do yet: an exited container waits out its CrashLoopBackOff until `until`; edged looks again then. */
   | { type: 'backOff'; pod: Pod; container: Container; until: number };
 
-export { attemptsOf, firstAttempt, shouldRestart } from './restart-policy.js';
-
 /** Pods edged should be running: everything held that is not being deleted. */
 export function isDesired(pod: Pod): boolean {
   return !pod.metadata.deletionTimestamp;

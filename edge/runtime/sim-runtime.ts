@@ -139,10 +139,8 @@ export class SimRuntime implements Runtime {
   }
 
   async logs(containerId: string): Promise<LogLine[]> {
-    const record = this.state.containers.find((c) => c.id === containerId);
-    if (!record) throw new KedgeError('NotFound', `container ${containerId} not found`);
     const now = this.options.clock.now();
-    return simLogLines(containerAt(record, now), now);
+    return simLogLines(containerAt(this.container(containerId), now), now);
   }
 
   nextStartAt(): number | undefined {

@@ -3,19 +3,11 @@ import { podStatusReason } from '../../cloud/apiserver/printers.js';
 import { derivePodStatus, type PodStatusInput } from '../../edge/edged/pod-status.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import type { Pod } from '../../shared/types.js';
-import { container, pod, sandbox } from './fixtures.js';
+import { container, pod, statusInput } from './fixtures.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-const input = (fields: Partial<PodStatusInput>): PodStatusInput => ({
-  pod: pod('p', 'u1'),
-  sandbox: sandbox('u1'),
-  containers: [],
-  runtimeName: 'sim',
-  hostIP: '127.0.0.1',
-  now: T0,
-  ...fields,
-});
+const input = (fields: Partial<PodStatusInput>): PodStatusInput => statusInput(T0, fields);
 const crashed = (name: string, attempt: number, createdAt: number, exitCode = 1): ContainerInfo =>
   container('u1', { name, attempt, createdAt, startedAt: createdAt + 200, finishedAt: createdAt + 1200, state: 'exited', exitCode, reason: exitCode ? 'Error' : 'Completed', ready: false });
 

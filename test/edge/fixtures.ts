@@ -1,4 +1,5 @@
 import type { Pod } from '../../shared/types.js';
+import type { PodStatusInput } from '../../edge/edged/pod-status.js';
 import type { ContainerInfo, Sandbox } from '../../edge/runtime/runtime.js';
 
 /** A pod bound to node `edge-1`; `patch` overrides spec fields. */
@@ -29,4 +30,9 @@ export function container(podUid: string, fields: Partial<ContainerInfo> = {}): 
     ready: true,
     ...fields,
   };
+}
+
+/** What derivePodStatus reads, for pod `p` (uid u1) in its ready sandbox, at `now`; `fields` override. */
+export function statusInput(now: number, fields: Partial<PodStatusInput> = {}): PodStatusInput {
+  return { pod: pod('p', 'u1'), sandbox: sandbox('u1'), containers: [], runtimeName: 'sim', hostIP: '127.0.0.1', now, ...fields };
 }

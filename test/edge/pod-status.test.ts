@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { derivePodStatus, type PodStatusInput } from '../../edge/edged/pod-status.js';
 import type { PodStatus } from '../../shared/types.js';
-import { container, pod, sandbox } from './fixtures.js';
+import { container, pod, statusInput } from './fixtures.js';
 
 const NOW = Date.UTC(2026, 0, 1, 0, 0, 10);
-const input = (fields: Partial<PodStatusInput>): PodStatusInput => ({
-  pod: pod('p', 'u1'),
-  sandbox: sandbox('u1'),
-  containers: [],
-  runtimeName: 'sim',
-  hostIP: '127.0.0.1',
-  now: NOW,
-  ...fields,
-});
+const input = (fields: Partial<PodStatusInput>): PodStatusInput => statusInput(NOW, fields);
 const conditionsOf = (s: PodStatus) => Object.fromEntries((s.conditions ?? []).map((c) => [c.type, c.status]));
 
 describe('derivePodStatus', () => {

@@ -1,5 +1,5 @@
 import type { DeploymentCondition } from '../../../shared/apps-types.js';
-import { rfc3339 } from '../replicaset/pod-state.js';
+import { timestamp } from '../../apiserver/object-meta.js';
 
 /** Deployment conditions and their reasons, as deploymentutil names them. */
 export const Reasons = {
@@ -15,7 +15,7 @@ export const Reasons = {
 } as const;
 
 export function newCondition(type: string, status: DeploymentCondition['status'], reason: string, message: string, now: number): DeploymentCondition {
-  const at = rfc3339(now);
+  const at = timestamp(now);
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
 }
 

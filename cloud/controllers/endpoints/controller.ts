@@ -1,14 +1,12 @@
-import type { Subscription } from 'rxjs';
 import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { scaledMs } from '../../../shared/timing.js';
-import { objectKey, type KubeObject, type Pod } from '../../../shared/types.js';
+import { objectKey, type Pod } from '../../../shared/types.js';
 import type { CacheEvent } from '../../informer/informer.js';
-import { KeyQueue } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
-import { runWorkers } from '../workers.js';
+import { ControllerLoop, source } from '../controller-loop.js';
+import { ObjectCache } from '../object-cache.js';
 import { applyEndpoints, currentEndpoints } from './apply.js';
 import { servicesToUpdate } from './memberships.js';
-import { NamespacedCache } from './namespaced-cache.js';
 import { managesEndpoints, planEndpoints } from './plan.js';
 
 /** Endpoints kept by leader election, never another component's to clean up (as kube skips them). */
@@ -24,10 +22,20 @@ const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
 async function startEndpointsController(ctx: ControllerContext): Promise<RunningController> {
   const { api, clock, timing, events } = ctx;
   const logger = ctx.logger.child('endpoints');
-  const queue = new KeyQueue(clock, { minMs: scaledMs(timing, 1), maxMs: scaledMs(timing, 100) });
-  const services = new NamespacedCache<Service>();
-  const pods = new NamespacedCache<Pod>();
-  const endpoints = new NamespacedCache<Endpoints>();
+  const services = new ObjectCache<Service>();
+  const pods = new ObjectCache<Pod>();
+  const endpoints = new ObjectCache<Endpoints>();
+
+  const reconcile = async (key: string): Promise<void> => {
+    const [namespace = '', name = ''] = key.split('/');
+    const service = services.get(namespace, name);
+    const current = await currentEndpoints(api, { namespace, name });
+    const actions = planEndpoints({ namespace, name }, service, service ? pods.list(namespace) : [], current);
+    await applyEndpoints({ api, events, logger }, actions);
+  };
+
+  const loop = new ControllerLoop({ clock, logger, reconcile, backoff: { minMs: scaledMs(timing, 1), maxMs: scaledMs(timing, 100) } });
+  const queue = loop.queue;
 
   const onService = (event: Change<Service>): void => {
     services.apply(event);
@@ -37,7 +45,7 @@ async function startEndpointsController(ctx: ControllerContext): Promise<Running
     pods.apply(event);
     const old = event.type === 'MODIFIED' ? event.old : event.type === 'DELETED' ? event.object : undefined;
     const now = event.type === 'DELETED' ? undefined : event.object;
-    for (const key of servicesToUpdate(services.in(event.object.metadata.namespace ?? ''), old, now)) queue.add(key);
+    for (const key of servicesToUpdate(services.list(event.object.metadata.namespace), old, now)) queue.add(key);
   };
   const onEndpoints = (event: Change<Endpoints>): void => {
     endpoints.apply(event);
@@ -46,36 +54,17 @@ async function startEndpointsController(ctx: ControllerContext): Promise<Running
     if (service && managesEndpoints(service)) queue.add(objectKey(event.object.metadata));
   };
 
-  const reconcile = async (key: string): Promise<void> => {
-    const [namespace = '', name = ''] = key.split('/');
-    const service = services.get(namespace, name);
-    const current = await currentEndpoints(api, { namespace, name });
-    const actions = planEndpoints({ namespace, name }, service, service ? [...pods.in(namespace)] : [], current);
-    await applyEndpoints({ api, events, logger }, actions);
+  const changes = <T>(handle: (event: Change<T>) => void) => (event: CacheEvent<T>): void => {
+    if (event.type !== 'SYNCED') handle(event);
   };
-
-  const synced = new Set<string>();
-  let allSynced!: () => void;
-  const ready = new Promise<void>((resolve) => (allSynced = resolve));
-  const follow = <T extends KubeObject>(resource: string, handle: (event: Change<T>) => void): Subscription =>
-    ctx.informers.of<T>({ resource }).subscribe((event) => {
-      if (event.type !== 'SYNCED') handle(event);
-      else if (synced.add(resource).size === 3) allSynced();
-    });
-  const subscriptions = [follow('services', onService), follow('pods', onPod), follow('endpoints', onEndpoints)];
-  await ready;
+  await loop.start([
+    source(ctx.informers.of<Service>({ resource: 'services' }), changes(onService)),
+    source(ctx.informers.of<Pod>({ resource: 'pods' }), changes(onPod)),
+    source(ctx.informers.of<Endpoints>({ resource: 'endpoints' }), changes(onEndpoints)),
+  ]);
 
   for (const ep of endpoints.all()) if (!ep.metadata.annotations?.[LEADER_ANNOTATION]) queue.add(objectKey(ep.metadata));
-  const workers = runWorkers({ queue, reconcile, logger });
-  let closing: Promise<void> | undefined;
-  return {
-    close: () =>
-      (closing ??= (async () => {
-        for (const s of subscriptions) s.unsubscribe();
-        queue.close();
-        await workers;
-      })()),
-  };
+  return { close: () => loop.close() };
 }
 
 type Change<T> = Exclude<CacheEvent<T>, { type: 'SYNCED' }>;

@@ -73,7 +73,7 @@ export async function liveObject(api: ApiClient, ref: ResourceRef): Promise<Kube
 }
 
 /** A delete is done when the object is gone, or when its uid precondition met a newer object (Conflict). */
-async function ignoreGone(call: Promise<unknown>): Promise<void> {
+export async function ignoreGone(call: Promise<unknown>): Promise<void> {
   try {
     await call;
   } catch (err) {

@@ -1,11 +1,9 @@
-import type { Subscription } from 'rxjs';
 import type { KubeObject } from '../../../shared/types.js';
 import { isDeleting } from '../../apiserver/deletion.js';
 import type { ResourceDef } from '../../apiserver/registry.js';
-
-import { KeyQueue, type Backoff } from '../../informer/key-queue.js';
+import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
-import { runWorkers } from '../workers.js';
+import { ControllerLoop, source } from '../controller-loop.js';
 import { applyGcActions, liveObject, type GcApplyDeps } from './apply.js';
 import { OwnerGraph } from './graph.js';
 import { entryRef, resourceRef } from './object-ref.js';
@@ -44,8 +42,7 @@ async function startGarbageCollector(ctx: ControllerContext, resources: readonly
   const logger = ctx.logger.child('garbage-collector');
   const watched = resources.filter(collectsGarbageOf);
   const view: OwnerView = { graph: new OwnerGraph(), resources, absent: new Set() };
-  const queue = new KeyQueue(clock, options.backoff ?? { minMs: 100, maxMs: 30_000 });
-  const deps: GcApplyDeps = { api, logger, recheck: (uid) => queue.add(uid) };
+  const deps: GcApplyDeps = { api, logger, recheck: (uid) => loop.queue.add(uid) };
 
   const reconcile = async (uid: string): Promise<void> => {
     const entry = view.graph.get(uid);
@@ -60,26 +57,15 @@ async function startGarbageCollector(ctx: ControllerContext, resources: readonly
     await applyGcActions(deps, planDependent(dependent, owners, view.graph.hasDependents(uid)));
   };
 
-  const synced = new Set<ResourceDef>();
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  if (watched.length === 0) markReady();
-  const subscriptions: Subscription[] = watched.map((def) =>
-    ctx.informers.of<KubeObject>(resourceRef(def)).subscribe((event) => {
-      if (event.type === 'SYNCED' && synced.add(def).size === watched.length) markReady();
-      for (const uid of observe(view, def, event)) queue.add(uid);
-    }),
+  const loop = new ControllerLoop({ clock, logger, reconcile, backoff: options.backoff ?? { minMs: 100, maxMs: 30_000 }, concurrency: options.concurrency ?? 4 });
+  await loop.start(
+    watched.map((def) =>
+      source(ctx.informers.of<KubeObject>(resourceRef(def)), (event) => {
+        for (const uid of observe(view, def, event)) loop.queue.add(uid);
+      }),
+    ),
   );
-
-  await ready;
   // Workers start once every cache holds its first list, so owners are known before dependents are judged.
-  const workers = runWorkers({ queue, reconcile, logger, concurrency: options.concurrency ?? 4 });
   logger.info('garbage collector started', { kinds: watched.map((d) => (d.group ? `${d.resource}.${d.group}` : d.resource)) });
-  return {
-    async close() {
-      for (const s of subscriptions) s.unsubscribe();
-      queue.close();
-      await workers;
-    },
-  };
+  return { close: () => loop.close() };
 }

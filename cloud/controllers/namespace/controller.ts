@@ -1,15 +1,14 @@
-import type { Subscription } from 'rxjs';
-import { KedgeError, isKedgeError } from '../../../shared/errors.js';
+import { KedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import type { KubeObject, Namespace } from '../../../shared/types.js';
 import type { ApiClient } from '../../apiserver/client.js';
 import { isDeleting } from '../../apiserver/deletion.js';
 import type { ResourceDef } from '../../apiserver/registry.js';
-
-import { KeyQueue, type Backoff } from '../../informer/key-queue.js';
+import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
+import { ignoreGone } from '../garbage-collector/apply.js';
 import { resourceRef } from '../garbage-collector/object-ref.js';
-import { runWorkers } from '../workers.js';
+import { ControllerLoop, source } from '../controller-loop.js';
 import { planNamespace, type NamespaceAction, type NamespaceContent } from './plan.js';
 
 export interface NamespaceControllerOptions {
@@ -35,7 +34,6 @@ async function startNamespaceController(ctx: ControllerContext, resources: reado
   const { api, clock } = ctx;
   const logger = ctx.logger.child('namespace');
   const kinds = resources.filter((d) => d.namespaced && d.source === undefined);
-  const queue = new KeyQueue(clock, options.backoff ?? { minMs: 200, maxMs: 10_000 });
 
   const reconcile = async (name: string): Promise<void> => {
     let remaining = 0;
@@ -51,21 +49,13 @@ async function startNamespaceController(ctx: ControllerContext, resources: reado
     throw new KedgeError('Unavailable', `namespace ${name} still holds ${remaining} objects being deleted`);
   };
 
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const subscription: Subscription = ctx.informers.of<Namespace>({ resource: 'namespaces' }).subscribe((event) => {
-    if (event.type === 'SYNCED') return markReady();
-    if (event.type !== 'DELETED' && isDeleting(event.object)) queue.add(event.object.metadata.name!);
-  });
-  await ready;
-  const workers = runWorkers({ queue, reconcile, logger, concurrency: options.concurrency ?? 2 });
-  return {
-    async close() {
-      subscription.unsubscribe();
-      queue.close();
-      await workers;
-    },
-  };
+  const loop = new ControllerLoop({ clock, logger, reconcile, backoff: options.backoff ?? { minMs: 200, maxMs: 10_000 }, concurrency: options.concurrency ?? 2 });
+  await loop.start([
+    source(ctx.informers.of<Namespace>({ resource: 'namespaces' }), (event) => {
+      if (event.type !== 'SYNCED' && event.type !== 'DELETED' && isDeleting(event.object)) loop.queue.add(event.object.metadata.name!);
+    }),
+  ]);
+  return { close: () => loop.close() };
 }
 
 async function contentsOf(api: ApiClient, kinds: readonly ResourceDef[], namespace: string): Promise<NamespaceContent[]> {
@@ -84,14 +74,5 @@ async function applyNamespaceActions(api: ApiClient, ns: Namespace, actions: rea
     } else if (action.type === 'deleteNamespace') {
       await ignoreGone(api.delete({ resource: 'namespaces', name }));
     }
-  }
-}
-
-/** NotFound: already gone; Conflict: the uid precondition met a newer object, which a later pass sees. */
-async function ignoreGone(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch (err) {
-    if (!isKedgeError(err, 'NotFound') && !isKedgeError(err, 'Conflict')) throw err;
   }
 }

@@ -1,10 +1,8 @@
-import type { Subscription } from 'rxjs';
 import type { Cancel } from '../../../shared/clock.js';
 import { objectKey, type Node, type Pod, type Taint } from '../../../shared/types.js';
 import type { CacheEvent } from '../../informer/informer.js';
-import { KeyQueue } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
-import { runWorkers } from '../workers.js';
+import { ControllerLoop, source } from '../controller-loop.js';
 import { applyEvictions, applyNodeHealth, applyPodsNotReady, type ApplyDeps } from './apply.js';
 import { planEvictions, type EvictionPlan } from './evictions.js';
 import { heartbeatOf, observeProbe, readyConditionHeartbeat, type HeartbeatSource, type NodeProbe } from './heartbeat.js';
@@ -52,7 +50,6 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
   const logger = ctx.logger.child('node-lifecycle');
   const deps: ApplyDeps = { api, events, logger };
   const sources = options.heartbeats ?? [readyConditionHeartbeat];
-  const queue = new KeyQueue(clock, { minMs: 100, maxMs: Math.max(100, timing.nodeMonitorPeriodMs) });
   const nodes = new Map<string, Node>();
   const pods = new PodsByNode();
   const memory = new Map<string, NodeMemory>();
@@ -111,6 +108,9 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
     wakeAt(m, name, plan.nextAt);
   };
 
+  const loop = new ControllerLoop({ clock, logger, reconcile, backoff: { minMs: 100, maxMs: Math.max(100, timing.nodeMonitorPeriodMs) }, concurrency: options.concurrency });
+  const queue = loop.queue;
+
   const onNode = (event: CacheEvent<Node>): void => {
     if (event.type === 'SYNCED') return;
     const name = event.object.metadata.name!;
@@ -124,32 +124,21 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
     for (const name of changed) if (name !== undefined && troubled(nodes.get(name))) queue.add(name);
   };
 
-  const synced = new Set<string>();
-  let allSynced!: () => void;
-  const ready = new Promise<void>((resolve) => (allSynced = resolve));
-  const follow = <T extends Node | Pod>(resource: string, handle: (e: CacheEvent<T>) => void): Subscription =>
-    ctx.informers.of<T>({ resource }).subscribe((event) => {
-      handle(event);
-      if (event.type === 'SYNCED' && synced.add(resource).size === 2) allSynced();
-    });
-  const subscriptions = [follow<Node>('nodes', onNode), follow<Pod>('pods', onPod)];
+  const started = loop.start([source(ctx.informers.of<Node>({ resource: 'nodes' }), onNode), source(ctx.informers.of<Pod>({ resource: 'pods' }), onPod)]);
   const stopSources = sources.map((s) => s.start?.(ctx));
-  await ready;
+  await started;
 
   const stopMonitor = clock.setRepeating(timing.nodeMonitorPeriodMs, () => {
     for (const name of nodes.keys()) queue.add(name);
   });
-  const workers = runWorkers({ queue, reconcile, logger, concurrency: options.concurrency ?? 4 });
   let closing: Promise<void> | undefined;
   return {
     close: () =>
       (closing ??= (async () => {
         closed = true;
         stopMonitor();
-        for (const s of subscriptions) s.unsubscribe();
         for (const stop of stopSources) stop?.();
-        queue.close();
-        await workers;
+        await loop.close();
         for (const name of [...memory.keys()]) forget(name);
       })()),
   };

@@ -40,7 +40,3 @@ export function nextAvailableIn(pods: readonly Pod[], minReadyMs: number, now: n
   return soonest;
 }
 
-/** RFC 3339 without fractions, as Kubernetes writes timestamps. */
-export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
