@@ -38,10 +38,29 @@ export interface ObjectList<T extends KubeObject = KubeObject> {
   items: T[];
 }
 
+/** A key of a ConfigMap or Secret, for an env var. */
+export interface KeySelector {
+  name?: string;
+  key: string;
+  optional?: boolean;
+}
+
 export interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { fieldRef?: { fieldPath: string } };
+  valueFrom?: {
+    fieldRef?: { fieldPath: string; apiVersion?: string };
+    configMapKeyRef?: KeySelector;
+    secretKeyRef?: KeySelector;
+    resourceFieldRef?: { resource: string; containerName?: string; divisor?: string };
+  };
+}
+
+/** Every key of a ConfigMap or Secret as env vars. */
+export interface EnvFromSource {
+  prefix?: string;
+  configMapRef?: { name?: string; optional?: boolean };
+  secretRef?: { name?: string; optional?: boolean };
 }
 
 export interface ContainerPort {
@@ -55,18 +74,59 @@ export interface ResourceRequirements {
   limits?: Record<string, string>;
 }
 
+export interface ExecAction {
+  command: string[];
+}
+
+export interface HTTPHeader {
+  name: string;
+  value: string;
+}
+
+export interface HTTPGetAction {
+  path?: string;
+  /** A number, or the name of one of the container's ports. */
+  port: number | string;
+  /** Defaults to the pod's IP. */
+  host?: string;
+  scheme?: 'HTTP' | 'HTTPS';
+  httpHeaders?: HTTPHeader[];
+}
+
+export interface TCPSocketAction {
+  port: number | string;
+  host?: string;
+}
+
+/** A liveness, readiness or startup probe: exactly one of exec, httpGet and tcpSocket. */
+export interface Probe {
+  exec?: ExecAction;
+  httpGet?: HTTPGetAction;
+  tcpSocket?: TCPSocketAction;
+  initialDelaySeconds?: number;
+  periodSeconds?: number;
+  timeoutSeconds?: number;
+  failureThreshold?: number;
+  successThreshold?: number;
+  terminationGracePeriodSeconds?: number;
+}
+
 export interface Container {
   name: string;
   image?: string;
   command?: string[];
   args?: string[];
   env?: EnvVar[];
+  envFrom?: EnvFromSource[];
   workingDir?: string;
   ports?: ContainerPort[];
   resources?: ResourceRequirements;
   imagePullPolicy?: string;
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
   [field: string]: unknown;
 }
 
@@ -85,6 +145,7 @@ export interface PodSpec {
   nodeSelector?: Record<string, string>;
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
   runtimeClassName?: string;
+  serviceAccountName?: string;
   terminationGracePeriodSeconds?: number;
   tolerations?: Toleration[];
   schedulerName?: string;

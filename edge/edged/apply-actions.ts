@@ -1,19 +1,25 @@
 import type { Logger } from '../../shared/log.js';
-import type { Container, Pod } from '../../shared/types.js';
-import type { ContainerConfig, Runtime } from '../runtime/runtime.js';
+import type { Timing } from '../../shared/timing.js';
+import type { Pod } from '../../shared/types.js';
+import type { Runtime, Sandbox } from '../runtime/runtime.js';
+import { containerConfig } from './container-config.js';
 import type { ActualPods, PodAction } from './plan-pods.js';
+import { stopGraceMs } from './stop-grace.js';
 
-const DEFAULT_GRACE_MS = 30_000;
+/** What applying needs to know of the node besides the runtime. */
+export interface ApplyContext {
+  hostIP: string;
+  timing: Pick<Timing, 'timeScale'>;
+  /** Every pod the edge holds, those being deleted too: a container's stop grace period comes from its pod. */
+  pods: Pod[];
+}
 
-function containerConfig(pod: Pod, container: Container, attempt: number): ContainerConfig {
-  const env: Record<string, string> = {};
-  for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
-  const config: ContainerConfig = { name: container.name, attempt, env, annotations: { ...(pod.metadata.annotations ?? {}) } };
-  if (container.image !== undefined) config.image = container.image;
-  if (container.command) config.command = container.command;
-  if (container.args) config.args = container.args;
-  if (container.workingDir) config.workingDir = container.workingDir;
-  return config;
+interface ApplyState {
+  sandboxOf: Map<string, Sandbox>;
+  running: Set<string>;
+  /** How long a container may take between SIGTERM and SIGKILL (its pod's grace period). */
+  graceMsOf: (containerId: string) => number;
+  hostIP: string;
 }
 
 /** The pod an action is about, so that each pod's actions run in order. */
@@ -22,6 +28,7 @@ function podOf(action: PodAction, actual: ActualPods): string {
     case 'killPod':
       return action.podUid;
     case 'removeContainer':
+    case 'killContainer':
       return actual.containers.find((c) => c.id === action.containerId)?.podUid ?? action.containerId;
     default:
       return action.pod.metadata.uid ?? '';
@@ -33,49 +40,59 @@ function podOf(action: PodAction, actual: ActualPods): string {
  * the same time. A failed action is logged and skipped (with the containers of a pod whose
  * sandbox failed); the next sync retries.
  */
-export async function applyPodActions(runtime: Runtime, actions: PodAction[], actual: ActualPods, logger: Logger): Promise<void> {
+export async function applyPodActions(runtime: Runtime, actions: PodAction[], actual: ActualPods, logger: Logger, context: ApplyContext): Promise<void> {
   const killed = new Set(actions.flatMap((a) => (a.type === 'killPod' ? [a.sandboxId] : [])));
-  const sandboxOf = new Map(actual.sandboxes.filter((s) => s.state === 'ready' && !killed.has(s.id)).map((s) => [s.podUid, s.id]));
+  const sandboxOf = new Map(actual.sandboxes.filter((s) => s.state === 'ready' && !killed.has(s.id)).map((s) => [s.podUid, s]));
   const running = new Set(actual.containers.filter((c) => c.state !== 'exited').map((c) => c.id));
   const byPod = new Map<string, PodAction[]>();
   for (const action of actions) byPod.set(podOf(action, actual), [...(byPod.get(podOf(action, actual)) ?? []), action]);
-  await Promise.all([...byPod.values()].map((podActions) => applyInOrder(runtime, podActions, { sandboxOf, running }, logger)));
+  const podUidOf = new Map(actual.containers.map((c) => [c.id, c.podUid]));
+  const graceMsOf = (containerId: string): number => stopGraceMs(context.pods.find((p) => p.metadata.uid === podUidOf.get(containerId)), context.timing);
+  const state: ApplyState = { sandboxOf, running, graceMsOf, hostIP: context.hostIP };
+  await Promise.all([...byPod.values()].map((podActions) => applyInOrder(runtime, podActions, state, logger)));
 }
 
 async function applyInOrder(
   runtime: Runtime,
   actions: PodAction[],
-  { sandboxOf, running }: { sandboxOf: Map<string, string>; running: Set<string> },
+  { sandboxOf, running, graceMsOf, hostIP }: ApplyState,
   logger: Logger,
 ): Promise<void> {
   for (const action of actions) {
     try {
       switch (action.type) {
         case 'killPod':
-          for (const id of action.containerIds) {
-            if (running.has(id)) await runtime.stopContainer(id, DEFAULT_GRACE_MS);
+          // All at once, as the kubelet does: a pod stops within one grace period, not one per container.
+          await Promise.all(action.containerIds.map(async (id) => {
+            if (running.has(id)) await runtime.stopContainer(id, graceMsOf(id));
             await runtime.removeContainer(id);
-          }
+          }));
           await runtime.stopSandbox(action.sandboxId);
           await runtime.removeSandbox(action.sandboxId);
           logger.info('killed pod', { podUid: action.podUid, reason: action.reason });
           break;
         case 'removeContainer':
-          if (running.has(action.containerId)) await runtime.stopContainer(action.containerId, DEFAULT_GRACE_MS);
+          if (running.has(action.containerId)) await runtime.stopContainer(action.containerId, graceMsOf(action.containerId));
           await runtime.removeContainer(action.containerId);
+          break;
+        case 'killContainer':
+          if (running.has(action.containerId)) await runtime.stopContainer(action.containerId, action.graceMs);
+          logger.info('killed container', { containerId: action.containerId, reason: action.reason });
           break;
         case 'runSandbox': {
           const { uid = '', name = '', namespace = 'default', annotations } = action.pod.metadata;
           const handler = action.pod.spec.runtimeClassName;
           const sandbox = await runtime.runSandbox({ podUid: uid, name, namespace, ...(annotations ? { annotations } : {}), ...(handler ? { runtimeHandler: handler } : {}) });
-          sandboxOf.set(uid, sandbox.id);
+          sandboxOf.set(uid, sandbox);
           logger.info('started pod sandbox', { pod: `${namespace}/${name}`, ip: sandbox.ip });
           break;
         }
         case 'startContainer': {
-          const sandboxId = sandboxOf.get(action.pod.metadata.uid ?? '');
-          if (!sandboxId) break; // its sandbox could not be created; the next sync tries again
-          const id = await runtime.createContainer(sandboxId, containerConfig(action.pod, action.container, action.attempt));
+          const sandbox = sandboxOf.get(action.pod.metadata.uid ?? '');
+          if (!sandbox) break; // its sandbox could not be created; the next sync tries again
+          const { config, unset } = containerConfig(action.pod, action.container, action.attempt, { podIP: sandbox.ip, hostIP });
+          if (unset.length > 0) logger.warn('env left unset', { pod: action.pod.metadata.name, container: action.container.name, unset });
+          const id = await runtime.createContainer(sandbox.id, config);
           await runtime.startContainer(id);
           break;
         }

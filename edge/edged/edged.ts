@@ -6,9 +6,10 @@ import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
 import { refOf, type LocalCache } from '../metamanager/local-cache.js';
+import { Prober } from '../prober/prober.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { applyPodActions } from './apply-actions.js';
-import { nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
+import { isDesired, nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
 export interface EdgedDeps {
@@ -29,9 +30,10 @@ const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) =
 const earliest = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 /**
- * The kubelet: every timing.syncIntervalMs, and whenever the cache changes, it plans
- * (pure, planPods) and applies what makes the runtime run the cached pods, then derives
- * each pod's status and queues the ones that changed. It needs nothing from the cloud.
+ * The kubelet: every timing.syncIntervalMs, whenever the cache changes and whenever a probe's
+ * result changes, it plans (pure, planPods) and applies what makes the runtime run the cached
+ * pods, then derives each pod's status and queues the ones that changed. It needs nothing
+ * from the cloud.
  */
 export class Edged {
   private readonly syncs: Coalescer;
@@ -43,8 +45,11 @@ export class Edged {
   private trigger: Subscription | undefined;
   private stopped = false;
   private reportAll = false;
+  private readonly prober: Prober;
 
   constructor(private readonly deps: EdgedDeps) {
+    const { runtime, clock, timing, logger } = deps;
+    this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync() });
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
     this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
   }
@@ -83,6 +88,7 @@ export class Edged {
     this.cancelTick?.();
     this.cancelFollowUp?.();
     this.trigger?.unsubscribe();
+    this.prober.stop();
     await this.syncs.run();
   }
 
@@ -92,11 +98,12 @@ export class Edged {
     try {
       const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
       let actual = await this.actual();
-      const actions = planPods(desired, actual, clock.now(), this.deps.timing);
+      const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {
-        await applyPodActions(runtime, actions, actual, logger);
+        await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired });
         actual = await this.actual();
       }
+      this.prober.update(desired.filter(isDesired), actual);
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual);
       this.followUp(earliest(this.nextLook(actual), nextRestartAt(actions)));
@@ -141,13 +148,14 @@ export class Edged {
     // Pending ones too, under a new version: the cloud may have applied one whose ack was lost.
     const all = this.reportAll;
     this.reportAll = false;
+    const probes = this.prober.statuses();
     for (const held of cache.objects()) {
       if (held.kind !== 'Pod') continue;
       const pod: Pod = held.object;
       const sandbox = actual.sandboxes
         .filter((s) => s.podUid === held.uid && s.state === 'ready')
         .sort((a, b) => b.createdAt - a.createdAt)[0];
-      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing });
+      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes });
       if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;

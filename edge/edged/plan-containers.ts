@@ -1,7 +1,9 @@
 import type { Container, Pod } from '../../shared/types.js';
 import type { ContainerInfo } from '../runtime/runtime.js';
+import type { ProbeStatuses } from '../prober/probe-status.js';
 import type { PodAction } from './plan-pods.js';
 import { attemptsOf, firstAttempt, restartBackoff, shouldRestart, shouldRestartInit, type TimeScale } from './restart-policy.js';
+import { stopGraceMs } from './stop-grace.js';
 
 interface PlanInput {
   pod: Pod;
@@ -10,6 +12,8 @@ interface PlanInput {
   containers: ContainerInfo[];
   now: number;
   timing: TimeScale;
+  /** What the probes say, by container id. */
+  probes?: ProbeStatuses;
 }
 
 /** Whether a pod's init containers have all completed: each exited 0, or an app container already exists. */
@@ -22,8 +26,9 @@ export function initDone(pod: Pod, sandboxId: string, containers: ContainerInfo[
 }
 
 /**
- * One container: start it if it has no attempt; once it exited and is to run again, restart
- * it when its back-off is over, else say when to look again (a `backOff` action).
+ * One container: start it if it has no attempt; kill it when it failed its liveness or startup
+ * probe; once it exited and is to run again, restart it when its back-off is over, else say
+ * when to look again (a `backOff` action).
  */
 function planContainer(input: PlanInput, container: Container, init: boolean): PodAction[] {
   const { pod, now } = input;
@@ -31,6 +36,11 @@ function planContainer(input: PlanInput, container: Container, init: boolean): P
   const latest = attempts.at(-1);
   if (!latest) return [{ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name, init) }];
   const actions: PodAction[] = [];
+  const unhealthy = latest.state === 'running' && !init ? input.probes?.get(latest.id)?.unhealthy : undefined;
+  if (unhealthy) {
+    const failed = container.startupProbe && input.probes?.get(latest.id)?.started !== true ? container.startupProbe : container.livenessProbe;
+    actions.push({ type: 'killContainer', containerId: latest.id, graceMs: stopGraceMs(pod, input.timing, failed), reason: unhealthy });
+  }
   let restarted = false;
   if (latest.state === 'exited' && (init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) {
     const backoff = restartBackoff(latest, attempts.at(-2), input.timing);

@@ -1,4 +1,5 @@
 import type { Container, Pod } from '../../shared/types.js';
+import type { ProbeStatuses } from '../prober/probe-status.js';
 import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
 import { planContainers } from './plan-containers.js';
 import type { TimeScale } from './restart-policy.js';
@@ -14,6 +15,8 @@ export type PodAction =
   | { type: 'runSandbox'; pod: Pod }
   /** Create and start one container of the pod, in the pod's sandbox. */
   | { type: 'startContainer'; pod: Pod; container: Container; attempt: number }
+  /** Stop a running container that failed its liveness or startup probe; the restart rules take it from there. */
+  | { type: 'killContainer'; containerId: string; graceMs: number; reason: string }
   /** Stop (if needed) and remove one container. */
   | { type: 'removeContainer'; containerId: string; reason: string }
   /** Stop and remove every container of a sandbox, then the sandbox itself. */
@@ -29,9 +32,10 @@ export function isDesired(pod: Pod): boolean {
 /**
  * The kubelet's decision, as a pure function: which sandboxes and containers to create,
  * restart or remove so that the runtime runs exactly the desired pods. `now` and the time
- * scale decide whether an exited container's restart back-off is over.
+ * scale decide whether an exited container's restart back-off is over; `probes` which
+ * running containers failed their liveness or startup probe.
  */
-export function planPods(desired: Pod[], actual: ActualPods, now: number, timing: TimeScale = { timeScale: 1 }): PodAction[] {
+export function planPods(desired: Pod[], actual: ActualPods, now: number, timing: TimeScale = { timeScale: 1 }, probes?: ProbeStatuses): PodAction[] {
   const actions: PodAction[] = [];
   const wanted = new Map(desired.filter(isDesired).map((p) => [p.metadata.uid ?? '', p]));
   const sandboxOf = new Map<string, Sandbox>();
@@ -55,7 +59,7 @@ export function planPods(desired: Pod[], actual: ActualPods, now: number, timing
       actions.push({ type: 'runSandbox', pod }, ...planContainers({ pod, sandboxId: '', containers: [], now, timing }));
       continue;
     }
-    actions.push(...planContainers({ pod, sandboxId: sandbox.id, containers: actual.containers, now, timing }));
+    actions.push(...planContainers({ pod, sandboxId: sandbox.id, containers: actual.containers, now, timing, probes }));
   }
   return actions;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContainerState, ContainerStateTerminated, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
 import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
+import type { ProbeStatuses } from '../prober/probe-status.js';
 import { initDone } from './plan-containers.js';
 import { attemptsOf, restartBackoff, shouldRestart, shouldRestartInit, type TimeScale } from './restart-policy.js';
 
@@ -14,6 +15,8 @@ export interface PodStatusInput {
   now: number;
   /** For the restart back-off (default: real time). */
   timing?: TimeScale;
+  /** What the prober says, by container id (none: no probe has answered yet). */
+  probes?: ProbeStatuses;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -83,16 +86,30 @@ function crashLoopState(input: PodStatusInput, attempts: ContainerInfo[], init: 
   return { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: terminated(latest) };
 }
 
+/**
+ * A running container has started once its startup probe (if any) succeeded, and is ready once
+ * started, ready to its runtime and to its readiness probe (if any); init containers are not probed.
+ */
+function probed(input: PodStatusInput, name: string, init: boolean, latest: ContainerInfo | undefined): Pick<ContainerStatus, 'started' | 'ready'> {
+  if (latest?.state !== 'running') return { started: false, ready: false };
+  const spec = init ? undefined : input.pod.spec.containers.find((c) => c.name === name);
+  const probes = input.probes?.get(latest.id);
+  const started = !spec?.startupProbe || probes?.started === true;
+  const ready = started && latest.ready !== false && (!spec?.readinessProbe || probes?.ready === true);
+  return { started, ready };
+}
+
 function containerStatus(input: PodStatusInput, name: string, image: string, init = false): ContainerStatus {
   const attempts = input.sandbox ? attemptsOf(input.containers, input.sandbox.id, name) : [];
   const latest = attempts.at(-1);
   const previous = attempts.length > 1 ? attempts.at(-2) : undefined;
   const lastState = previous ? (previous.state === 'exited' ? terminated(previous) : {}) : carriedLastState(input, name, latest);
   const completed = init && latest?.state === 'exited' && latest.exitCode === 0;
+  const { started, ready } = probed(input, name, init, latest);
   const status: ContainerStatus = {
     name,
-    ready: completed || (latest?.state === 'running' && latest.ready !== false),
-    started: latest?.state === 'running',
+    ready: completed || ready,
+    started,
     restartCount: latest?.attempt ?? 0,
     image,
     imageID: latest ? imageIdOf(image) : '',

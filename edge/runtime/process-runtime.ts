@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { JsonStateFile } from '../json-state-file.js';
+import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
 import { isSameProcess, signalGroup } from './proc-stat.js';
 import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
-import { containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnContainer, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
-import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import { containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnContainer, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
+import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
 export const PROCESS_STATE_FILE = 'process-runtime.json';
@@ -89,10 +90,10 @@ export class ProcessRuntime implements Runtime {
     const record = this.container(containerId);
     if (record.startedAt !== undefined) throw new KedgeError('Conflict', `container ${containerId} was already started`);
     record.startedAt = this.options.clock.now();
-    const { command, args = [], env = {}, workingDir } = record.spec;
+    const { command, args = [], env, workingDir } = record.spec;
     if (!command?.length) return this.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
     const { dataDir, maxLogBytes = DEFAULT_MAX_LOG_BYTES } = this.options;
-    const spawned = await spawnContainer({ dataDir, id: record.id, command, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, workingDir, maxLogBytes });
+    const spawned = await spawnContainer({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes });
     if (!spawned) return this.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
     record.pid = spawned.pid;
     record.startTime = spawned.startTime;
@@ -139,6 +140,14 @@ export class ProcessRuntime implements Runtime {
   async logs(containerId: string): Promise<LogLine[]> {
     this.container(containerId);
     return readLogLines(containerPaths(this.options.dataDir, containerId).log);
+  }
+
+  /** Runs `command` with the container's env and working directory; Conflict unless the container runs. */
+  async exec(containerId: string, command: string[], timeoutMs: number): Promise<ExecResult> {
+    const record = this.container(containerId);
+    if (!(await this.isRunning(record))) throw new KedgeError('Conflict', `container not running (${containerId})`);
+    const { env, workingDir } = record.spec;
+    return execCommand({ command, env: containerEnv(env), workingDir, timeoutMs, clock: this.options.clock });
   }
 
   /** Stops listening to its children, as a dying edge process would: a later instance takes over. */

@@ -38,6 +38,11 @@ export function exitFromEvent(code: number | null, signal: NodeJS.Signals | null
   return { exitCode: 128 + (signals[signal ?? ''] ?? 0), reason: 'Error' };
 }
 
+/** A container's environment as its processes see it: the edge's PATH unless the spec sets one. */
+export function containerEnv(env: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
+}
+
 export interface SpawnRequest {
   dataDir: string;
   id: string;

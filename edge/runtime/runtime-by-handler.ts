@@ -1,5 +1,5 @@
 import { KedgeError } from '../../shared/errors.js';
-import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 /**
  * Several runtimes behind one seam, as the kubelet picks a CRI handler by RuntimeClass: a
@@ -62,6 +62,15 @@ export class RuntimeByHandler implements Runtime {
 
   async logs(containerId: string): Promise<LogLine[]> {
     return (await this.ownerOf(containerId)).logs(containerId);
+  }
+
+  async exec(containerId: string, command: string[], timeoutMs: number): Promise<ExecResult> {
+    return (await this.ownerOf(containerId)).exec(containerId, command, timeoutMs);
+  }
+
+  /** The owning runtime's simulated answer; undefined when its probes are real. */
+  async simulatedProbe(containerId: string, kind: ProbeKind): Promise<boolean | undefined> {
+    return (await this.ownerOf(containerId)).simulatedProbe?.(containerId, kind);
   }
 
   async listSandboxes(): Promise<Sandbox[]> {

@@ -60,6 +60,17 @@ export interface LogLine {
   text: string;
 }
 
+/** What a command run inside a container (exec) ended with. */
+export interface ExecResult {
+  exitCode: number;
+  /** stdout and stderr together, cut to a few KiB. */
+  output: string;
+  /** It ran past its timeout and was killed. */
+  timedOut: boolean;
+}
+
+export type ProbeKind = 'liveness' | 'readiness' | 'startup';
+
 export interface Runtime {
   /** Name and version, e.g. { name: "sim", version: "0.1.0" } → nodeInfo.containerRuntimeVersion "sim://0.1.0". */
   readonly name: string;
@@ -76,6 +87,13 @@ export interface Runtime {
   listContainers(): Promise<ContainerInfo[]>;
   /** What the container wrote, oldest first; NotFound for an unknown id. */
   logs(containerId: string): Promise<LogLine[]>;
+  /** Runs `command` inside a running container (CRI's ExecSync): its env and working directory, killed after `timeoutMs`. */
+  exec(containerId: string, command: string[], timeoutMs: number): Promise<ExecResult>;
+  /**
+   * For a runtime whose containers nothing can reach (sim): the outcome of a probe as the
+   * simulated container would answer it. Undefined from a runtime whose probes are real.
+   */
+  simulatedProbe?(containerId: string, kind: ProbeKind): Promise<boolean | undefined>;
   /**
    * When a starting container is next expected to come up (run, or fail at once) or become
    * ready, if the runtime can tell: edged looks again right then instead of polling for it.

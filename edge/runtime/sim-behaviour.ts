@@ -6,12 +6,14 @@ import type { ContainerInfo } from './runtime.js';
  *   kedge.io/crash-after  time from running to exit (default: never exits)
  *   kedge.io/exit-code    the exit code when it exits (default 1)
  *   kedge.io/ready-after  time from running to ready (default 0)
+ *   kedge.io/ready-flap   once ready, readiness flips every this long (default: never flips)
  */
 export const ANNOTATIONS = {
   startDelay: 'kedge.io/start-delay',
   crashAfter: 'kedge.io/crash-after',
   exitCode: 'kedge.io/exit-code',
   readyAfter: 'kedge.io/ready-after',
+  readyFlap: 'kedge.io/ready-flap',
 } as const;
 
 export interface SimBehaviour {
@@ -19,6 +21,8 @@ export interface SimBehaviour {
   crashAfterMs?: number;
   exitCode: number;
   readyAfterMs: number;
+  /** Once ready, it is ready for this long, then not ready for as long, and so on. */
+  readyFlapMs?: number;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -43,6 +47,8 @@ export function behaviourFrom(annotations: Record<string, string> | undefined, d
   };
   const crashAfterMs = parseDuration(a[ANNOTATIONS.crashAfter]);
   if (crashAfterMs !== undefined) behaviour.crashAfterMs = crashAfterMs;
+  const readyFlapMs = parseDuration(a[ANNOTATIONS.readyFlap]);
+  if (readyFlapMs) behaviour.readyFlapMs = readyFlapMs;
   return behaviour;
 }
 
@@ -79,20 +85,30 @@ export function containerAt(record: SimContainerRecord, now: number): ContainerI
     const exitCode = crashAt <= stoppedAt ? b.exitCode : 0;
     return { ...base, state: 'exited', startedAt: runningAt, finishedAt, exitCode, reason: exitCode === 0 ? 'Completed' : 'Error' };
   }
-  return { ...base, state: 'running', startedAt: runningAt, ready: now >= runningAt + b.readyAfterMs };
+  return { ...base, state: 'running', startedAt: runningAt, ready: readinessAt(b, runningAt, now).ready };
+}
+
+/** Readiness of a container running since `runningAt`, and when it next changes (Infinity: never). */
+function readinessAt(b: SimBehaviour, runningAt: number, now: number): { ready: boolean; changesAt: number } {
+  const readyAt = runningAt + b.readyAfterMs;
+  if (now < readyAt) return { ready: false, changesAt: readyAt };
+  if (!b.readyFlapMs) return { ready: true, changesAt: Infinity };
+  const flips = Math.floor((now - readyAt) / b.readyFlapMs);
+  return { ready: flips % 2 === 0, changesAt: readyAt + (flips + 1) * b.readyFlapMs };
 }
 
 /**
  * The next time after `now` at which a started container comes up (runs, or exits at once)
- * or becomes ready; undefined when neither is ahead (not started, stopped, running and ready).
- * Later exits are left out on purpose: edged notices them on its periodic sync.
+ * or its readiness changes (ready, or a flip of `ready-flap`); undefined when none is ahead
+ * (not started, stopped, running and steadily ready). Later exits are left out on purpose:
+ * edged notices them on its periodic sync.
  */
 export function nextStartOf(record: SimContainerRecord, now: number): number | undefined {
   if (record.startRequestedAt === undefined) return undefined;
-  const { startDelayMs, readyAfterMs, crashAfterMs } = record.behaviour;
+  const b = record.behaviour;
   const stoppedAt = record.stoppedAt ?? Infinity;
-  const runningAt = record.startRequestedAt + startDelayMs;
+  const runningAt = record.startRequestedAt + b.startDelayMs;
   if (runningAt > now) return runningAt < stoppedAt ? runningAt : undefined;
-  const readyAt = runningAt + readyAfterMs;
-  return readyAt > now && readyAt < Math.min(stoppedAt, runningAt + (crashAfterMs ?? Infinity)) ? readyAt : undefined;
+  const { changesAt } = readinessAt(b, runningAt, now);
+  return changesAt < Math.min(stoppedAt, runningAt + (b.crashAfterMs ?? Infinity)) ? changesAt : undefined;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { JsonStateFile } from '../json-state-file.js';
-import type { ContainerConfig, ContainerInfo, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 import { simLogLines } from './sim-logs.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
 
@@ -141,6 +141,20 @@ export class SimRuntime implements Runtime {
   async logs(containerId: string): Promise<LogLine[]> {
     const now = this.options.clock.now();
     return simLogLines(containerAt(this.container(containerId), now), now);
+  }
+
+  /** Nothing runs, so nothing can fail: a running container answers every command with exit code 0. */
+  async exec(containerId: string, _command: string[], _timeoutMs: number): Promise<ExecResult> {
+    const now = this.options.clock.now();
+    if (containerAt(this.container(containerId), now).state !== 'running') throw new KedgeError('Conflict', `container not running (${containerId})`);
+    return { exitCode: 0, output: '', timedOut: false };
+  }
+
+  /** Readiness as simulated (ready-after, ready-flap); liveness and startup succeed while it runs. */
+  async simulatedProbe(containerId: string, kind: ProbeKind): Promise<boolean> {
+    const info = containerAt(this.container(containerId), this.options.clock.now());
+    if (info.state !== 'running') return false;
+    return kind === 'readiness' ? info.ready === true : true;
   }
 
   nextStartAt(): number | undefined {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { planPods, type ActualPods } from '../../edge/edged/plan-pods.js';
+import type { ContainerProbeStatus, ProbeStatuses } from '../../edge/prober/probe-status.js';
 import type { Pod } from '../../shared/types.js';
 import { container, pod, sandbox } from './fixtures.js';
 
 /** An action reduced to what a table can say: type and the ids it touches (an hour in: every back-off is over). */
-function summary(desired: Pod[], actual: ActualPods, now = 3_600_000): string[] {
-  return planPods(desired, actual, now).map((a) => {
+function summary(desired: Pod[], actual: ActualPods, now = 3_600_000, probes?: ProbeStatuses): string[] {
+  return planPods(desired, actual, now, { timeScale: 1 }, probes).map((a) => {
     switch (a.type) {
       case 'runSandbox':
         return `runSandbox ${a.pod.metadata.uid}`;
@@ -13,6 +14,8 @@ function summary(desired: Pod[], actual: ActualPods, now = 3_600_000): string[] 
         return `start ${a.pod.metadata.uid}/${a.container.name}#${a.attempt}`;
       case 'removeContainer':
         return `remove ${a.containerId}`;
+      case 'killContainer':
+        return `killContainer ${a.containerId} grace ${a.graceMs} (${a.reason})`;
       case 'killPod':
         return `kill ${a.sandboxId} [${a.containerIds.join(',')}]`;
       case 'backOff':
@@ -29,7 +32,12 @@ const reported = (restarts: number): Pod => ({
 });
 const exited = (exitCode: number, attempt = 0) => ({ state: 'exited' as const, exitCode, attempt, finishedAt: 1 });
 
-const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; expected: string[] }[] = [
+const httpProbe = (fields = {}) => ({ httpGet: { port: 80 }, ...fields });
+const probed = (spec: Partial<Pod['spec']['containers'][number]>, podSpec: Partial<Pod['spec']> = {}): Pod =>
+  pod('p', 'u1', { containers: [{ name: 'app', image: 'nginx:1.27', ...spec }], ...podSpec });
+const says = (status: ContainerProbeStatus): ProbeStatuses => new Map([['c-u1-app-0', status]]);
+
+const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; probes?: ProbeStatuses; expected: string[] }[] = [
   { name: 'nothing wanted, nothing running', desired: [], actual: { sandboxes: [], containers: [] }, expected: [] },
   {
     name: 'new pod: sandbox then every container',
@@ -152,11 +160,46 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; e
     actual: { sandboxes: [sandbox('u1', 'old', 'ready', 1), sandbox('u1', 'sb-u1', 'ready', 2)], containers: [container('u1')] },
     expected: ['kill old []'],
   },
+  {
+    name: 'failed liveness probe: killed with the pod grace period (default 30 s)',
+    desired: [probed({ livenessProbe: httpProbe() })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    probes: says({ unhealthy: 'Liveness probe failed: boom' }),
+    expected: ['killContainer c-u1-app-0 grace 30000 (Liveness probe failed: boom)'],
+  },
+  {
+    name: "failed liveness probe: the probe's own terminationGracePeriodSeconds wins over the pod's",
+    desired: [probed({ livenessProbe: httpProbe({ terminationGracePeriodSeconds: 5 }) }, { terminationGracePeriodSeconds: 60 })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    probes: says({ unhealthy: 'Liveness probe failed: boom' }),
+    expected: ['killContainer c-u1-app-0 grace 5000 (Liveness probe failed: boom)'],
+  },
+  {
+    name: 'failed startup probe: killed with the startup probe grace period, not the liveness one',
+    desired: [probed({ startupProbe: httpProbe({ terminationGracePeriodSeconds: 2 }), livenessProbe: httpProbe({ terminationGracePeriodSeconds: 7 }) })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    probes: says({ started: false, unhealthy: 'Startup probe failed: boom' }),
+    expected: ['killContainer c-u1-app-0 grace 2000 (Startup probe failed: boom)'],
+  },
+  {
+    name: 'not ready is no reason to kill',
+    desired: [probed({ readinessProbe: httpProbe() })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1')] },
+    probes: says({ ready: false }),
+    expected: [],
+  },
+  {
+    name: 'an unhealthy container that already exited is restarted, not killed',
+    desired: [probed({ livenessProbe: httpProbe() })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(143))] },
+    probes: says({ unhealthy: 'Liveness probe failed: boom' }),
+    expected: ['start u1/app#1'],
+  },
 ];
 
 describe('planPods', () => {
-  it.each(cases)('$name', ({ desired, actual, now, expected }) => {
-    expect(summary(desired, actual, now)).toEqual(expected);
+  it.each(cases)('$name', ({ desired, actual, now, probes, expected }) => {
+    expect(summary(desired, actual, now, probes)).toEqual(expected);
   });
 
   it('is pure: it does not touch its inputs', () => {

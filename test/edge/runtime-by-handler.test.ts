@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { RuntimeByHandler } from '../../edge/runtime/runtime-by-handler.js';
 import type { Runtime } from '../../edge/runtime/runtime.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
@@ -44,5 +45,25 @@ describe('RuntimeByHandler', () => {
     await runtime.stopSandbox(made.id);
     expect((await b.listSandboxes())[0]?.state).toBe('notready');
     expect(isKedgeError(await runtime.removeSandbox('nope').catch((e: unknown) => e), 'NotFound')).toBe(true);
+  });
+
+  it('sends exec and simulatedProbe to the runtime that made the container; a real runtime has no simulated answer', async () => {
+    const clock = new FakeClock();
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
+    dirs.push(dir);
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock })]]), 'sim');
+    const start = async (handler: string) => {
+      const sandbox = await runtime.runSandbox({ podUid: handler, name: handler, namespace: 'default', runtimeHandler: handler });
+      const id = await runtime.createContainer(sandbox.id, { name: 'c', attempt: 0 });
+      await runtime.startContainer(id); // the process one has no command: it ends at once
+      return id;
+    };
+    const simulated = await start('sim');
+    const real = await start('process');
+    expect(await runtime.exec(simulated, ['true'], 1000)).toEqual({ exitCode: 0, output: '', timedOut: false });
+    expect(await runtime.simulatedProbe(simulated, 'readiness')).toBe(true);
+    await expect(runtime.exec(real, ['true'], 1000)).rejects.toMatchObject({ code: 'Conflict' });
+    expect(await runtime.simulatedProbe(real, 'readiness')).toBeUndefined();
+    await expect(runtime.exec('nope', ['true'], 1000)).rejects.toMatchObject({ code: 'NotFound' });
   });
 });

@@ -21,6 +21,9 @@ export interface RuntimeHarness {
   cleanup(): Promise<void>;
 }
 
+/** A command every runtime can run in a running container (a simulated one runs nothing). */
+const SUCCEEDS = [process.execPath, '-e', ''];
+
 /** Waits for a promise that may need the fake clock to move (a timer or a poll behind it). */
 async function whileAdvancing<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
   let done = false;
@@ -94,6 +97,21 @@ export function runtimeContract(name: string, open: () => Promise<RuntimeHarness
       await expect(h.runtime.startContainer(id)).rejects.toMatchObject({ code: 'Conflict' });
     });
 
+    it('exec in a running container runs the command: exit code 0', async () => {
+      const { id } = await startPod(h.runtime, h.runs());
+      await untilUp(h.runtime, id);
+      expect(await h.runtime.exec(id, SUCCEEDS, 10_000)).toMatchObject({ exitCode: 0, timedOut: false });
+    });
+
+    it('exec in a container that is not running (created, or exited) is a Conflict', async () => {
+      const sandbox = await h.runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default', annotations: h.runs().annotations });
+      const created = await h.runtime.createContainer(sandbox.id, { ...h.runs().container, name: 'app', attempt: 0 });
+      await expect(h.runtime.exec(created, SUCCEEDS, 10_000)).rejects.toMatchObject({ code: 'Conflict', message: `container not running (${created})` });
+      const { id: exited } = await startPod(h.runtime, h.exits(0), 'u2');
+      await untilState(h.runtime, exited, 'exited');
+      await expect(h.runtime.exec(exited, SUCCEEDS, 10_000)).rejects.toMatchObject({ code: 'Conflict' });
+    });
+
     it('logs come oldest first, with times', async () => {
       const { id } = await startPod(h.runtime, h.runs());
       const lines = await eventually(h.clock, async () => {
@@ -111,6 +129,7 @@ export function runtimeContract(name: string, open: () => Promise<RuntimeHarness
       await expect(h.runtime.startContainer('nope')).rejects.toMatchObject({ code: 'NotFound' });
       await expect(h.runtime.stopContainer('nope', 0)).rejects.toMatchObject({ code: 'NotFound' });
       await expect(h.runtime.logs('nope')).rejects.toMatchObject({ code: 'NotFound' });
+      await expect(h.runtime.exec('nope', SUCCEEDS, 1000)).rejects.toMatchObject({ code: 'NotFound' });
       await h.runtime.removeContainer('nope');
       await h.runtime.removeSandbox('nope');
     });
