@@ -108,7 +108,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     onAck: (parentId) => statuses.onAck(parentId),
     onLogRequest: async (request) => {
       const pod = cache.objects().find((o) => o.uid === request.ref.uid)?.object;
-      const body = await answerLogRequest(pod, runtime, request.body).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
+      const body = await answerLogRequest(pod, runtime, request.body, clock.now()).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
@@ -132,6 +132,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     downSince = undefined;
     if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
     else statuses.flush();
+  });
+  // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
+  const resends = handler.synced$.subscribe((m) => {
+    if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
   });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
@@ -158,6 +162,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     await edged.stop();
     inbound.unsubscribe();
     sessions.unsubscribe();
+    resends.unsubscribe();
     await hub.stop();
     handler.stop();
     await cache.flush();

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import type { Subscription } from 'rxjs';
+import { catchError, map, of, startWith, Subscription, type Observable } from 'rxjs';
 import { toKubeStatus } from '../../shared/errors.js';
-import { MAX_BODY_BYTES, errorResponse, type ApiHandler, type ApiRequest, type ApiResponse } from './request.js';
+import { MAX_BODY_BYTES, errorResponse, type ApiHandler, type ApiRequest, type ApiResponse, type WireWatchEvent } from './request.js';
 import { tooLarge } from './request-body.js';
 
 export interface ApiServerOptions {
@@ -11,14 +11,19 @@ export interface ApiServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port: number;
-  /** Aborting closes the server and every open connection (watches included). */
+  /** Aborting closes the server and every open connection (watches and followed logs included). */
   signal?: AbortSignal;
   /**
    * Also serve HTTPS with this certificate (see tls-cert.ts), on the same port: kubectl sends
    * tokens only over TLS, while curl and scripts may keep using plain http://.
    */
   tls?: { certPem: string; keyPem: string };
+  /** Pages served beside the API (the dashboard): tried first, the API gets what it leaves. */
+  pages?: PageHandler;
 }
+
+/** Answers a request for a page, or returns undefined (and leaves `res` alone) when it is not for one. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined;
 
 export interface RunningApiServer {
   url: string;
@@ -26,11 +31,11 @@ export interface RunningApiServer {
   close(): Promise<void>;
 }
 
-/** Serves an ApiHandler over HTTP, and HTTPS too with `tls`: bodies up to 3 MiB, chunked watches. */
+/** Serves an ApiHandler over HTTP, and HTTPS too with `tls`: bodies up to 3 MiB, chunked watches and followed logs. */
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
   const host = options.host ?? '127.0.0.1';
-  const watches = new Set<Subscription>();
-  const listener = (req: IncomingMessage, res: ServerResponse): void => void serveOne(options.handler, req, res, watches);
+  const streams = new Set<Subscription>();
+  const listener = (req: IncomingMessage, res: ServerResponse): void => void (servePage(options.pages, req, res) ?? serveOne(options.handler, req, res, streams));
   const plain = createServer(listener);
   const secure = options.tls && createTlsServer({ cert: options.tls.certPem, key: options.tls.keyPem }, listener);
   const sockets = new Set<Socket>();
@@ -50,8 +55,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= new Promise<void>((resolve) => {
-      for (const w of watches) w.unsubscribe();
-      watches.clear();
+      for (const s of streams) s.unsubscribe();
+      streams.clear();
       server.close(() => resolve());
       for (const s of sockets) s.destroy();
     }));
@@ -59,6 +64,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   if (options.signal?.aborted) await close();
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return { url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`, port, close };
+}
+
+function servePage(pages: PageHandler | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+  return pages?.(req, res)?.catch((err: unknown) => {
+    if (!res.headersSent) write(res, errorResponse(err), new Set(), false);
+    else res.destroy();
+  });
 }
 
 /** A TLS connection starts with a handshake record (0x16); anything else is plain HTTP. */
@@ -71,7 +83,7 @@ function dispatchByFirstByte(socket: Socket, plain: Server, secure: Server | und
   });
 }
 
-async function serveOne(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, watches: Set<Subscription>): Promise<void> {
+async function serveOne(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, streams: Set<Subscription>): Promise<void> {
   try {
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -79,9 +91,9 @@ async function serveOne(handler: ApiHandler, req: IncomingMessage, res: ServerRe
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const apiReq: ApiRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers };
     if (body.length > 0) apiReq.body = body;
-    write(res, await handler(apiReq), watches, req.method === 'HEAD');
+    write(res, await handler(apiReq), streams, req.method === 'HEAD');
   } catch (err) {
-    if (!res.headersSent) write(res, errorResponse(err), watches, false);
+    if (!res.headersSent) write(res, errorResponse(err), streams, false);
     else res.destroy();
   }
 }
@@ -109,37 +121,48 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function write(res: ServerResponse, out: ApiResponse, watches: Set<Subscription>, head: boolean): void {
-  if (out.type === 'watch') return streamWatch(res, out, watches);
+function write(res: ServerResponse, out: ApiResponse, streams: Set<Subscription>, head: boolean): void {
+  if (out.type === 'watch') return stream(res, 'application/json', watchLines(out.events), streams);
+  if (out.type === 'text' && out.more) return stream(res, TEXT, out.more.pipe(startWith(out.body)), streams);
   const isJson = out.type === 'json';
   const payload = isJson ? JSON.stringify(out.body) : out.body;
   res.writeHead(out.status, {
-    'Content-Type': isJson ? 'application/json' : 'text/plain; charset=utf-8',
+    'Content-Type': isJson ? 'application/json' : TEXT,
     'Content-Length': Buffer.byteLength(payload),
     'Cache-Control': 'no-cache, private',
   });
   res.end(head ? undefined : payload);
 }
 
-/** One compact JSON event per line; headers flushed at once; client disconnect seen via res 'close'. */
-function streamWatch(res: ServerResponse, out: Extract<ApiResponse, { type: 'watch' }>, watches: Set<Subscription>): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+const TEXT = 'text/plain; charset=utf-8';
+
+/** One compact JSON event per line; a failure ends the watch with an ERROR event carrying its Status. */
+function watchLines(events: Observable<WireWatchEvent>): Observable<string> {
+  return events.pipe(
+    map((e) => JSON.stringify(e) + '\n'),
+    catchError((err: unknown) => of(JSON.stringify({ type: 'ERROR', object: toKubeStatus(err) }) + '\n')),
+  );
+}
+
+/** A 200 written chunk by chunk as `chunks` emits; headers flushed at once; client disconnect seen via res 'close'. */
+function stream(res: ServerResponse, contentType: string, chunks: Observable<string>, streams: Set<Subscription>): void {
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
-  const sub = out.events.subscribe({
-    next: (e) => res.write(JSON.stringify(e) + '\n'),
-    error: (err: unknown) => {
-      res.end(JSON.stringify({ type: 'ERROR', object: toKubeStatus(err) }) + '\n');
-      watches.delete(sub);
-    },
-    complete: () => {
-      res.end();
-      watches.delete(sub);
-    },
-  });
-  if (sub.closed) return;
-  watches.add(sub);
+  const sub = new Subscription();
+  const end = (): void => {
+    res.end();
+    streams.delete(sub);
+  };
+  streams.add(sub);
   res.on('close', () => {
     sub.unsubscribe();
-    watches.delete(sub);
+    streams.delete(sub);
   });
+  sub.add(
+    chunks.subscribe({
+      next: (chunk) => void (chunk && res.write(chunk)),
+      error: end, // only a text stream can fail here, and kube's just ends
+      complete: end,
+    }),
+  );
 }

@@ -23,7 +23,8 @@ export interface WireWatchEvent {
 
 export type ApiResponse =
   | { type: 'json'; status: number; body: unknown }
-  | { type: 'text'; status: number; body: string }
+  /** With `more`, the response stays open (chunked) and each string it emits follows `body`, until it completes. */
+  | { type: 'text'; status: number; body: string; more?: Observable<string> }
   /** Written as one compact JSON object per line until the observable completes. */
   | { type: 'watch'; status: 200; events: Observable<WireWatchEvent> };
 

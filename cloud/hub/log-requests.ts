@@ -1,6 +1,6 @@
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
-import type { LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
+import type { LogChunk, LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import { humanDuration } from '../apiserver/tables.js';
 import type { NodeSession, SessionTransport } from './node-session.js';
 
@@ -8,7 +8,8 @@ import type { NodeSession, SessionTransport } from './node-session.js';
 export const LOG_TIMEOUT_MS = 10_000;
 
 interface Waiting {
-  resolve(text: string): void;
+  node: string;
+  resolve(chunk: LogChunk): void;
   reject(err: Error): void;
   cancel: Cancel;
 }
@@ -25,17 +26,17 @@ export class LogRequests {
     private readonly transport: SessionTransport,
   ) {}
 
-  ask(session: NodeSession, ref: ObjectRef, options: LogOptions): Promise<string> {
+  ask(session: NodeSession, ref: ObjectRef, options: LogOptions): Promise<LogChunk> {
     const { node } = session;
     const what = `the logs of pod ${ref.namespace ?? 'default'}/${ref.name}`;
     if (!session.connected) throw new KedgeError('Unavailable', `${unreachable(node, session.offlineSince, this.clock.now())}: cannot get ${what}`);
     const message = this.transport.send(node, { type: 'logRequest', ref, body: options });
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<LogChunk>((resolve, reject) => {
       const cancel = this.clock.setTimer(LOG_TIMEOUT_MS, () => {
         this.waiting.delete(message.id);
         reject(new KedgeError('Timeout', `node "${node}" did not send ${what} within ${LOG_TIMEOUT_MS / 1000} s`));
       });
-      this.waiting.set(message.id, { resolve, reject, cancel });
+      this.waiting.set(message.id, { node, resolve, reject, cancel });
     });
   }
 
@@ -46,9 +47,19 @@ export class LogRequests {
     this.waiting.delete(response.parentId);
     waiting.cancel();
     const body = response.body;
-    if ('text' in body) waiting.resolve(body.text);
+    if ('text' in body) waiting.resolve(body);
     else waiting.reject(new KedgeError(body.code, body.error));
     return true;
+  }
+
+  /** The node went away: what it was asked will not be answered. */
+  nodeAway(node: string): void {
+    for (const [id, w] of this.waiting) {
+      if (w.node !== node) continue;
+      this.waiting.delete(id);
+      w.cancel();
+      w.reject(new KedgeError('Unavailable', `node "${node}" went away before it sent the log`));
+    }
   }
 
   close(): void {

@@ -40,6 +40,8 @@ interface Pending {
 export class NodeSession {
   /** Pods bound to this node, by uid [SYNC-2]. */
   readonly desired = new Map<string, Pod>();
+  /** Pods whose Ready the node controller set to False [SYNC-15]. */
+  private readonly markedNotReady = new Set<string>();
   private readonly outbox = new Map<string, Pending>();
   /** Every transmitted object message not yet acked (superseded ones too), by message id. */
   private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
@@ -67,11 +69,13 @@ export class NodeSession {
     const uid = pod.metadata.uid;
     if (!uid) return;
     if (pod.metadata.deletionTimestamp !== undefined) this.noteGoneWhileAway(uid);
+    this.statusChanged(pod);
     this.desired.set(uid, pod);
     this.reconcile(uid);
   }
 
   podGone(uid: string): void {
+    this.markedNotReady.delete(uid);
     const deletedAt = this.goneWhileAway.get(uid);
     if (this.connected && deletedAt !== undefined) {
       // Deleted gracefully while away, removed now that the edge stopped it.
@@ -103,9 +107,21 @@ export class NodeSession {
     this.deps.transport.send(this.node, {
       type: 'synced',
       parentId: message.id,
-      body: { applies: plan.applies.length, deletes: plan.deletes.length },
+      body: { applies: plan.applies.length, deletes: plan.deletes.length, ...(this.markedNotReady.size > 0 ? { resendStatuses: true } : {}) },
     });
     return plan;
+  }
+
+  /**
+   * [SYNC-15] A status written by someone: notes whether the node controller marked the pod not
+   * ready (Ready=False beside ContainersReady=True, which the edge never reports: it sets both
+   * alike). Not sent down: the edge owns status.
+   */
+  statusChanged(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    const status = (type: string): string | undefined => pod.status?.conditions?.find((c) => c.type === type)?.status;
+    if (status('Ready') === 'False' && status('ContainersReady') === 'True') this.markedNotReady.add(uid);
+    else this.markedNotReady.delete(uid);
   }
 
   /** The node's presence went offline. Ignored unless it is the epoch that said hello. */

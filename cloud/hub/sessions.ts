@@ -40,7 +40,10 @@ export class Sessions {
     const oldNode = event.type === 'MODIFIED' ? event.old.spec.nodeName : undefined;
     if (oldNode && oldNode !== node) this.get(oldNode).podGone(uid);
     // The edge owns status: a change of status alone (usually the edge's own report) is not sent back.
-    if (event.type === 'MODIFIED' && oldNode === node && onlyStatusChanged(event.old, event.object)) return;
+    if (event.type === 'MODIFIED' && oldNode === node && onlyStatusChanged(event.old, event.object)) {
+      if (node) this.get(node).statusChanged(event.object);
+      return;
+    }
     if (node) this.get(node).podBound(event.object);
   }
 

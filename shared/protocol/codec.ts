@@ -44,7 +44,10 @@ const downChecks: Record<DownMessage['type'], Check> = {
   },
   delete: (m) => refProblem(m.ref),
   logRequest: (m) => refProblem(m.ref) ?? logOptionsProblem(m.body),
-  synced: (m) => checkAck(m) ?? (isObject(m.body) && isCount(m.body.applies) && isCount(m.body.deletes) ? undefined : 'body must count applies and deletes'),
+  synced: (m) =>
+    checkAck(m) ??
+    (isObject(m.body) && isCount(m.body.applies) && isCount(m.body.deletes) ? undefined : 'body must count applies and deletes') ??
+    (isObject(m.body) && m.body.resendStatuses !== undefined && typeof m.body.resendStatuses !== 'boolean' ? 'body.resendStatuses must be a boolean' : undefined),
   ack: checkAck,
 };
 
@@ -81,12 +84,22 @@ function logOptionsProblem(body: unknown): string | undefined {
   for (const flag of ['timestamps', 'previous'] as const) {
     if (body[flag] !== undefined && typeof body[flag] !== 'boolean') return `body.${flag} must be a boolean`;
   }
-  return undefined;
+  if (body.sinceSeconds !== undefined && !(isCount(body.sinceSeconds) && body.sinceSeconds > 0)) return 'body.sinceSeconds must be a positive integer';
+  if (body.sinceTime !== undefined && !isCount(body.sinceTime)) return 'body.sinceTime must be a time in ms';
+  return body.cursor === undefined ? undefined : cursorProblem(body.cursor);
+}
+
+function cursorProblem(cursor: unknown): string | undefined {
+  if (!isObject(cursor) || !isText(cursor.containerId, 128)) return 'body.cursor.containerId must be a string';
+  return isCount(cursor.time) && isCount(cursor.count) ? undefined : 'body.cursor must count time and lines';
 }
 
 function logBodyProblem(body: unknown): string | undefined {
   if (!isObject(body)) return 'body must be an object';
-  if (typeof body.text === 'string') return body.text.length <= MAX_LOG_BYTES ? undefined : 'body.text is too long';
+  if (typeof body.text === 'string') {
+    if (body.text.length > MAX_LOG_BYTES) return 'body.text is too long';
+    return typeof body.exited === 'boolean' ? cursorProblem(body.cursor) : 'body.exited must be a boolean';
+  }
   return isText(body.error, 1024) && (body.code === 'NotFound' || body.code === 'BadRequest') ? undefined : 'body must carry text, or an error and its code';
 }
 

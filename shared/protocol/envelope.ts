@@ -39,11 +39,15 @@ export interface DeleteMessage extends Base {
   ref: ObjectRef;
 }
 
-/** Ends the answer to a hello: the edge now holds exactly what the cloud wants it to. */
+/**
+ * Ends the answer to a hello: the edge now holds exactly what the cloud wants it to.
+ * `resendStatuses` [SYNC-15]: the cloud wrote its own view of some of the node's pods while it
+ * was away, so the edge is to report every pod's status again.
+ */
 export interface SyncedMessage extends Base {
   type: 'synced';
   parentId: string;
-  body: { applies: number; deletes: number };
+  body: { applies: number; deletes: number; resendStatuses?: boolean };
 }
 
 /** What `kubectl logs` asks for, as the edge needs it. */
@@ -56,6 +60,22 @@ export interface LogOptions {
   timestamps?: boolean;
   /** The previous run of the container (after a restart). */
   previous?: boolean;
+  /** Only lines written in the last N seconds (by the edge's clock). */
+  sinceSeconds?: number;
+  /** Only lines written at or after this time (ms since the epoch). */
+  sinceTime?: number;
+  /** Following: only what that run wrote after this point (tail and since then do not apply). */
+  cursor?: LogCursor;
+}
+
+/**
+ * [SYNC-16] A point in one container run's log: that run, and every line before `time` plus
+ * the first `count` lines written at `time` lie behind it.
+ */
+export interface LogCursor {
+  containerId: string;
+  time: number;
+  count: number;
 }
 
 /**
@@ -102,11 +122,18 @@ export interface PodStatusMessage extends Base {
   statusVersion?: number;
 }
 
+/** A part of a container run's log: the text, where it ends, and whether that run has exited (nothing more will come). */
+export interface LogChunk {
+  text: string;
+  cursor: LogCursor;
+  exited: boolean;
+}
+
 /** The answer to a logRequest: the log text, or why there is none. */
 export interface LogResponseMessage extends Base {
   type: 'logResponse';
   parentId: string;
-  body: { text: string } | { error: string; code: 'NotFound' | 'BadRequest' };
+  body: LogChunk | { error: string; code: 'NotFound' | 'BadRequest' };
 }
 
 // ---- both directions

@@ -107,7 +107,8 @@ const rows: Row[] = [
     send: () => [{ method: 'POST', path: pods, body: pod('odd', { spec: { runtimeClassName: 'gvisor', containers: [{ name: 'app', image: 'nginx' }] } }) }],
   },
   { input: '`pods/log` of a pod not bound to a node', code: 400, reason: 'BadRequest', send: () => [{ method: 'GET', path: `${pods}/pending/log` }] },
-  { input: '`pods/log` with a bad `tailLines`', code: 400, reason: 'BadRequest', send: () => [{ method: 'GET', path: `${pods}/on-edge-2/log`, query: { tailLines: '-1' } }] },
+  { input: '`pods/log` with a `tailLines`, `limitBytes`, `sinceSeconds` or `sinceTime` that does not parse', code: 400, reason: 'BadRequest', send: () => [{ method: 'GET', path: `${pods}/on-edge-2/log`, query: { sinceTime: 'yesterday' } }] },
+  { input: '`pods/log` with `tailLines` < 0, `limitBytes` or `sinceSeconds` < 1, or both `sinceSeconds` and `sinceTime`', code: 422, reason: 'Invalid', send: () => [{ method: 'GET', path: `${pods}/on-edge-2/log`, query: { tailLines: '-1' } }] },
   { input: '`pods/log` of a pod whose node is offline', code: 503, reason: 'ServiceUnavailable', send: () => [{ method: 'GET', path: `${pods}/on-edge-2/log` }] },
 ];
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatLog, pickContainer } from '../../edge/edged/pod-logs.js';
+import { cursorAfter, formatLog, linesAfter, logAfter, pickContainer } from '../../edge/edged/pod-logs.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import { simLogLines, SIM_LOG_PERIOD_MS } from '../../edge/runtime/sim-logs.js';
-import { decodeDown, decodeUp, encode } from '../../shared/protocol/codec.js';
+import { decodeDown, decodeUp, encode, MAX_LOG_BYTES } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 
@@ -34,6 +34,45 @@ describe('formatting a log', () => {
     expect(formatLog(lines, { tailLines: 0 })).toBe('');
     expect(formatLog(lines, { tailLines: 1, timestamps: true })).toBe('2026-01-01T00:00:03.000Z line 3\n');
   });
+  it('keeps the lines since a time, or since some seconds before now, then the tail', () => {
+    expect(formatLog(lines, { sinceTime: Date.UTC(2026, 0, 1, 0, 0, 2) })).toBe('line 2\nline 3\n');
+    expect(formatLog(lines, { sinceSeconds: 2 }, Date.UTC(2026, 0, 1, 0, 0, 4))).toBe('line 2\nline 3\n');
+    expect(formatLog(lines, { sinceSeconds: 1, tailLines: 5 }, Date.UTC(2026, 0, 1, 0, 0, 4))).toBe('line 3\n');
+  });
+});
+
+describe('following a log from a cursor [SYNC-16]', () => {
+  // Three lines in the same millisecond, then one later: the cursor must tell them apart.
+  const lines = [{ time: 10, text: 'a' }, { time: 20, text: 'b1' }, { time: 20, text: 'b2' }, { time: 20, text: 'b3' }, { time: 30, text: 'c' }];
+  const at = (time: number, count: number) => ({ containerId: 'app-0', time, count });
+  it.each([
+    ['from the start', at(0, 0), ['a', 'b1', 'b2', 'b3', 'c']],
+    ['after a whole millisecond', at(10, 1), ['b1', 'b2', 'b3', 'c']],
+    ['within a millisecond', at(20, 2), ['b3', 'c']],
+    ['at the end', at(30, 1), []],
+  ])('slices %s', (_what, cursor, expected) => {
+    expect(linesAfter(lines, cursor).map((l) => l.text)).toEqual(expected);
+  });
+  it('moves the cursor past what was sent, counting lines of the same millisecond across answers', () => {
+    expect(cursorAfter(at(0, 0), lines.slice(0, 3))).toEqual(at(20, 2));
+    expect(cursorAfter(at(20, 2), lines.slice(3, 4))).toEqual(at(20, 3));
+    expect(cursorAfter(at(20, 3), [])).toEqual(at(20, 3));
+  });
+  it('answers the lines after the cursor, and says exited only once nothing is left', () => {
+    expect(logAfter(lines, at(20, 2), false, false)).toEqual({ text: 'b3\nc\n', cursor: at(30, 1), exited: false });
+    expect(logAfter(lines, at(30, 1), true, true)).toEqual({ text: '', cursor: at(30, 1), exited: true });
+    expect(logAfter(lines, at(20, 3), true, true).text).toBe('1970-01-01T00:00:00.030Z c\n');
+  });
+  it('sends no more than one message carries, and the rest on the next ask', () => {
+    const big = [0, 1, 2].map((i) => ({ time: 100 + i, text: String(i).repeat(MAX_LOG_BYTES / 2 - 10) }));
+    const first = logAfter(big, at(0, 0), false, true);
+    expect(first).toMatchObject({ cursor: at(101, 1), exited: false });
+    expect(first.text.split('\n')).toHaveLength(3);
+    const rest = logAfter(big, first.cursor, false, true);
+    expect(rest).toMatchObject({ text: `${'2'.repeat(MAX_LOG_BYTES / 2 - 10)}\n`, cursor: at(102, 1), exited: true });
+    const huge = logAfter([{ time: 1, text: 'x'.repeat(MAX_LOG_BYTES * 2) }], at(0, 0), false, false);
+    expect([Buffer.byteLength(huge.text), huge.cursor]).toEqual([MAX_LOG_BYTES, at(1, 1)]);
+  });
 });
 
 describe('a simulated container log', () => {
@@ -53,15 +92,24 @@ describe('log messages on the wire [SYNC-16]', () => {
   const cloud = new EnvelopeStamper('cloud', 'c1');
   const edge = new EnvelopeStamper('edge-1', 'e1');
   const ref = { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1' };
+  const cursor = { containerId: 'app-0', time: 5, count: 1 };
   it('accepts well-formed requests and responses', () => {
-    expect(decodeDown(encode(cloud.stamp({ type: 'logRequest', ref, body: { container: 'app', tailLines: 10, timestamps: true } }))).ok).toBe(true);
-    expect(decodeUp(encode(edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: 'hi\n' } }))).ok).toBe(true);
+    expect(decodeDown(encode(cloud.stamp({ type: 'logRequest', ref, body: { container: 'app', tailLines: 10, timestamps: true, sinceSeconds: 5 } }))).ok).toBe(true);
+    expect(decodeDown(encode(cloud.stamp({ type: 'logRequest', ref, body: { sinceTime: 1_000, cursor } }))).ok).toBe(true);
+    expect(decodeUp(encode(edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: 'hi\n', cursor, exited: false } }))).ok).toBe(true);
     expect(decodeUp(encode(edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { error: 'nope', code: 'NotFound' } }))).ok).toBe(true);
   });
   it('drops malformed ones with a reason', () => {
     const badTail = { ...cloud.stamp({ type: 'logRequest', ref, body: {} }), body: { tailLines: -1 } };
     expect(decodeDown(JSON.stringify(badTail))).toEqual({ ok: false, reason: 'logRequest: body.tailLines must be a non-negative integer' });
-    const badBody = { ...edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: '' } }), body: { error: 'x', code: 'Teapot' } };
+    const badBody = { ...edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: '', cursor, exited: true } }), body: { error: 'x', code: 'Teapot' } };
     expect(decodeUp(JSON.stringify(badBody))).toEqual({ ok: false, reason: 'logResponse: body must carry text, or an error and its code' });
+    const request = (body: object) => decodeDown(JSON.stringify({ ...cloud.stamp({ type: 'logRequest', ref, body: {} }), body }));
+    expect(request({ sinceSeconds: 0 })).toEqual({ ok: false, reason: 'logRequest: body.sinceSeconds must be a positive integer' });
+    expect(request({ sinceTime: '2026-01-01T00:00:00Z' })).toEqual({ ok: false, reason: 'logRequest: body.sinceTime must be a time in ms' });
+    expect(request({ cursor: { containerId: 'c', time: -1, count: 0 } })).toEqual({ ok: false, reason: 'logRequest: body.cursor must count time and lines' });
+    const response = (body: object) => decodeUp(JSON.stringify({ ...edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: '', cursor, exited: true } }), body }));
+    expect(response({ text: 'hi', cursor })).toEqual({ ok: false, reason: 'logResponse: body.exited must be a boolean' });
+    expect(response({ text: 'hi', exited: false })).toEqual({ ok: false, reason: 'logResponse: body.cursor.containerId must be a string' });
   });
 });

@@ -19,6 +19,7 @@ function setup() {
   return { clock, wire, session, logs, respond };
 }
 const ref = { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1' };
+const chunk = (text: string) => ({ text, cursor: { containerId: 'app-0', time: 1, count: 1 }, exited: false });
 
 describe('LogRequests [SYNC-16]', () => {
   it('resolves with the text the edge sends back, or its error', async () => {
@@ -26,12 +27,12 @@ describe('LogRequests [SYNC-16]', () => {
     const text = t.logs.ask(t.session, ref, { tailLines: 5 });
     const request = t.wire.find((m) => m.type === 'logRequest')!;
     expect(request).toMatchObject({ ref, body: { tailLines: 5 } });
-    expect(t.respond(request.id, { text: 'hello\n' })).toBe(true);
-    await expect(text).resolves.toBe('hello\n');
+    expect(t.respond(request.id, chunk('hello\n'))).toBe(true);
+    await expect(text).resolves.toEqual(chunk('hello\n'));
     const missing = t.logs.ask(t.session, ref, {});
     t.respond(t.wire.at(-1)!.id, { error: 'the pod is not on this node', code: 'NotFound' });
     await expect(missing).rejects.toMatchObject({ code: 'NotFound', message: 'the pod is not on this node' });
-    expect(t.respond('unknown', { text: '' })).toBe(false);
+    expect(t.respond('unknown', chunk(''))).toBe(false);
   });
 
   it('gives up with Timeout when the edge does not answer', async () => {
@@ -47,5 +48,16 @@ describe('LogRequests [SYNC-16]', () => {
     t.session.offline('e1');
     await t.clock.advance(90_000);
     expect(() => t.logs.ask(t.session, ref, {})).toThrow('node "edge-1" is unreachable since 2026-01-01T00:00:00.000Z (90s ago): cannot get the logs of pod default/web');
+  });
+
+  it('gives up at once on what a node was asked when it goes away, and only on that', async () => {
+    const t = setup();
+    const timers = t.clock.pending;
+    const pending = t.logs.ask(t.session, ref, {}).catch((e: unknown) => e);
+    t.logs.nodeAway('edge-2');
+    t.logs.nodeAway('edge-1');
+    expect(await pending).toMatchObject({ code: 'Unavailable', message: 'node "edge-1" went away before it sent the log' });
+    expect(t.respond(t.wire.at(-1)!.id, chunk('late\n'))).toBe(false);
+    expect(t.clock.pending).toBe(timers); // its timeout cancelled
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
 import { NodeSession } from '../../cloud/hub/node-session.js';
 import { FakeClock } from '../../shared/clock.js';
+import { decodeDown } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type HelloMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 
@@ -143,4 +144,36 @@ describe('NodeSession', () => {
     t.session.ack(t.wire.find((m) => m.type === 'delete')!.id);
     expect(t.stale).toEqual([]);
   });
+
+  it('asks the edge to re-report statuses while the node controller has a pod marked not ready [SYNC-15]', () => {
+    const t = setup();
+    const conditions = (ready: 'True' | 'False', containersReady: 'True' | 'False') => [
+      { type: 'Ready', status: ready },
+      { type: 'ContainersReady', status: containersReady },
+    ];
+    const withStatus = (p: Pod, ready: 'True' | 'False', containersReady: 'True' | 'False'): Pod => ({ ...p, status: { conditions: conditions(ready, containersReady) } });
+    const a = pod('a', 'ua', '5');
+    t.session.podBound(withStatus(a, 'True', 'True'));
+    const resend = () => {
+      t.session.hello(hello(t));
+      const synced = t.wire.filter((m) => m.type === 'synced').at(-1);
+      return synced?.type === 'synced' ? synced.body.resendStatuses : 'no synced';
+    };
+    const hello = (x: typeof t) => x.hello([{ kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua', resourceVersion: '5' }]);
+    expect(resend()).toBeUndefined();
+    t.session.statusChanged(withStatus(a, 'False', 'True')); // the node controller's mark
+    expect(resend()).toBe(true);
+    t.session.statusChanged(withStatus(a, 'False', 'False')); // the edge's own report: not ready
+    expect(resend()).toBeUndefined();
+    t.session.statusChanged(withStatus(a, 'False', 'True'));
+    t.session.podGone('ua');
+    expect(resend()).toBeUndefined();
+  });
+
+  it('rejects a synced whose resendStatuses is not a boolean', () => {
+    const cloud = new EnvelopeStamper('cloud', 'c9');
+    const synced = { ...cloud.stamp({ type: 'synced', parentId: 'e1.1', body: { applies: 0, deletes: 0 } }), body: { applies: 0, deletes: 0, resendStatuses: 'yes' } };
+    expect(decodeDown(JSON.stringify(synced))).toEqual({ ok: false, reason: 'synced: body.resendStatuses must be a boolean' });
+  });
 });
+

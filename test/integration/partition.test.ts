@@ -94,14 +94,22 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
     status: { ...pod.status, conditions: (pod.status?.conditions ?? []).map((cond) => (cond.type === 'Ready' ? { ...cond, status: 'False' } : cond)) },
   });
 
-  it('after a long absence the edge reports every pod again, and its own view wins', async () => {
+  const clusterWithReadyPod = async (): Promise<Cluster<FakeClock>> => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     await c.api.create(ref('a'), pinned('a', 'edge-1'));
     await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
-
+    return c;
+  };
+  const cutAndWait = async (c: Cluster<FakeClock>): Promise<void> => {
     c.link('edge-1').cut();
     await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { wallTimeoutMs: 15_000 });
+  };
+
+  it('after a long absence the edge reports every pod again, and its own view wins', async () => {
+    const c = await clusterWithReadyPod();
+
+    await cutAndWait(c);
     // What the node controller does to the pods of an unreachable node.
     await c.api.replace({ ...ref('a'), subresource: 'status' }, markNotReady(await c.api.get<Pod>(ref('a'))));
     await c.clock.advance(c.timing.nodeMonitorGraceMs);
@@ -110,11 +118,21 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
     await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back', { wallTimeoutMs: 5_000 });
   });
 
+  it('after a short absence in which the node controller marked its pods not ready, the cloud asks for every status again', async () => {
+    const c = await clusterWithReadyPod();
+
+    await cutAndWait(c);
+    // The cloud's last heartbeat can be older than the edge's own notice of the cut: the node
+    // controller may act while the edge has been away for only a few seconds.
+    await c.api.replace({ ...ref('a'), subresource: 'status' }, markNotReady(await c.api.get<Pod>(ref('a'))));
+    await c.clock.advance(2_000);
+
+    c.link('edge-1').heal();
+    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back', { wallTimeoutMs: 5_000 });
+  });
+
   it('a short blip re-sends nothing the cloud already has', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
-    const c = cluster;
-    await c.api.create(ref('a'), pinned('a', 'edge-1'));
-    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
+    const c = await clusterWithReadyPod();
     await c.clock.advance(10_000);
     const before = (await c.api.get<Pod>(ref('a'))).metadata.resourceVersion;
     const received = c.cloud.hub.stats().received;

@@ -6,6 +6,7 @@ import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { followPodLog } from '../support/follow-log.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
 
@@ -44,6 +45,8 @@ describe('kubectl logs', () => {
     expect(log.status).toBe(200);
     expect(log.text).toBe('[kedge sim] app: running for 2m\n[kedge sim] app: running for 3m\n');
     expect((await getLog(c, '?container=nope')).status).toBe(400);
+    expect((await getLog(c, '?sinceSeconds=90')).text).toBe(log.text);
+    expect((await getLog(c, '?tailLines=1&limitBytes=10')).text).toBe('[kedge sim');
 
     if (hasKubectl) {
       home = await mkdtemp(join(tmpdir(), 'kedge-logs-'));
@@ -52,8 +55,11 @@ describe('kubectl logs', () => {
       expect(out.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \[kedge sim\] app: started \(image kedge.io\/web:1, attempt 0\)\n/);
     }
 
+    const followed = await followPodLog(c.cloud, 'web');
+    await eventually(c.clock, () => followed.got.text.endsWith('running for 3m\n'), 'the followed log');
     c.link('edge-1').cut();
     await waitFor(() => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the hub to notice', 15_000);
+    await eventually(c.clock, () => followed.got.ended, 'the followed log to end with its node away');
     const away = await getLog(c);
     expect(away.status).toBe(503);
     expect(JSON.parse(away.text)).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', message: expect.stringMatching(/^node "edge-1" is unreachable since \d{4}-.*Z \(.+ ago\): cannot get the logs of pod default\/web$/) });
