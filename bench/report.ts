@@ -43,6 +43,14 @@ export function targets(r: Results): Target[] {
     t('reconnect, 1 node, 100 pods, 50 changes: p50 after MQTT is back (ms)', r.reconnect?.singleNode?.p50FromConnectMs, '< 500', (v) => v < 500),
     t('reconnect, 1 node: p99 after MQTT is back (ms)', r.reconnect?.singleNode?.p99FromConnectMs, '(no target)'),
     t(`reconnect, ${r.reconnect?.manyNodes?.nodes} nodes healed at once (ms)`, r.reconnect?.manyNodes?.convergeFromHealMs, '< 5,000', (v) => v < 5000),
+    t(`one edge holding ${r.edge?.pods} running sim pods: memory per pod, heap after GC (KiB)`, r.edge?.heapPerPodKiB, '(no target)'),
+    t('one edge: memory per pod, RSS after GC (KiB)', r.edge?.rssPerPodKiB, '(no target)'),
+    t('one edge: marginal memory per pod, from half to all its pods, heap (KiB)', r.edge?.marginalHeapPerPodKiB, `(RSS ${r.edge?.marginalRssPerPodKiB ?? '–'})`),
+    t(`one edge: steady sync (plan + apply + status) with ${r.edge?.pods} pods, p50 (ms)`, r.edge?.syncMs?.p50, '(no target)'),
+    t('one edge: steady sync p99 (ms)', r.edge?.syncMs?.p99, '< 1,000 (the sync interval)', (v) => v < 1000),
+    t(`one edge: ${r.edge?.fillMs?.firstHalfPods} pods created on the idle edge → all Running in the cloud (ms)`, r.edge?.fillMs?.firstHalf, `(then as many more: ${r.edge?.fillMs?.secondHalf ?? '–'})`),
+    t(`one edge rebooted with ${r.edge?.pods} pods cached: first sync done (ms)`, r.edge?.rebootFirstSyncMs, '(no target)'),
+    t('one edge rebooted: all pods Running in its own status (ms)', r.edge?.rebootAllRunningMs, '(no target)'),
   ];
 }
 

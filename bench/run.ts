@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_EDGE_PODS, runEdgeBench } from './edge.js';
 import { runReconnectBench } from './reconnect.js';
 import { writeReport } from './report.js';
 import { runScaleBench } from './scale.js';
@@ -10,12 +11,12 @@ import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --only store,reconnect,scale,scheduler]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge]
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '1000' },
     pods: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '100' },
+    'edge-pods': { type: 'string', default: String(DEFAULT_EDGE_PODS) },
     only: { type: 'string', default: SUITES.join(',') },
   },
 });
@@ -57,6 +59,11 @@ if (only.has('scheduler')) {
   const pods = Number(values.pods);
   log(`scheduler: ${nodes} nodes, ${pods} pending pods, in process, median of 3 runs`);
   results.scheduler = await runSchedulerBench({ nodes, pods, runs: 3, log });
+}
+if (only.has('edge')) {
+  const pods = Number(values['edge-pods']);
+  log(`edge: one edge in its own process holding ${pods} sim pods: memory per pod, steady sync time`);
+  results.edge = await runEdgeBench({ pods, syncs: 50, log }, resultsDir);
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -56,7 +56,7 @@ const pendingPod = (name: string): Pod => ({
 });
 
 /** Runs `make(i)` for i < count with `inFlight` calls open at once. */
-async function createAll(count: number, inFlight: number, make: (i: number) => Promise<unknown>): Promise<void> {
+export async function createAll(count: number, inFlight: number, make: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) await make(next++);
