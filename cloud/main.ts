@@ -19,10 +19,12 @@ import {
   type Credentials,
 } from './apiserver/index.js';
 import type { ApiClient } from './apiserver/client.js';
-import { CLOUD_USERNAME, NodeSyncLedger, startBroker, startCloudHub, type BrokerHandle, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
+import { CLOUD_USERNAME, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
+import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
+import { createDashboard } from './dashboard/index.js';
 import { defaultControllers } from './controllers/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { podRef } from './hub/resync.js';
@@ -30,6 +32,7 @@ import { KedgeError } from '../shared/errors.js';
 import type { LogOptions } from '../shared/protocol/envelope.js';
 import type { Pod } from '../shared/types.js';
 import { DurableStore } from './store/durable-store.js';
+import { GatedStore } from './store/gated-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
@@ -58,12 +61,13 @@ export interface Cloud {
   readonly kubeconfigPath: string;
   readonly credentials: Credentials;
   readonly hub: CloudHubHandle;
+  /** The store behind its on/off switch (`kedge component stop store`). */
   readonly store: Store;
   /** An in-process client with the cloud's own identity (same pipeline as HTTP). */
   readonly api: ApiClient;
   /** The durable ack ledger (one NodeSync per node). */
   readonly ledger: NodeSyncLedger;
-  /** The scheduler and the controller-manager's controllers, each stoppable. */
+  /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
   readonly components: ComponentSet;
   /**
    * Stops the embedded broker (every client drops, every retained message is gone), runs
@@ -93,7 +97,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     await mkdir(options.dataDir, { recursive: true });
     const credentials = await loadOrCreateCredentials(options.dataDir);
-    const store = await openStore(options);
+    const store = new GatedStore(await openStore(options));
     stops.push(() => store.close());
 
     const components = new ComponentSet(clock, logger.child('components'));
@@ -102,8 +106,10 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const podLogs = {
       logs: (pod: Pod, o: LogOptions) => started.hub?.podLogs(pod.spec.nodeName!, podRef(pod), o) ?? Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting')),
     };
+    const dashboard = createDashboard({ dataDir: options.dataDir, timing, clock, logger: logger.child('dashboard') });
     const api = createApiServer({
       store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir), resources: clusterResources, components, podLogs,
+      dashboard: dashboard.api,
     });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
@@ -111,12 +117,13 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     await ensureRuntimeClasses(loopback);
     const apiHost = options.apiHost ?? '127.0.0.1';
     const tls = await loadOrCreateServingCert(options.dataDir, [...new Set([...LOOPBACK_HOSTS, apiHost])], clock.now());
-    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls });
+    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls, pages: dashboard.pages });
     stops.push(() => server.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.certPem);
+    addApiServer(components);
+    addStore(components, store);
 
     let brokerUrl = options.brokerUrl;
-    let broker: BrokerHandle | undefined;
     const brokerOptions: BrokerOptions = {
       host: options.mqttHost ?? '127.0.0.1',
       port: options.mqttPort,
@@ -125,16 +132,16 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
       nodesWaitForCloud: true,
     };
     if (!brokerUrl) {
-      broker = await startBroker(brokerOptions);
-      stops.push(() => broker!.close());
+      const broker = await addEmbeddedBroker(components, brokerOptions);
+      stops.push(() => broker.close());
       brokerUrl = broker.url;
     }
     const restartBroker = async (whileDown?: () => Promise<void>): Promise<void> => {
-      if (!broker) throw new Error('the cloud uses an external broker');
-      const port = broker.port;
-      await broker.close();
+      if (options.brokerUrl) throw new Error('the cloud uses an external broker');
+      await components.stop(BROKER);
       await whileDown?.();
-      broker = await startBroker({ ...brokerOptions, port });
+      const state = await components.start(BROKER);
+      if (!state.running) throw new Error(`the broker did not start again: ${state.message}`);
     };
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     const common = { api: loopback, informers, clock, signal: abort.signal };
@@ -144,6 +151,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
     started.hub = hub;
+    if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
+    addHub(components, hub, brokerUrl);
     addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();

@@ -17,7 +17,7 @@ function withCommonOptions(command: Command): Command {
 
 function table(states: ComponentState[]): string {
   const rows = [['NAME', 'PARENT', 'STATUS', 'SINCE', 'MESSAGE']];
-  for (const s of states) rows.push([s.name, s.parent ?? '-', s.running ? 'Running' : 'Stopped', s.since, s.message]);
+  for (const s of states) rows.push([s.name, s.parent ?? '-', s.running ? (s.healthy ? 'Running' : 'Unhealthy') : 'Stopped', s.since, s.message]);
   return textTable(rows);
 }
 
@@ -50,7 +50,7 @@ async function run(o: ComponentOptions, work: () => Promise<{ json: unknown; tex
 }
 
 function actionCommand(action: 'start' | 'stop', summary: string): Command {
-  return withCommonOptions(new Command(action).description(summary).argument('<name>', 'component name, e.g. scheduler or controller-manager')).action(
+  return withCommonOptions(new Command(action).description(summary).argument('<name>', 'component name, e.g. scheduler, controller-manager, store or broker')).action(
     (name: string, o: ComponentOptions) =>
       run(o, async () => {
         const state = (await request(o.dataDir, 'POST', `/kedge/v1/components/${encodeURIComponent(name)}/${action}`)) as ComponentState;
@@ -60,7 +60,7 @@ function actionCommand(action: 'start' | 'stop', summary: string): Command {
 }
 
 export function componentCommand(): Command {
-  const status = withCommonOptions(new Command('status').description('Show every component: running or stopped, since when, and its health')).action(
+  const status = withCommonOptions(new Command('status').description('Show every component (apiserver, store, broker, hub, scheduler, controllers): running or stopped, since when, and its health')).action(
     (o: ComponentOptions) =>
       run(o, async () => {
         const { items } = (await request(o.dataDir, 'GET', '/kedge/v1/components')) as { items: ComponentState[] };
@@ -68,7 +68,7 @@ export function componentCommand(): Command {
       }),
   );
   return new Command('component')
-    .description("Stop and start the cloud's scheduler, controller-manager or one controller while the cloud runs.")
+    .description("Stop and start parts of the cloud while it runs: the store, the broker, the scheduler, the controller-manager or one controller.")
     .addCommand(actionCommand('stop', 'Stop a component (pods already running are untouched; nothing new is decided)'))
     .addCommand(actionCommand('start', 'Start a stopped component again'))
     .addCommand(status);

@@ -1,13 +1,15 @@
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
-import type { ComponentControl, ComponentDef, ComponentState } from './component.js';
+import type { ComponentControl, ComponentDef, ComponentHandle, ComponentState } from './component.js';
 
 interface Entry {
   def: ComponentDef;
   /** What the user asked for; a child runs only when it and its parent are wanted. */
   wanted: boolean;
-  handle?: { close(): Promise<void> };
+  handle?: ComponentHandle;
+  /** Started and closed by its owner (the cloud's composition root); `close` leaves it be. */
+  adopted: boolean;
   since: number;
   error?: string;
   /** Start/stop calls on this entry run one after another. */
@@ -31,7 +33,18 @@ export class ComponentSet implements ComponentControl {
   add(def: ComponentDef, wanted = true): void {
     if (this.entries.has(def.name)) throw new Error(`component ${def.name} registered twice`);
     if (def.parent !== undefined && !this.entries.has(def.parent)) throw new Error(`component ${def.name}: unknown parent ${def.parent}`);
-    this.entries.set(def.name, { def, wanted, since: this.clock.now(), busy: Promise.resolve() });
+    this.entries.set(def.name, { def, wanted, adopted: false, since: this.clock.now(), busy: Promise.resolve() });
+  }
+
+  /**
+   * Registers a component its owner has already started (the apiserver, the store, the broker):
+   * running from now. `stop` and `start` switch it as any other; `close` leaves it to its owner.
+   */
+  adopt(def: ComponentDef, running: ComponentHandle): void {
+    this.add(def);
+    const entry = this.entries.get(def.name)!;
+    entry.handle = running;
+    entry.adopted = true;
   }
 
   get names(): string[] {
@@ -58,15 +71,16 @@ export class ComponentSet implements ComponentControl {
 
   async stop(name: string): Promise<ComponentState> {
     const entry = this.entry(name);
+    if (entry.def.unstoppable !== undefined) throw new KedgeError('BadRequest', `${name} cannot be stopped: ${entry.def.unstoppable}`);
     for (const child of this.childrenOf(name)) await this.serial(child, () => this.halt(child));
     entry.wanted = false;
     await this.serial(entry, () => this.halt(entry));
     return this.stateOf(entry);
   }
 
-  /** Stops everything (children first), keeping what was wanted. */
+  /** Stops everything it started (children first), keeping what was wanted; adopted parts are their owner's to close. */
   async close(): Promise<void> {
-    for (const entry of [...this.entries.values()].reverse()) await this.serial(entry, () => this.halt(entry));
+    for (const entry of [...this.entries.values()].reverse()) if (!entry.adopted) await this.serial(entry, () => this.halt(entry));
   }
 
   private entry(name: string): Entry {
@@ -114,9 +128,11 @@ export class ComponentSet implements ComponentControl {
 
   private stateOf(entry: Entry): ComponentState {
     const running = entry.handle !== undefined;
-    const since = new Date(entry.since).toISOString();
-    const message = running ? 'ok' : entry.error !== undefined ? `failed to start: ${entry.error}` : this.shouldRun(entry) ? 'starting' : 'stopped';
-    const state: ComponentState = { name: entry.def.name, running, healthy: running, since, message };
+    const health = running ? entry.def.health?.() : undefined;
+    const since = new Date(Math.max(entry.since, health?.since ?? entry.since)).toISOString();
+    const message = running ? (health?.message ?? 'ok') : entry.error !== undefined ? `failed to start: ${entry.error}` : this.shouldRun(entry) ? 'starting' : 'stopped';
+    const healthy = running && (health?.healthy ?? true);
+    const state: ComponentState = { name: entry.def.name, running, healthy, stoppable: entry.def.unstoppable === undefined, since, message };
     if (entry.def.parent !== undefined) state.parent = entry.def.parent;
     return state;
   }

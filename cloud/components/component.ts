@@ -5,7 +5,22 @@ export interface ComponentDef {
   /** The component this one runs inside (a controller's is "controller-manager"). */
   readonly parent?: string;
   /** Starts it; resolves once it works (caches listed). The handle stops it again. */
-  start(): Promise<{ close(): Promise<void> }>;
+  start(): Promise<ComponentHandle>;
+  /** Why it can never be stopped (the apiserver: the stop request itself goes through it); `stop` refuses, saying so. */
+  readonly unstoppable?: string;
+  /** How it fares while it runs, for one that can run yet be cut off (the hub without its broker). Default: healthy, "ok". */
+  health?(): Health;
+}
+
+export interface ComponentHandle {
+  close(): Promise<void>;
+}
+
+export interface Health {
+  healthy: boolean;
+  message: string;
+  /** Since when it is so (epoch ms). */
+  since: number;
 }
 
 /** What `kedge component status` shows for one component. */
@@ -14,6 +29,8 @@ export interface ComponentState {
   parent?: string;
   running: boolean;
   healthy: boolean;
+  /** False for a part that cannot be stopped (the apiserver, the hub, an external broker). */
+  stoppable: boolean;
   /** When it last started or stopped (ISO time). */
   since: string;
   /** "ok", "stopped", or why it is not healthy. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
-import { EnvelopeStamper, type DownDraft, type DownMessage, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
+import { EnvelopeStamper, type DownDraft, type DownMessage, type LogChunk, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
@@ -47,6 +47,8 @@ export interface HubStats {
   received: number;
   /** Down messages published for the first time (apply, delete, synced, ack). */
   sent: number;
+  /** Log requests sent to edges, each poll of a followed log included [SYNC-16]. */
+  logRequests: number;
   /** Re-sends of unacked apply/delete messages [SYNC-4]. */
   resent: number;
   /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
@@ -57,9 +59,11 @@ export interface CloudHubHandle {
   stats(): HubStats;
   /** Nodes between their hello and their presence offline, sorted. */
   connectedNodes(): string[];
+  /** Whether the hub is subscribed at the broker right now, and since when (epoch ms). */
+  brokerLink(): { up: boolean; since: number };
   readonly ledger: AckLedger;
   /** A container's log from the edge that runs the pod [SYNC-16]; Unavailable while that edge is away. */
-  podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<string>;
+  podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk>;
   /** Releases the MQTT client, the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
@@ -73,7 +77,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const { api, clock, timing, signal } = options;
   const logger = options.logger.child('hub');
   const ledger = options.ledger ?? new MemoryAckLedger();
-  const counters: HubStats = { malformed: 0, received: 0, sent: 0, resent: 0, acked: 0 };
+  const counters: HubStats = { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0 };
   const stamper = new EnvelopeStamper('cloud', randomUUID().slice(0, 8));
 
   const link = openMqttLink({
@@ -93,6 +97,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     send(node: string, draft: DownDraft): DownMessage {
       const message = stamper.stamp(draft) as DownMessage;
       counters.sent++;
+      if (message.type === 'logRequest') counters.logRequests++;
       link.publish(node, message);
       return message;
     },
@@ -124,7 +129,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     counters.received++;
     const session = sessions.get(inbound.node);
     if (inbound.channel === 'presence') {
-      if (!inbound.presence.online && session.offline(inbound.presence.epoch)) logger.info('node offline', { node: inbound.node });
+      if (!inbound.presence.online && session.offline(inbound.presence.epoch)) {
+        logger.info('node offline', { node: inbound.node });
+        logRequests.nodeAway(inbound.node);
+      }
       return;
     }
     const message = inbound.message;
@@ -189,8 +197,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
-  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<string> => logRequests.ask(sessions.get(node), ref, options);
-  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), ledger, podLogs, close };
+  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> => logRequests.ask(sessions.get(node), ref, options);
+  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

@@ -35,6 +35,8 @@ export interface MqttLink {
   readonly subscribed: Promise<void>;
   /** Subscribed to the up and presence topics right now. */
   readonly up: boolean;
+  /** When `up` last changed (or the link opened), epoch ms on the Clock. */
+  readonly since: number;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
   const packets = new Subject<{ topic: string; payload: Buffer }>();
   let client: MqttClient | undefined;
   let up = false;
+  let since = clock.now();
   let attempt = 0;
   let stopped = false;
   let cancelRetry: Cancel | undefined;
@@ -79,6 +82,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
         }
         attempt = 0;
         up = true;
+        since = clock.now();
         logger.info('subscribed to the broker', { broker: options.brokerUrl });
         markSubscribed();
       });
@@ -89,6 +93,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
       c.end(true);
       if (up) {
         up = false;
+        since = clock.now();
         logger.warn('lost the broker; every node counts as disconnected until its next hello');
         options.onDown();
       }
@@ -127,6 +132,9 @@ export function openMqttLink(options: LinkOptions): MqttLink {
     subscribed,
     get up() {
       return up;
+    },
+    get since() {
+      return since;
     },
     close: async () => {
       stopped = true;

@@ -17,7 +17,7 @@ async function setup() {
   });
   const send = (method: string, path: string, token = 'admin', accept = 'application/json'): Promise<ApiResponse> =>
     api.handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${token}`, accept } });
-  return { send };
+  return { send, components };
 }
 
 interface Condition { status: string; error?: string }
@@ -27,6 +27,7 @@ interface Json {
   resources: { name: string }[];
   conditions: Condition[];
   reason: string;
+  message: string;
 }
 const body = (res: ApiResponse): Json => (res.type === 'json' ? res.body : undefined) as Json;
 
@@ -61,5 +62,13 @@ describe('components over the API', () => {
     expect([viewer.status, body(viewer).reason]).toEqual([403, 'Forbidden']);
     expect((await send('GET', '/kedge/v1/components', 'viewer')).status).toBe(200);
     expect((await send('DELETE', '/api/v1/componentstatuses/scheduler')).status).toBe(405);
+  });
+
+  it('refuses to stop an unstoppable part with a 400 Status naming why', async () => {
+    const { send, components } = await setup();
+    components.adopt({ name: 'apiserver', unstoppable: 'the stop request goes through it', start: async () => ({ close: async () => {} }) }, { close: async () => {} });
+    const res = await send('POST', '/kedge/v1/components/apiserver/stop');
+    expect([res.status, body(res).reason]).toEqual([400, 'BadRequest']);
+    expect(body(res).message).toBe('apiserver cannot be stopped: the stop request goes through it');
   });
 });

@@ -102,3 +102,44 @@ describe('ComponentSet', () => {
     expect(log).toEqual(['stop replicaset', 'stop deployment', 'stop controller-manager', 'stop scheduler']);
   });
 });
+
+describe('ComponentSet with parts its owner started', () => {
+  function owned(log: string[], name: string) {
+    return { close: async () => void log.push(`stop ${name}`) };
+  }
+
+  it('adopts a running part: stop and start switch it, close leaves it to its owner', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const log: string[] = [];
+    const set = new ComponentSet(clock, silentLogger);
+    set.adopt({ name: 'store', start: async () => (log.push('start store'), owned(log, 'store')) }, owned(log, 'store'));
+    set.add(probe(log, 'scheduler'));
+    await set.startAll();
+    expect(set.list()[0]).toMatchObject({ name: 'store', running: true, healthy: true, stoppable: true, message: 'ok' });
+    await clock.advance(1_000);
+    expect(await set.stop('store')).toMatchObject({ running: false, message: 'stopped', since: '2026-01-01T00:00:01.000Z' });
+    await set.start('store');
+    log.length = 0;
+    await set.close();
+    expect(log).toEqual(['stop scheduler']);
+  });
+
+  it('refuses to stop an unstoppable part with 400, saying why', async () => {
+    const set = new ComponentSet(new FakeClock(), silentLogger);
+    set.adopt({ name: 'apiserver', unstoppable: 'the stop request goes through it', start: async () => owned([], 'apiserver') }, owned([], 'apiserver'));
+    const err = await set.stop('apiserver').catch((e: unknown) => e);
+    expect(isKedgeError(err, 'BadRequest')).toBe(true);
+    expect((err as Error).message).toBe('apiserver cannot be stopped: the stop request goes through it');
+    expect(set.list()[0]).toMatchObject({ running: true, stoppable: false });
+  });
+
+  it("shows a running part's health, and since when it holds", async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const set = new ComponentSet(clock, silentLogger);
+    let health = { healthy: true, message: 'ok', since: clock.now() };
+    set.adopt({ name: 'hub', unstoppable: 'no', start: async () => owned([], 'hub'), health: () => health }, owned([], 'hub'));
+    await clock.advance(3_000);
+    health = { healthy: false, message: 'not connected to the broker', since: clock.now() };
+    expect(set.list()[0]).toMatchObject({ running: true, healthy: false, message: 'not connected to the broker', since: '2026-01-01T00:00:03.000Z' });
+  });
+});

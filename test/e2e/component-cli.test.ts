@@ -21,7 +21,7 @@ describe('kedge component against a running cloud', () => {
     const before = await kedge('component', 'status', '--data-dir', dir, '-o', 'json');
     expect(before.code).toBe(0);
     const running = (out: string): string[] => (JSON.parse(out) as { items: { name: string; running: boolean }[] }).items.filter((c) => c.running).map((c) => c.name);
-    expect(running(before.stdout)).toEqual([]);
+    expect(running(before.stdout)).toEqual(['apiserver', 'store', 'broker', 'hub']);
 
     const started = await kedge('component', 'start', 'scheduler', '--data-dir', dir);
     expect(started.code).toBe(0);
@@ -37,13 +37,31 @@ describe('kedge component against a running cloud', () => {
     expect(running((await kedge('component', 'status', '--data-dir', dir, '-o', 'json')).stdout)).not.toContain('scheduler');
   });
 
+  it('stops and starts the store; refuses to stop the apiserver, saying why', async () => {
+    expect((await kedge('component', 'stop', 'store', '--data-dir', dir)).stdout).toMatch(/^store: stopped since /);
+    expect((await kedge('component', 'status', '--data-dir', dir)).stdout).toMatch(/\nstore +- +Stopped /);
+    expect((await kedge('component', 'start', 'store', '--data-dir', dir)).stdout).toMatch(/^store: running since /);
+    const apiserver = await kedge('component', 'stop', 'apiserver', '--data-dir', dir);
+    expect(apiserver.code).toBe(1);
+    expect(apiserver.stderr).toContain('apiserver cannot be stopped: every request goes through it');
+  });
+
   it.runIf(hasKubectl)('kubectl get componentstatuses lists them with their health', async () => {
     const kubectl = kubectlIn(dir, join(dir, 'kubeconfig'));
     const out = await kubectl('get', 'componentstatuses');
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^NAME +STATUS +MESSAGE +ERROR/);
     expect(out.stdout).toMatch(/\ncontroller-manager +Healthy +ok/);
+    for (const part of ['apiserver', 'store', 'broker', 'hub']) expect(out.stdout).toMatch(new RegExp(`\\n${part} +Healthy +ok`));
     expect(out.stdout).toMatch(/\nscheduler +Unhealthy +stopped \(since /);
+
+    await kedge('component', 'stop', 'store', '--data-dir', dir);
+    expect((await kubectl('get', 'cs')).stdout).toMatch(/\nstore +Unhealthy +stopped \(since /);
+    const pods = await kubectl('get', 'pods');
+    expect(pods.code).toBe(1);
+    expect(pods.stderr).toContain('Error from server (ServiceUnavailable): the store is down (stopped with kedge component stop store)');
+    await kedge('component', 'start', 'store', '--data-dir', dir);
+    expect((await kubectl('get', 'pods')).code).toBe(0);
   });
 
   it('names the problem and exits 1 for an unknown component or a missing cloud', async () => {

@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
-import type { Node, Pod } from '../../shared/types.js';
+import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
+import { newPod, podRef, startFirstPod } from '../support/cluster-pods.js';
 import { eventually } from '../support/eventually.js';
-
-const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
-const newPod = (name: string): Pod => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'kedge.io/hello:1.0' }] },
-});
-const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** The seed's question: what happens while the scheduler is down? */
 describe('scheduler stopped while the cloud runs', () => {
@@ -21,12 +16,7 @@ describe('scheduler stopped while the cloud runs', () => {
   it('leaves new pods Pending and running pods untouched, and binds them once it starts', async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
     const c = cluster;
-    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
-    await c.api.create(podRef('before'), newPod('before'));
-    const running = await eventually(c.clock, async () => {
-      const pod = await c.api.get<Pod>(podRef('before'));
-      return pod.status?.phase === 'Running' && pod;
-    }, 'the first pod Running');
+    const running = await startFirstPod(c, 'before');
 
     await c.cloud.components.stop('scheduler');
     await c.api.create(podRef('during'), newPod('during'));

@@ -5,6 +5,7 @@ import type { Node, Pod } from '../../shared/types.js';
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest, ApiResponse, WireWatchEvent } from '../../cloud/apiserver/request.js';
 import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { GatedStore } from '../../cloud/store/gated-store.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 
 export const ADMIN_TOKEN = 'admin-token';
@@ -14,6 +15,8 @@ export const ODD_TOKEN = 'odd-role-token';
 export interface ApiFixture {
   api: ApiServer;
   store: MemoryStore;
+  /** The gate in front of `store`: `gate.down(message)` acts out the store being down. */
+  gate: GatedStore;
   clock: FakeClock;
   /** Sends a request as admin unless `token` (or null for none) says otherwise. */
   send(method: string, path: string, opts?: SendOptions): Promise<ApiResponse>;
@@ -33,9 +36,10 @@ export interface SendOptions {
 /** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created. */
 export async function apiFixture(): Promise<ApiFixture> {
   const store = new MemoryStore({ historySize: 50 });
+  const gate = new GatedStore(store);
   const clock = new FakeClock();
   const api = createApiServer({
-    store,
+    store: gate,
     clock,
     logger: silentLogger,
     tokens: [
@@ -63,7 +67,7 @@ export async function apiFixture(): Promise<ApiFixture> {
     if (res.type !== 'json') throw new Error(`expected a JSON response, got ${res.type}`);
     return { status: res.status, body: res.body as T };
   };
-  return { api, store, clock, send, json };
+  return { api, store, gate, clock, send, json };
 }
 
 export function pod(name: string, extra: Record<string, unknown> = {}): Pod {

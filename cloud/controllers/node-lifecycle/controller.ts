@@ -1,4 +1,5 @@
 import type { Cancel } from '../../../shared/clock.js';
+import { isKedgeError } from '../../../shared/errors.js';
 import { objectKey, type Node, type Pod, type Taint } from '../../../shared/types.js';
 import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
@@ -90,14 +91,36 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
     m.wake = at === undefined || closed ? undefined : clock.setTimer(Math.max(0, at - clock.now()), () => queue.add(name));
   };
 
+  /**
+   * Set when the store was found down: the cached nodes stopped changing because nothing
+   * could be written, not because the nodes fell silent. Nothing is judged until the nodes
+   * are listed again, and then silence is counted afresh (as a restarted controller-manager would).
+   */
+  let blind = false;
+  const applyOrGoBlind = async <T>(apply: () => Promise<T>): Promise<T> => {
+    try {
+      return await apply();
+    } catch (err) {
+      if (isKedgeError(err, 'Unavailable')) blind = true;
+      throw err;
+    }
+  };
+  const seeAgain = (): void => {
+    blind = false;
+    const now = clock.now();
+    for (const m of memory.values()) if (m.probe) m.probe = { ...m.probe, probeTime: now };
+    for (const name of nodes.keys()) queue.add(name);
+  };
+
   const reconcile = async (name: string): Promise<void> => {
+    if (blind) return;
     const node = nodes.get(name);
     if (!node) return forget(name);
     const m = memoryOf(name);
     const now = clock.now();
     m.probe = observeProbe(m.probe, heartbeatOf(sources, node), now);
     const health = planNodeHealth(node, m.probe, now, timing);
-    const current = await applyNodeHealth(deps, node, health.actions);
+    const current = await applyOrGoBlind(() => applyNodeHealth(deps, node, health.actions));
     m.probe = { ...m.probe, lastReady: health.ready };
     const podsHere = pods.on(name);
     await applyPodsNotReady(deps, planPodsNotReady(name, health.ready, podsHere, now));
@@ -112,7 +135,7 @@ async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycle
   const queue = loop.queue;
 
   const onNode = (event: CacheEvent<Node>): void => {
-    if (event.type === 'SYNCED') return;
+    if (event.type === 'SYNCED') return blind ? seeAgain() : undefined;
     const name = event.object.metadata.name!;
     if (event.type !== 'DELETED') nodes.set(name, event.object);
     else if (nodes.get(name)?.metadata.uid === event.object.metadata.uid) nodes.delete(name);

@@ -151,4 +151,24 @@ describe('node lifecycle controller (in-process apiserver, fake clock)', () => {
     expect(await getPod('web')).toBeUndefined();
     expect(logger.lines.filter((l) => l.includes('ignoring invalid autonomy duration'))).toHaveLength(1);
   });
+
+  it('does not mark nodes Unknown for the time the store was down: silence is counted afresh once it is back', async () => {
+    const beat = (): void => {
+      if (f.gate.isUp) void report('edge-1').catch(() => undefined);
+    };
+    const stopBeats = f.clock.setRepeating(10 * S, beat);
+    await advance(20 * S);
+    f.gate.down('the store is down');
+    await advance(120 * S); // three times the grace period without a heartbeat written
+    f.gate.up();
+    for (let waited = 0; waited < 10 * S; waited += S) {
+      await advance(S); // the informer lists again, the monitor passes, the next heartbeat comes
+      expect(readyOf(await getNode('edge-1'))?.status).toBe('True');
+    }
+    stopBeats();
+    // A node that really falls silent afterwards still goes Unknown after the grace period.
+    await advance(50 * S);
+    expect(readyOf(await getNode('edge-1'))?.status).toBe('Unknown');
+  });
 });
+

@@ -1,0 +1,83 @@
+import { startBroker, type BrokerOptions, type CloudHubHandle } from '../hub/index.js';
+import type { GatedStore } from '../store/gated-store.js';
+import type { ComponentSet } from './component-set.js';
+import type { ComponentHandle, Health } from './component.js';
+
+/**
+ * The cloud's own parts as components, beside the control plane (control-plane.ts): the
+ * composition root starts and closes them; the set shows them and switches those that can be.
+ */
+export const APISERVER = 'apiserver';
+export const STORE = 'store';
+export const BROKER = 'broker';
+export const HUB = 'hub';
+
+export const STORE_DOWN_MESSAGE = 'the store is down (stopped with kedge component stop store)';
+
+/** The handle of a part that cannot be stopped: its owner closes it. */
+const ownedElsewhere: ComponentHandle = { close: async () => {} };
+const notRestartable = (name: string) => async (): Promise<never> => {
+  throw new Error(`${name} cannot be started here`);
+};
+
+/** The apiserver: up while it serves. */
+export function addApiServer(set: ComponentSet): void {
+  set.adopt({
+    name: APISERVER,
+    unstoppable: 'every request goes through it, a start request too: nothing could start it again (stop the whole cloud instead)',
+    start: notRestartable(APISERVER),
+  }, ownedElsewhere);
+}
+
+/**
+ * The store, etcd's part: stopped, every storage call fails with 503 and open watches end;
+ * started, all is there again. Running pods are untouched (the edges run what they have),
+ * but nothing new can be decided.
+ */
+export function addStore(set: ComponentSet, gate: GatedStore): void {
+  const running: ComponentHandle = { close: async () => gate.down(STORE_DOWN_MESSAGE) };
+  set.adopt({
+    name: STORE,
+    start: async () => {
+      gate.up();
+      return running;
+    },
+  }, running);
+}
+
+/**
+ * Starts the embedded broker (a failure to listen fails the caller) and adds it. Stopping it
+ * drops every client and forgets retained messages; starting it listens again on the same port.
+ * The returned close is for the cloud's shutdown: it closes whichever broker runs then.
+ */
+export async function addEmbeddedBroker(set: ComponentSet, options: BrokerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  let broker = await startBroker(options);
+  const port = broker.port;
+  set.adopt({ name: BROKER, start: async () => (broker = await startBroker({ ...options, port })) }, broker);
+  return { url: broker.url, close: () => broker.close() };
+}
+
+/** An external broker (`--broker URL`): shown as the hub's connection to it, and stopped where it runs. */
+export function addExternalBroker(set: ComponentSet, url: string, hub: CloudHubHandle): void {
+  set.adopt({
+    name: BROKER,
+    unstoppable: `the cloud uses an external broker (${url}): stop it where it runs`,
+    start: notRestartable(BROKER),
+    health: () => brokerLinkHealth(hub, url),
+  }, ownedElsewhere);
+}
+
+/** The hub: running while the cloud runs, healthy while it is subscribed at the broker. */
+export function addHub(set: ComponentSet, hub: CloudHubHandle, brokerUrl: string): void {
+  set.adopt({
+    name: HUB,
+    unstoppable: "it holds every edge's sync session: cut an edge's link or stop the broker to part the edges from the cloud",
+    start: notRestartable(HUB),
+    health: () => brokerLinkHealth(hub, brokerUrl),
+  }, ownedElsewhere);
+}
+
+function brokerLinkHealth(hub: CloudHubHandle, url: string): Health {
+  const link = hub.brokerLink();
+  return link.up ? { healthy: true, message: 'ok', since: link.since } : { healthy: false, message: `not connected to the broker at ${url}`, since: link.since };
+}
