@@ -12,17 +12,21 @@ export interface ChartOptions {
   height?: number;
 }
 
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c'];
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+export const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c'];
+export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-function niceMax(v: number): number {
+export function niceMax(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   return [1, 2, 2.5, 5, 10].map((m) => m * p).find((m) => m >= v)!;
 }
 
-function frame(o: ChartOptions, w: number, h: number, xMax: number, yMax: number, body: string[]): string {
-  const pad = { l: 56, r: 16, t: 32, b: 40 };
+/** Room around the plot area for the title, tick labels and axis labels. */
+export const PAD = { l: 56, r: 16, t: 32, b: 40 };
+
+/** An SVG with title, grid, ticks and axis labels around `body` (drawn in the PAD-inset plot area). */
+export function frame(o: ChartOptions, w: number, h: number, xMax: number, yMax: number, body: string[]): string {
+  const pad = PAD;
   const ticks: string[] = [];
   for (let i = 0; i <= 4; i++) {
     const y = pad.t + ((h - pad.t - pad.b) * (4 - i)) / 4;

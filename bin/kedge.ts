@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
 import { fleetCommand } from './commands/fleet.js';
 import { linkCommand } from './commands/link.js';
+import { scenarioCommand } from './commands/scenario.js';
 import { tokenCommand } from './commands/token.js';
 
 const program = new Command('kedge')
@@ -17,6 +18,7 @@ const program = new Command('kedge')
   .addCommand(fleetCommand())
   .addCommand(linkCommand())
   .addCommand(componentCommand())
+  .addCommand(scenarioCommand())
   .addCommand(tokenCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,98 @@
+import { Agent } from 'node:http';
+import type { ApiClient } from '../../cloud/apiserver/client.js';
+import { readCredentials } from '../../cloud/apiserver/credentials.js';
+import { createLoopbackClient } from '../../cloud/apiserver/loopback-client.js';
+import { remoteHandler } from '../../cloud/apiserver/remote-handler.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import type { Pod } from '../../shared/types.js';
+import { startDemo, type Demo } from '../demo.js';
+import { waitForReadyNodes } from '../fleet-pods.js';
+import type { EdgeConnection } from './judge.js';
+
+/** What a scenario acts on and looks at: the seam between the runner and a running demo. */
+export interface ScenarioCluster {
+  readonly api: ApiClient;
+  readonly nodes: readonly string[];
+  link(node: string, action: 'cut' | 'heal'): void;
+  /** Ends the edge process (kill -9 with `crash`) and starts it again (as after a reboot with `reboot`). */
+  restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void>;
+  component(name: string, action: 'stop' | 'start'): Promise<void>;
+  /** The edge's own view, from its local API. */
+  edgePods(node: string): Promise<Pod[]>;
+  edgeConnection(node: string): Promise<EdgeConnection>;
+  stop(): Promise<void>;
+}
+
+export interface DemoClusterOptions {
+  nodes: number;
+  dataDir: string;
+  timeScale: number;
+  clock: Clock;
+  logger: Logger;
+  onLine?: (line: string) => void;
+}
+
+/** A local API answers within this long, or counts as not answering (an edge restarting). */
+const EDGE_TIMEOUT_MS = 2_000;
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(EDGE_TIMEOUT_MS) });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** How long (real time) every node may take to be Ready after the demo started. */
+const READY_TIMEOUT_MS = 30_000;
+
+/** Starts a demo on free ports, waits until every node is Ready and wraps it as a ScenarioCluster (admin user). */
+export async function startDemoCluster(o: DemoClusterOptions): Promise<ScenarioCluster> {
+  const demo = await startDemo({ ...o, apiPort: 0, mqttPort: 0, localApiBasePort: 0 });
+  try {
+    const cluster = await demoCluster(demo, o.dataDir);
+    await waitForReadyNodes(cluster.api, [...cluster.nodes], { clock: o.clock, timeoutMs: READY_TIMEOUT_MS, pollMs: 50 });
+    return cluster;
+  } catch (err) {
+    await demo.stop();
+    throw err;
+  }
+}
+
+async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster> {
+  const token = (await readCredentials(dataDir))?.admin;
+  if (!token) throw new Error(`no admin token in ${dataDir}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const handle = remoteHandler(demo.apiUrl.replace(/^https:/, 'http:'), agent);
+  const localApi = (node: string): string => {
+    const entry = demo.nodes.find((n) => n.name === node);
+    if (!entry) throw new Error(`no node "${node}" in this demo`);
+    return entry.localApiUrl;
+  };
+  return {
+    api: createLoopbackClient(handle, token),
+    nodes: demo.nodes.map((n) => n.name),
+    link(node, action) {
+      const link = demo.links.get(node);
+      if (!link) throw new Error(`no link for node "${node}"`);
+      if (action === 'cut') link.cut();
+      else link.heal();
+    },
+    async restartEdge(node, how) {
+      await demo.restartEdge(node, how);
+    },
+    async component(name, action) {
+      const path = `/kedge/v1/components/${encodeURIComponent(name)}/${action}`;
+      const res = await handle({ method: 'POST', path, query: new URLSearchParams(), headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      if (res.status >= 400) {
+        const message = res.type === 'json' ? (res.body as { message?: string }).message : undefined;
+        throw new Error(`${action} ${name}: ${message ?? `HTTP ${res.status}`}`);
+      }
+    },
+    edgePods: async (node) => (await getJson<{ items: Pod[] }>(`${localApi(node)}/pods`)).items,
+    edgeConnection: (node) => getJson<EdgeConnection>(`${localApi(node)}/connection`),
+    async stop() {
+      await demo.stop();
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { Deployment } from '../../shared/apps-types.js';
+import { isKedgeError } from '../../shared/errors.js';
+import type { Node, Pod } from '../../shared/types.js';
+import type { ScenarioCluster } from './cluster.js';
+import { judgeConnection, judgeDeployment, judgeNode, judgePods, judgeRejection, type Attempt, type Verdict } from './judge.js';
+import { refOf } from './manifests.js';
+import type { Glimpse } from './timeline.js';
+import type { Expectation, PodsExpectation, RejectedExpectation } from './types.js';
+
+const problem = (err: unknown): string => (isKedgeError(err) ? `HTTP ${err.httpStatus}: ${err.message}` : (err as Error).message);
+
+/** undefined when the object does not exist; other failures propagate. */
+async function find<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isKedgeError(err, 'NotFound')) return undefined;
+    throw err;
+  }
+}
+
+async function viewOf(cluster: ScenarioCluster, e: PodsExpectation): Promise<Pod[]> {
+  if (e.view === 'cloud') return (await cluster.api.list<Pod>({ resource: 'pods' })).items;
+  const nodes = e.node === undefined ? cluster.nodes : [e.node];
+  const views = await Promise.all(
+    nodes.map(async (n) => {
+      try {
+        return await cluster.edgePods(n);
+      } catch (err) {
+        throw new Error(`${n} did not answer: ${(err as Error).message}`);
+      }
+    }),
+  );
+  return views.flat();
+}
+
+async function attempt(cluster: ScenarioCluster, e: RejectedExpectation): Promise<Attempt> {
+  try {
+    await cluster.api.create(refOf(e.object), structuredClone(e.object));
+    return { created: true };
+  } catch (err) {
+    if (!isKedgeError(err)) throw err;
+    return { created: false, status: err.httpStatus, message: err.message };
+  }
+}
+
+async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict> {
+  switch (e.kind) {
+    case 'pods':
+      return judgePods(e, await viewOf(cluster, e));
+    case 'node':
+      return judgeNode(e, await find(() => cluster.api.get<Node>({ resource: 'nodes', name: e.node })));
+    case 'deployment':
+      return judgeDeployment(e, await find(() => cluster.api.get<Deployment>({ resource: 'deployments', group: 'apps', namespace: e.namespace, name: e.name })));
+    case 'connection':
+      return judgeConnection(e, await cluster.edgeConnection(e.node));
+    case 'rejected':
+      return judgeRejection(e, await attempt(cluster, e));
+  }
+}
+
+/** Looks once at what the expectation is about; a part that does not answer makes it not hold. */
+export async function check(cluster: ScenarioCluster, e: Expectation): Promise<Verdict> {
+  try {
+    return await judge(cluster, e);
+  } catch (err) {
+    return { ok: false, seen: `no answer: ${problem(err)}` };
+  }
+}
+
+/** Every node as the cloud sees it and as each edge does, for the timeline. */
+export async function glimpse(cluster: ScenarioCluster): Promise<Glimpse> {
+  const cloud = Promise.all([cluster.api.list<Node>({ resource: 'nodes' }), cluster.api.list<Pod>({ resource: 'pods' })]).then(
+    ([nodes, pods]) => ({ nodes: nodes.items, pods: pods.items }),
+    () => undefined,
+  );
+  const edges = await Promise.all(
+    cluster.nodes.map(async (n) => {
+      const [pods, connection] = await Promise.all([cluster.edgePods(n).catch(() => undefined), cluster.edgeConnection(n).catch(() => undefined)]);
+      return [n, { ...(pods && { pods }), ...(connection && { connection }) }] as const;
+    }),
+  );
+  const seen: Glimpse = { edges: new Map(edges) };
+  const cloudView = await cloud;
+  if (cloudView) seen.cloud = cloudView;
+  return seen;
+}

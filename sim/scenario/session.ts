@@ -1,0 +1,71 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import { startDemoCluster, type DemoClusterOptions, type ScenarioCluster } from './cluster.js';
+import { reportHtml } from './html.js';
+import { RunRecorder } from './recorder.js';
+import type { ScenarioReport } from './report.js';
+import { runSteps } from './run.js';
+import type { Scenario } from './types.js';
+
+export interface SessionOptions {
+  scenario: Scenario;
+  source: string;
+  timeScale: number;
+  /** Gets report.json, report.html and the demo's data dir (`data/`, emptied first). */
+  outDir: string;
+  clock: Clock;
+  logger: Logger;
+  signal?: AbortSignal;
+  onProgress?: (line: string) => void;
+  /** Every output line of the demo's processes. */
+  onLine?: (line: string) => void;
+  startCluster?: (o: DemoClusterOptions) => Promise<ScenarioCluster>;
+}
+
+export interface SessionResult {
+  report: ScenarioReport;
+  jsonPath: string;
+  htmlPath: string;
+}
+
+export async function writeReports(outDir: string, report: ScenarioReport): Promise<Omit<SessionResult, 'report'>> {
+  await mkdir(outDir, { recursive: true });
+  const jsonPath = join(outDir, 'report.json');
+  const htmlPath = join(outDir, 'report.html');
+  await writeFile(jsonPath, JSON.stringify(report, null, 2) + '\n');
+  await writeFile(htmlPath, reportHtml(report));
+  return { jsonPath, htmlPath };
+}
+
+/**
+ * Runs a scenario from start to end: a fresh demo (its data dir emptied first), the steps,
+ * then the demo stopped whatever happened, and the reports written.
+ */
+export async function runScenarioSession(o: SessionOptions): Promise<SessionResult> {
+  const say = (line: string): void => o.onProgress?.(line);
+  const dataDir = join(o.outDir, 'data');
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(dataDir, { recursive: true });
+  say(`scenario ${o.scenario.name}: ${o.scenario.nodes} edges, time scale ${o.timeScale} (1 s real = ${o.timeScale} s in the cluster)`);
+  say('starting the demo ...');
+  const start = o.startCluster ?? startDemoCluster;
+  let cluster: ScenarioCluster;
+  try {
+    cluster = await start({ nodes: o.scenario.nodes, dataDir, timeScale: o.timeScale, clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }) });
+  } catch (err) {
+    const rec = new RunRecorder(o.scenario, o.source, o.timeScale, o.clock);
+    rec.fail(`the demo did not start: ${(err as Error).message}`);
+    const report = rec.report();
+    return { report, ...(await writeReports(o.outDir, report)) };
+  }
+  let report: ScenarioReport;
+  try {
+    report = await runSteps(o.scenario, { cluster, clock: o.clock, timeScale: o.timeScale, source: o.source, ...(o.signal && { signal: o.signal }), ...(o.onProgress && { onProgress: o.onProgress }) });
+  } finally {
+    say('stopping the demo ...');
+    await cluster.stop();
+  }
+  return { report, ...(await writeReports(o.outDir, report)) };
+}

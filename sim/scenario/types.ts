@@ -1,0 +1,131 @@
+import type { KubeObject } from '../../shared/types.js';
+
+/**
+ * A scenario: a script of steps acted out against a demo it starts itself (docs/scenarios.md).
+ * Durations are milliseconds of cluster time; the runner divides them by the time scale.
+ */
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Edges edge-1 … edge-N. */
+  nodes: number;
+  timeScale: number;
+  steps: Step[];
+}
+
+export type EdgeAction = 'cut' | 'heal' | 'crash' | 'restart' | 'reboot';
+export const EDGE_ACTIONS: readonly EdgeAction[] = ['cut', 'heal', 'crash', 'restart', 'reboot'];
+
+export interface ApplyStep {
+  kind: 'apply';
+  /** A manifest file relative to the repository (its objects are loaded before the run). */
+  path?: string;
+  objects: KubeObject[];
+}
+
+/** Where a resource lives in the API, as a table entry of the cloud's resources. */
+export interface ResourceKind {
+  kind: string;
+  resource: string;
+  group: string;
+  namespaced: boolean;
+}
+
+export interface DeleteStep {
+  kind: 'delete';
+  target: ResourceKind;
+  namespace: string;
+  /** One object by name, or the first `count` (by name) matching `selector`. */
+  name?: string;
+  selector?: string;
+  count?: number;
+}
+
+export interface ScaleStep {
+  kind: 'scale';
+  deployment: string;
+  namespace: string;
+  replicas: number;
+}
+
+export interface EdgeStep {
+  kind: EdgeAction;
+  /** Acted on at once, together. */
+  nodes: string[];
+}
+
+export interface ComponentStep {
+  kind: 'stop' | 'start';
+  component: string;
+}
+
+export interface WaitStep {
+  kind: 'wait';
+  ms: number;
+}
+
+export interface ExpectStep {
+  kind: 'expect';
+  expectation: Expectation;
+  /** How long it may take to hold (0: it must hold at once). */
+  withinMs: number;
+  /** Once it holds, how long it must keep holding. */
+  forMs: number;
+  /** Records how long after the start of the latest action step it first held. */
+  measure?: string;
+}
+
+export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | WaitStep | ExpectStep;
+export type StepKind = Step['kind'];
+
+/** A pod's phase as kubectl's STATUS shows it: a pod being deleted is Terminating. */
+export type PodPhaseName = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown' | 'Terminating';
+export const POD_PHASES: readonly PodPhaseName[] = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown', 'Terminating'];
+
+export type ReadyStatus = 'True' | 'False' | 'Unknown';
+
+/** Counts of pods, as the cloud sees them or as the edges do; filters left out match every pod. */
+export interface PodsExpectation {
+  kind: 'pods';
+  view: 'cloud' | 'edge';
+  /** Pods on this node; for the edge's view, without a node: every edge. */
+  node?: string;
+  namespace?: string;
+  selector?: string;
+  phase?: PodPhaseName;
+  ready?: boolean;
+  scheduled?: boolean;
+  minRestarts?: number;
+  maxRestarts?: number;
+  min: number;
+  max: number;
+}
+
+export interface NodeExpectation {
+  kind: 'node';
+  node: string;
+  ready: ReadyStatus;
+}
+
+export interface DeploymentExpectation {
+  kind: 'deployment';
+  name: string;
+  namespace: string;
+  available: number;
+}
+
+/** The edge's own view of its link. */
+export interface ConnectionExpectation {
+  kind: 'connection';
+  node: string;
+  connected: boolean;
+}
+
+/** Creating the object fails (with this HTTP status, when given). */
+export interface RejectedExpectation {
+  kind: 'rejected';
+  object: KubeObject;
+  status?: number;
+}
+
+export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation;

@@ -1,0 +1,92 @@
+import type { ApiClient } from '../../cloud/apiserver/client.js';
+import type { Cancel, FakeClock } from '../../shared/clock.js';
+import { KedgeError } from '../../shared/errors.js';
+import type { Node, Pod } from '../../shared/types.js';
+import type { ScenarioCluster } from '../../sim/scenario/cluster.js';
+import type { EdgeConnection } from '../../sim/scenario/judge.js';
+import { FakeApiClient } from '../support/fake-api-client.js';
+
+const GRACE_MS = 40_000;
+
+/**
+ * TEST DOUBLE. A cluster of edge-1 and edge-2, each running one pod, on a fake clock: a cut
+ * node turns Unknown 40 s of cluster time later, a heal makes it Ready again; with the store
+ * stopped every API call fails with 503. Every action is recorded in `actions`.
+ */
+export class FakeScenarioCluster implements ScenarioCluster {
+  readonly nodes = ['edge-1', 'edge-2'];
+  readonly actions: string[] = [];
+  readonly api: ApiClient;
+  stopped = false;
+  private readonly fake = new FakeApiClient();
+  private readonly timers = new Map<string, Cancel>();
+  private readonly offline = new Set<string>();
+  private storeDown = false;
+
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly timeScale: number,
+  ) {
+    this.api = new Proxy(this.fake, {
+      get: (target, key) => {
+        const value = target[key as keyof FakeApiClient];
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => (this.storeDown ? Promise.reject(new KedgeError('Unavailable', 'the store is down')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      },
+    });
+  }
+
+  async setUp(): Promise<this> {
+    for (const name of this.nodes) {
+      await this.fake.create<Node>({ resource: 'nodes' }, { metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+      const pod: Pod = {
+        metadata: { name: `web-${name}`, namespace: 'default', labels: { app: 'web' } },
+        spec: { nodeName: name, containers: [{ name: 'web', image: 'i' }] },
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      };
+      await this.fake.create<Pod>({ resource: 'pods', namespace: 'default' }, pod);
+    }
+    return this;
+  }
+
+  link(node: string, action: 'cut' | 'heal'): void {
+    this.actions.push(`${action} ${node}`);
+    this.timers.get(node)?.();
+    if (action === 'cut') {
+      this.offline.add(node);
+      this.timers.set(node, this.clock.setTimer(GRACE_MS / this.timeScale, () => void this.setReady(node, 'Unknown')));
+    } else {
+      this.offline.delete(node);
+      void this.setReady(node, 'True');
+    }
+  }
+
+  async restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void> {
+    this.actions.push(`${how.reboot ? 'reboot' : how.crash ? 'crash' : 'restart'} ${node}`);
+    await this.clock.sleep(1_000);
+  }
+
+  async component(name: string, action: 'stop' | 'start'): Promise<void> {
+    if (name !== 'store') throw new Error(`no component named "${name}"`);
+    this.actions.push(`${action} ${name}`);
+    this.storeDown = action === 'stop';
+  }
+
+  async edgePods(node: string): Promise<Pod[]> {
+    return (await this.fake.list<Pod>({ resource: 'pods' })).items.filter((p) => p.spec.nodeName === node);
+  }
+
+  async edgeConnection(node: string): Promise<EdgeConnection> {
+    const connected = !this.offline.has(node);
+    return { connected, offlineSince: connected ? null : 'earlier', queued: 0 };
+  }
+
+  async stop(): Promise<void> {
+    for (const cancel of this.timers.values()) cancel();
+    this.stopped = true;
+  }
+
+  private async setReady(node: string, status: 'True' | 'Unknown'): Promise<void> {
+    await this.fake.patch({ resource: 'nodes', name: node, subresource: 'status' }, { status: { conditions: [{ type: 'Ready', status }] } });
+  }
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../shared/clock.js';
+import { parseScenario } from '../../sim/scenario/parse.js';
+import { verdictLine, type ScenarioReport } from '../../sim/scenario/report.js';
+import { runSteps, sampleIntervalMs } from '../../sim/scenario/run.js';
+import { FakeScenarioCluster } from './scenario-fake-cluster.js';
+
+const SCALE = 10;
+const late = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+
+interface Run {
+  report: ScenarioReport;
+  cluster: FakeScenarioCluster;
+  clock: FakeClock;
+  progress: string[];
+}
+
+/** Runs the steps against a fake cluster, moving the fake clock until the run is over. */
+async function run(steps: unknown[], o: { signal?: AbortSignal; abortAfterMs?: number } = {}): Promise<Run> {
+  const clock = new FakeClock();
+  const cluster = await new FakeScenarioCluster(clock, SCALE).setUp();
+  const scenario = parseScenario({ name: 't', description: 'd', nodes: 2, steps }, 't.yaml');
+  const progress: string[] = [];
+  const abort = new AbortController();
+  let done = false;
+  const work = runSteps(scenario, { cluster, clock, timeScale: SCALE, source: 't.yaml', signal: abort.signal, onProgress: (l) => progress.push(l) }).finally(() => (done = true));
+  for (let elapsed = 0; !done && elapsed < 600_000; elapsed += 50) {
+    if (o.abortAfterMs !== undefined && elapsed >= o.abortAfterMs) abort.abort(new Error('Ctrl-C'));
+    await clock.advance(50);
+  }
+  return { report: await work, cluster, clock, progress };
+}
+
+describe('running scenario steps', () => {
+  it('acts, checks within and for deadlines, measures, and samples both views over time', async () => {
+    const { report, cluster, progress } = await run([
+      { expect: 'pods', selector: 'app=web', phase: 'Running', count: 2 },
+      { cut: 'edge-1' },
+      { expect: 'node', node: 'edge-1', ready: 'True', for: '20s' },
+      { expect: 'node', node: 'edge-1', ready: 'Unknown', within: '1m', measure: 'Unknown after the cut' },
+      { expect: 'connection', node: 'edge-1', connected: false },
+      { expect: 'pods', view: 'edge', node: 'edge-1', phase: 'Running', count: 1 },
+      { wait: '1m' },
+      { heal: 'edge-1' },
+      { expect: 'node', node: 'edge-1', ready: 'True', within: '10s' },
+    ]);
+    expect(report.passed).toBe(true);
+    expect(report.error).toBeUndefined();
+    expect(cluster.actions).toEqual(['cut edge-1', 'heal edge-1']);
+    expect(report.expectations.map((e) => [e.step, e.outcome])).toEqual([[1, 'held'], [3, 'held'], [4, 'held'], [5, 'held'], [6, 'held'], [9, 'held']]);
+    expect(report.expectations[1]).toMatchObject({ at: 20, seen: 'Ready=True' });
+    const [measured] = report.measurements;
+    expect(measured).toMatchObject({ name: 'Unknown after the cut', step: 4, fromStep: 2 });
+    expect(measured!.seconds).toBeGreaterThanOrEqual(40);
+    expect(measured!.seconds).toBeLessThanOrEqual(42.5);
+    expect(measured!.realSeconds).toBeCloseTo(measured!.seconds / SCALE, 1);
+    const wait = report.steps[6]!;
+    expect(wait.end! - wait.start!).toBeCloseTo(60, 0);
+
+    const { samples } = report.timeline;
+    expect(report.timeline.nodes).toEqual(['edge-1', 'edge-2']);
+    const gaps = samples.slice(1).map((s, i) => s.at - samples[i]!.at);
+    expect(Math.max(...gaps.slice(0, -1))).toBeLessThanOrEqual((sampleIntervalMs(SCALE) / 1000) * SCALE + 0.5);
+    const edge1 = samples.map((s) => `${s.nodes['edge-1']!.ready}/${s.nodes['edge-1']!.connected}`);
+    expect(edge1[0]).toBe('True/true');
+    expect(edge1).toContain('True/false'); // cut: the edge knows, the cloud does not yet
+    expect(edge1).toContain('Unknown/false');
+    expect(edge1.at(-1)).toBe('True/true');
+    expect(samples.every((s) => s.nodes['edge-1']!.edgeRunning === 1 && s.nodes['edge-2']!.cloudRunning === 1)).toBe(true);
+
+    expect(progress[0]).toBe('[    0ms] step 1/9: expect 2 pods app=web Running (as the cloud sees it)');
+    expect(progress).toContain('          measured "Unknown after the cut": ' + `${measured!.seconds}s (${measured!.realSeconds} s real)`);
+  });
+
+  it('stops at the first expectation that does not hold; the rest are not run', async () => {
+    const { report, cluster } = await run([
+      { cut: 'edge-1' },
+      { expect: 'node', node: 'edge-1', ready: 'Unknown', within: '30s' },
+      { heal: 'edge-1' },
+      { expect: 'node', node: 'edge-1', ready: 'True' },
+    ]);
+    expect(report.passed).toBe(false);
+    expect(cluster.actions).toEqual(['cut edge-1']);
+    expect(report.expectations).toMatchObject([
+      { step: 2, outcome: 'failed', seen: 'not within 30s: Ready=True' },
+      { step: 4, outcome: 'not run' },
+    ]);
+    expect(report.expectations[0]!.at).toBeGreaterThanOrEqual(30);
+    expect(report.steps[2]!.start).toBeUndefined();
+    expect(verdictLine(report)).toBe('FAILED (0 of 2 expectations held): step 2: expect edge-1 Ready=Unknown (as the cloud sees it); seen: not within 30s: Ready=True');
+  });
+
+  it('fails an expectation that stops holding during its `for`', async () => {
+    const { report } = await run([{ cut: 'edge-1' }, { expect: 'node', node: 'edge-1', ready: 'True', for: '2m' }]);
+    expect(report.expectations[0]).toMatchObject({ outcome: 'failed' });
+    expect(report.expectations[0]!.seen).toMatch(/^held, then stopped holding after 4\d(\.\d)?s: Ready=Unknown$/);
+  });
+
+  it('sees a refusal while the store is down, and no cloud view in the timeline then', async () => {
+    const { report } = await run([
+      { stop: 'store' },
+      { expect: 'rejected', create: late, status: 503, within: '5s' },
+      { expect: 'pods', view: 'edge', phase: 'Running', count: 2, for: '20s' },
+      { expect: 'pods', count: 2 },
+    ]);
+    expect(report.expectations).toMatchObject([
+      { step: 2, outcome: 'held', seen: 'HTTP 503: the store is down' },
+      { step: 3, outcome: 'held' },
+      { step: 4, outcome: 'failed', seen: 'no answer: HTTP 503: the store is down' },
+    ]);
+    const during = report.timeline.samples.filter((s) => s.at > 1);
+    expect(during.length).toBeGreaterThan(2);
+    expect(during.every((s) => s.nodes['edge-1']!.ready === undefined && s.nodes['edge-1']!.cloudRunning === undefined && s.nodes['edge-1']!.edgeRunning === 1)).toBe(true);
+  });
+
+  it('reboots the named nodes together and reports a step that fails, with its number', async () => {
+    const { report, cluster } = await run([{ reboot: ['edge-1', 'edge-2'] }, { stop: 'scheduler' }, { expect: 'pods', count: 2 }]);
+    expect(cluster.actions).toEqual(['reboot edge-1', 'reboot edge-2']);
+    const reboot = report.steps[0]!;
+    expect(reboot.end! - reboot.start!).toBeCloseTo(10, 0); // 1 s real for both, at scale 10
+    expect(report).toMatchObject({ passed: false, error: 'step 2: no component named "scheduler"' });
+    expect(report.steps[1]).toMatchObject({ error: 'no component named "scheduler"' });
+    expect(report.expectations[0]!.outcome).toBe('not run');
+    expect(verdictLine(report)).toBe('FAILED (0 of 1 expectations held): step 2: no component named "scheduler"');
+  });
+
+  it('ends a run when interrupted, stopping its own timers', async () => {
+    const { report, clock } = await run([{ wait: '10m' }, { cut: 'edge-1' }], { abortAfterMs: 2_000 });
+    expect(report).toMatchObject({ passed: false, error: 'step 1: interrupted' });
+    expect(report.steps[0]!.end).toBeCloseTo(20, 0);
+    expect(report.steps[1]!.start).toBeUndefined();
+    expect(clock.pending).toBe(0);
+  });
+});
