@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/clock.ts'],
+    files: ['shared/clock.ts', 'ui/clock.ts'],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' },
   },
 );

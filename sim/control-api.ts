@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
+import { fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
+import { routeEdges, type EdgeControl } from './edge-routes.js';
 import type { LinkProxy, LinkState } from './link-proxy.js';
 
 /**
@@ -12,13 +14,17 @@ import type { LinkProxy, LinkState } from './link-proxy.js';
  *   POST /links/cut-all|heal-all|reset-all → LinkTotals (after acting on every link)
  *   GET /links/totals                 → LinkTotals (sums, without listing every link)
  *   GET /nodes/<node>/pods            → PodList of what that edge runs (when `pods` is given)
- * Errors answer { error, message } with 404 (unknown node or path) or 405.
+ *   GET /edges, GET /edges/<node>/view, POST /edges/<node>/restart|crash|reboot (when `edges`
+ *   is given; see edge-routes.ts)
+ * Errors answer { error, message } with 404 (unknown node or path), 405 or 409 (busy).
  */
 export interface ControlApiOptions {
   links: ReadonlyMap<string, LinkProxy>;
   logger: Logger;
   /** What an edge runs, or undefined for a node it does not know; enables /nodes/<node>/pods. */
   pods?: (node: string) => Promise<Pod[]> | undefined;
+  /** The demo's edge processes; enables /edges. */
+  edges?: EdgeControl;
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -61,15 +67,6 @@ const actions = {
   reset: (link: LinkProxy) => link.reset(),
 } as const;
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body) + '\n');
-}
-
-function fail(res: ServerResponse, status: number, error: string, message: string): void {
-  reply(res, status, { error, message });
-}
-
 const bulk: Record<string, keyof typeof actions> = { 'cut-all': 'cut', 'heal-all': 'heal', 'reset-all': 'reset' };
 
 /** Bulk paths (/links/totals, POST /links/<action>-all); false when the path is not one. */
@@ -91,10 +88,7 @@ function routePods(options: ControlApiOptions, method: string, parts: string[], 
   if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /nodes/${node}/pods is not allowed; use GET`);
   const pods = options.pods(node);
   if (!pods) return fail(res, 404, 'NotFound', `no node "${node}" here`);
-  void pods.then(
-    (items) => reply(res, 200, { apiVersion: 'v1', kind: 'PodList', metadata: {}, items } satisfies ObjectList<Pod>),
-    (err: Error) => fail(res, 500, 'Internal', err.message),
-  );
+  replyLater(res, pods.then((items) => ({ apiVersion: 'v1', kind: 'PodList', metadata: {}, items }) satisfies ObjectList<Pod>));
 }
 
 function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResponse): void {
@@ -102,6 +96,7 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
   const parts = new URL(req.url ?? '/', 'http://control').pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const method = req.method ?? 'GET';
   if (parts[0] === 'nodes') return routePods(options, method, parts, res);
+  if (parts[0] === 'edges') return routeEdges(options.edges, links, method, parts, res);
   if (parts[0] !== 'links' || parts.length > 3) return fail(res, 404, 'NotFound', `no such path ${req.url}`);
   const [, node, action] = parts;
   if (node !== undefined && action === undefined && routeBulk(links, method, node, res)) return;
@@ -110,11 +105,7 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
     return reply(res, 200, { items: [...links.values()].map((l) => l.state()) } satisfies LinkList);
   }
   const link = links.get(node);
-  if (!link) {
-    const names = [...links.keys()];
-    const known = (names.length > 10 ? [...names.slice(0, 10), `… ${names.length} in all`] : names).join(', ') || 'none';
-    return fail(res, 404, 'NotFound', `no node "${node}" in this demo (its nodes: ${known})`);
-  }
+  if (!link) return failWith(res, unknownNode([...links.keys()], node));
   if (action === undefined) {
     if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /links/${node} is not allowed; use GET`);
     return reply(res, 200, link.state());

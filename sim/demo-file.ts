@@ -9,6 +9,8 @@ export interface DemoFile {
   apiUrl: string;
   /** The cloud's own broker; edges reach it through their link proxies. */
   brokerUrl: string;
+  /** The dashboard with a one-time login token (spent by the first browser that opens it). */
+  dashboardUrl?: string;
   nodes: DemoNode[];
 }
 
@@ -26,7 +28,8 @@ export function demoFilePath(dataDir: string): string {
 }
 
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
-  await writeFile(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n');
+  // Private, as the credentials beside it: it may hold an unspent login token.
+  await writeFile(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
 }
 
 /** The demo file, or undefined when there is none (or it is not a demo file). */

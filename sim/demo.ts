@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { readEdgeToken } from '../cloud/apiserver/credentials.js';
+import { readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
+import { mintDashboardUrl } from './dashboard-link.js';
+import { DemoEdges } from './demo-edges.js';
 import { demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
@@ -29,6 +31,8 @@ export interface Demo {
   readonly brokerUrl: string;
   /** The control API `kedge link` talks to. */
   readonly controlUrl: string;
+  /** The dashboard with a one-time login token: the first browser to open it is logged in. */
+  readonly dashboardUrl: string;
   readonly demoFilePath: string;
   readonly cloud: RoleProcess;
   readonly edges: Map<string, RoleProcess>;
@@ -74,7 +78,6 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     onLine: o.onLine,
   });
   stops.push(() => cloud.stop());
-  const edges = new Map<string, RoleProcess>();
   const links = new Map<string, LinkProxy>();
   try {
     const ready = await cloud.ready;
@@ -90,25 +93,28 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       links.set(node, link);
       proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);
     }
-    stops.push(() => Promise.all([...edges.values()].map((e) => e.stop())).then(() => undefined));
-    const edgeArgs = new Map<string, string[]>();
-    const launch = (node: string, extra: string[] = []): RoleProcess => {
-      const edge = startRole({ name: node, args: [...edgeArgs.get(node)!, ...extra], readyPattern: /^kedge edge \S+ ready /, clock: o.clock, onLine: o.onLine });
-      edges.set(node, edge);
-      return edge;
-    };
-    for (const [node, proxyUrl] of proxyUrls) {
-      const localApiPort = o.localApiBasePort === 0 ? 0 : o.localApiBasePort + edgeArgs.size + 1;
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
-      edgeArgs.set(node, [...args, '--local-api-port', String(localApiPort), ...scale]);
-      launch(node);
-    }
     const nodes: DemoNode[] = [];
+    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, dashboardUrl, nodes });
+    const demoEdges = new DemoEdges({
+      clock: o.clock,
+      onLine: o.onLine,
+      onRestarted: async (node, localApiUrl) => {
+        nodes.find((n) => n.name === node)!.localApiUrl = localApiUrl;
+        await saveDemoFile();
+      },
+    });
+    const edges = demoEdges.processes;
+    stops.push(() => demoEdges.stopAll());
+    let localApiPort = o.localApiBasePort;
+    for (const [node, proxyUrl] of proxyUrls) {
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
+      demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...scale]);
+    }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 
-    const control = await startControlApi({ links, logger: o.logger.child('control') });
+    const control = await startControlApi({ links, edges: demoEdges, logger: o.logger.child('control') });
     stops.push(() => control.close());
-    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, nodes });
+    const dashboardUrl = await mintDashboardUrl(apiUrl, (await readCredentials(dataDir))!.admin);
     await saveDemoFile();
     stops.push(() => removeDemoFile(dataDir));
     return {
@@ -116,21 +122,13 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       apiUrl,
       brokerUrl,
       controlUrl: control.url,
+      dashboardUrl,
       demoFilePath: demoFilePath(dataDir),
       cloud,
       edges,
       links,
       nodes,
-      async restartEdge(node, how = {}) {
-        const old = edges.get(node);
-        if (!old) throw new Error(`no node "${node}" in this demo`);
-        await (how.crash ? old.kill() : old.stop());
-        const edge = launch(node, how.reboot ? ['--reboot'] : []);
-        const entry = nodes.find((n) => n.name === node)!;
-        entry.localApiUrl = readyField(await edge.ready, 'local-api');
-        await saveDemoFile();
-        return edge;
-      },
+      restartEdge: (node, how = {}) => demoEdges.restartProcess(node, how),
       stop,
     };
   } catch (err) {

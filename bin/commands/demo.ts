@@ -33,6 +33,7 @@ export function demoCommand(): Command {
         process.stdout.write(
           [
             `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
+            `  Dashboard: ${demo.dashboardUrl}    # open it in a browser (the link logs in once)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,
             `  curl ${demo.nodes[0]!.localApiUrl}/pods`,

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
-import { anonymousUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
+import { anonymousUser, sessionCookieUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
 import { authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -13,6 +13,7 @@ import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiRes
 import { checkBodySize } from './request-body.js';
 import { componentStatusResource, serveComponents } from './components-api.js';
 import type { ComponentControl } from '../components/component.js';
+import type { DashboardApi } from '../dashboard/dashboard-api.js';
 import type { PodLogSource } from './pod-log.js';
 import type { RestDeps } from './rest-context.js';
 import { notFoundPath, route, serve } from './rest-handler.js';
@@ -35,6 +36,8 @@ export interface ApiServerDeps {
   podLogs?: PodLogSource;
   /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
   components?: ComponentControl;
+  /** The dashboard: its session cookie authenticates too, and it serves its /kedge/v1 paths. */
+  dashboard?: DashboardApi;
 }
 
 export interface ApiServer {
@@ -64,7 +67,10 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
     if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
     checkBodySize(req);
-    const user = (await authenticate(req.headers.authorization)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
+    const user =
+      (await authenticate(req.headers.authorization)) ??
+      (deps.dashboard && sessionCookieUser(req, deps.dashboard.sessionUser)) ??
+      (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     const parsed = parseApiPath(path);
@@ -78,6 +84,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     await authorize(user, { verb: verbForPath(req.method), path });
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;
+    const dashboard = deps.dashboard && (await deps.dashboard.serve(user, req, path));
+    if (dashboard) return dashboard;
     return readOnly(req, () => nonResource(parsed));
   }
 

@@ -56,6 +56,9 @@ function pullPolicy(image: string | undefined): string {
 /** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
 export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';
 
+/** How long a pod tolerates a not-ready or unreachable node unless it says otherwise (seconds of real time). */
+export const DEFAULT_TOLERATION_SECONDS = 300;
+
 /**
  * The DefaultTolerationSeconds plugin: tolerate not-ready and unreachable nodes for 300 s. An
  * autonomous pod tolerates an unreachable node without a limit (the node's autonomy duration,
@@ -66,7 +69,7 @@ function withDefaultTolerations(tolerations: Toleration[], autonomous: boolean):
   for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
     const covered = tolerations.some((t) => (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === 'NoExecute'));
     const forever = autonomous && key === 'node.kubernetes.io/unreachable';
-    if (!covered) out.push(forever ? { key, operator: 'Exists', effect: 'NoExecute' } : { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+    if (!covered) out.push(forever ? { key, operator: 'Exists', effect: 'NoExecute' } : { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
   }
   return out;
 }

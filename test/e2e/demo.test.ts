@@ -27,6 +27,7 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
   let demo: RoleProcess;
   let file: DemoFile;
   let kubectl: ReturnType<typeof kubectlIn>;
+  const lines: string[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-demo-'));
@@ -35,6 +36,7 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
       args: ['demo', '--data-dir', dir, '--api-port', '0', '--mqtt-port', '0', '--local-api-base-port', '0'],
       readyPattern: /^kedge demo ready: 1 cloud, 3 edges/,
       clock: realClock,
+      onLine: (line) => lines.push(line),
     });
     await demo.ready;
     file = JSON.parse(await readFile(join(dir, 'demo.json'), 'utf8')) as DemoFile;
@@ -65,6 +67,15 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
     expect(await pods()).toEqual(['hello']);
     expect((await kubectl('delete', 'pod', 'hello')).code).toBe(0);
     await waitFor(async () => (await pods()).length === 0, 'hello gone from the edge', 10_000, 50);
+  });
+
+  it('prints the dashboard link, which logs one browser in, once', async () => {
+    const printed = await waitFor(() => lines.map((l) => /^\[demo\]\s+Dashboard: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(l)?.[1]).find(Boolean), 'the Dashboard line', 5_000, 20);
+    expect(printed).toBe(file.dashboardUrl);
+    const first = await fetch(printed);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toMatch(/^kedge-session=/);
+    expect((await fetch(printed)).status).toBe(401);
   });
 
   it('stops every process on Ctrl-C', async () => {

@@ -1,0 +1,204 @@
+import { request } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http-server.js';
+import { createApiServer } from '../../cloud/apiserver/pipeline.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { createDashboard, LOGIN_TOKENS_PATH } from '../../cloud/dashboard/index.js';
+import { LOGIN_TOKEN_TTL_MS } from '../../cloud/dashboard/logins.js';
+import { MemoryStore } from '../../cloud/store/memory-store.js';
+import { FakeClock } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
+import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { startControlApi, type ControlApi } from '../../sim/control-api.js';
+import { startLinkProxy, type LinkProxy } from '../../sim/link-proxy.js';
+
+const ADMIN = 'dashboard-admin-token';
+const VIEWER = 'dashboard-viewer-token';
+const INDEX = '<!doctype html><title>kedge dashboard</title>';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: { message?: string; [k: string]: unknown };
+}
+
+/** The cloud's HTTP server with the dashboard, over a memory store, a fake clock and a fixture UI dir. */
+describe('the dashboard served by the cloud', () => {
+  const clock = new FakeClock();
+  const store = new MemoryStore();
+  let dir: string;
+  let server: RunningApiServer;
+  let link: LinkProxy;
+  let control: ControlApi;
+
+  const http = async (method: string, path: string, o: { token?: string; cookie?: string; csrf?: boolean; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.cookie) headers.cookie = o.cookie;
+    if (o.csrf) headers['x-kedge-dashboard'] = '1';
+    if (o.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${server.url}${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), redirect: 'manual' });
+    const text = await res.text();
+    let json = {};
+    try {
+      json = JSON.parse(text) as object;
+    } catch {
+      // not JSON: a page
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+  const mint = async (): Promise<string> => (await http('POST', LOGIN_TOKENS_PATH, { token: ADMIN })).json.token as string;
+  /** Logs in with a fresh login token: the session cookie ("name=value"). */
+  const login = async (): Promise<string> => {
+    const res = await http('GET', `/?token=${await mint()}`);
+    expect(res.status).toBe(200);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  };
+  const writeDemoFile = (controlUrl: string): Promise<void> => writeFile(join(dir, 'demo.json'), JSON.stringify({ controlUrl, nodes: [] }));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-dashboard-http-'));
+    const uiDir = join(dir, 'ui');
+    await mkdir(join(uiDir, 'view'), { recursive: true });
+    await writeFile(join(uiDir, 'index.html'), INDEX);
+    await writeFile(join(uiDir, 'view', 'app.js'), 'export {};\n');
+    await writeFile(join(dir, 'secret.js'), 'not for the browser');
+    const dashboard = createDashboard({ dataDir: dir, uiDir, timing: scaleTiming(defaultTiming, 10), clock, logger: silentLogger });
+    const api = createApiServer({
+      store, clock, logger: silentLogger, dashboard: dashboard.api,
+      tokens: [{ token: ADMIN, user: 'kedge-admin', role: 'admin' }, { token: VIEWER, user: 'watcher', role: 'viewer' }],
+    });
+    await ensureSystemNamespaces(api.loopback(ADMIN));
+    server = await startApiServer({ handler: api.handle, port: 0, pages: dashboard.pages });
+    link = await startLinkProxy({ name: 'edge-1', target: { host: '127.0.0.1', port: 9 }, clock, logger: silentLogger });
+    control = await startControlApi({ links: new Map([['edge-1', link]]), logger: silentLogger });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await control?.close();
+    await link?.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers / without a session with a 401 page that says how to log in', async () => {
+    const res = await http('GET', '/');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.text).toContain('Open the link <code>kedge demo</code>');
+  });
+
+  it('mints login tokens for admins only, on POST only', async () => {
+    const minted = await http('POST', LOGIN_TOKENS_PATH, { token: ADMIN });
+    expect(minted.status).toBe(201);
+    expect(minted.json).toMatchObject({ kind: 'DashboardLoginToken', token: expect.any(String), expiresAt: new Date(clock.now() + LOGIN_TOKEN_TTL_MS).toISOString() });
+    expect(minted.json.path).toBe(`/?token=${minted.json.token as string}`);
+    expect((await http('POST', LOGIN_TOKENS_PATH, { token: VIEWER })).status).toBe(403);
+    expect((await http('POST', LOGIN_TOKENS_PATH)).status).toBe(401);
+    expect((await http('GET', LOGIN_TOKENS_PATH, { token: ADMIN })).status).toBe(405);
+  });
+
+  it('exchanges a login token once for an HttpOnly, SameSite=Strict session cookie', async () => {
+    const token = await mint();
+    const first = await http('GET', `/?token=${token}`);
+    expect(first.status).toBe(200);
+    expect(first.text).toBe(INDEX);
+    expect(first.headers.get('set-cookie')).toMatch(/^kedge-session=[\w-]+; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(first.headers.get('referrer-policy')).toBe('no-referrer');
+    const again = await http('GET', `/?token=${token}`);
+    expect(again.status).toBe(401);
+    expect(again.text).toContain('This link was used already or has expired.');
+  });
+
+  it('refuses a login token past its expiry', async () => {
+    const token = await mint();
+    await clock.advance(LOGIN_TOKEN_TTL_MS);
+    expect((await http('GET', `/?token=${token}`)).status).toBe(401);
+  });
+
+  it('serves the page to a session, and lets the session use the API as its admin', async () => {
+    const cookie = await login();
+    const page = await http('GET', '/', { cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    const namespaces = await http('GET', '/api/v1/namespaces', { cookie });
+    expect(namespaces.status).toBe(200);
+    expect(namespaces.json.kind).toBe('NamespaceList');
+    expect((await http('GET', '/api/v1/namespaces', { cookie: `theme=dark; ${cookie}; lang=en` })).status).toBe(200);
+    expect((await http('GET', '/api/v1/namespaces', { cookie: 'kedge-session=forged' })).status).toBe(401);
+    expect((await http('GET', '/', { cookie: 'kedge-session=forged' })).status).toBe(401);
+  });
+
+  it('refuses a change made with the cookie alone (CSRF), and allows it with the dashboard header', async () => {
+    const cookie = await login();
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csrf' }, data: {} };
+    const refused = await http('POST', '/api/v1/namespaces/default/configmaps', { cookie, body });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: expect.stringContaining('x-kedge-dashboard') });
+    expect((await http('GET', '/api/v1/namespaces/default/configmaps/csrf', { cookie })).status).toBe(404);
+    expect((await http('POST', '/api/v1/namespaces/default/configmaps', { cookie, body, csrf: true })).status).toBe(201);
+    // A bearer token needs no such header: no browser sends one by itself.
+    expect((await http('DELETE', '/api/v1/namespaces/default/configmaps/csrf', { token: ADMIN })).status).toBe(200);
+  });
+
+  it('serves the built UI under /ui/ with revalidation, and nothing outside it', async () => {
+    const asset = await http('GET', '/ui/view/app.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('no-cache');
+    const etag = asset.headers.get('etag')!;
+    expect((await http('GET', '/ui/view/app.js', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await http('GET', '/ui/missing.js')).status).toBe(404);
+    expect((await http('GET', '/ui/index.html')).status).toBe(404);
+    // Dot segments are resolved before routing: this is /secret.js, which the API refuses.
+    expect(await rawStatus('/ui/%2e%2e/secret.js')).toBe(401);
+    expect(await rawStatus('/ui/..%2fsecret.js')).toBe(404);
+    expect(await rawStatus('/ui/view%2f..%2f..%2fsecret.js')).toBe(404);
+  });
+
+  it('tells the time scale and the node lifecycle timing', async () => {
+    const info = await http('GET', '/kedge/v1/info', { token: VIEWER });
+    expect(info.json).toEqual({ kind: 'ClusterInfo', apiVersion: 'kedge/v1', timeScale: 10, nodeMonitorGraceSeconds: 4, defaultTolerationSeconds: 30 });
+  });
+
+  it('passes /kedge/v1/demo/ to the demo named in demo.json, for admins only; 503 without a demo', async () => {
+    const cookie = await login();
+    const none = await http('GET', '/kedge/v1/demo/links', { token: ADMIN });
+    expect(none.status).toBe(503);
+    expect(none.json.message).toContain('no demo runs with this cloud');
+
+    await writeDemoFile(control.url);
+    expect((await http('GET', '/kedge/v1/demo/links', { token: VIEWER })).status).toBe(403);
+    const links = await http('GET', '/kedge/v1/demo/links', { cookie });
+    expect(links.json).toMatchObject({ items: [{ name: 'edge-1', state: 'up' }] });
+    expect((await http('POST', '/kedge/v1/demo/links/edge-1/cut', { cookie })).status).toBe(403);
+    expect((await http('POST', '/kedge/v1/demo/links/edge-1/cut', { cookie, csrf: true })).json).toMatchObject({ name: 'edge-1', state: 'cut' });
+    expect(link.state().state).toBe('cut');
+    const unknown = await http('POST', '/kedge/v1/demo/links/edge-9/cut', { token: ADMIN });
+    expect(unknown).toMatchObject({ status: 404, json: { kind: 'Status', reason: 'NotFound', message: 'no node "edge-9" in this demo (its nodes: edge-1)' } });
+
+    await writeDemoFile('http://127.0.0.1:9');
+    const gone = await http('GET', '/kedge/v1/demo/links', { token: ADMIN });
+    expect(gone.status).toBe(503);
+    expect(gone.json.message).toContain('is the demo still running?');
+  });
+
+  /** The status of a GET sent with its path exactly as given (fetch would resolve the dots). */
+  function rawStatus(path: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      request(`${server.url}${path}`, { method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+});

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../cloud/apiserver/client.js';
+import { readCredentials } from '../../cloud/apiserver/credentials.js';
+import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
+import { realClock } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
+import type { Pod } from '../../shared/types.js';
+import { startDemo, type Demo } from '../../sim/demo.js';
+
+/** Debian's Chromium, driven by playwright-core (which ships no browser of its own). */
+const CHROMIUM = process.env.KEDGE_CHROMIUM ?? '/usr/bin/chromium';
+/** Set to 1 to refresh the README's screenshot (docs/img/dashboard.png) from this run. */
+const WRITE_README_IMAGE = process.env.KEDGE_WRITE_README_IMAGE === '1';
+const README_IMAGE = resolve(import.meta.dirname, '../../docs/img/dashboard.png');
+
+const pinned = (name: string, node: string): Pod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default', labels: { app: name } },
+  spec: { nodeName: node, containers: [{ name: 'main', image: 'kedge.io/app:1' }] },
+});
+
+const web = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'kedge.io/hello:1.0' }] } },
+  },
+};
+
+const card = (node: string): string => `section.node[data-node="${node}"]`;
+
+/**
+ * The issue's acceptance: `kedge demo`'s login link in a real browser, three Ready nodes, a
+ * cable pulled from the page (the cloud's view turns Unknown while the edge still runs its
+ * pods), and healed again.
+ */
+describe('the dashboard in Chromium', () => {
+  let dir: string;
+  let shots: string;
+  let demo: Demo;
+  let api: ApiClient;
+  let browser: Browser;
+  let page: Page;
+  const shoot = async (name: string): Promise<string> => {
+    const path = join(shots, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    return path;
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`no Chromium at ${CHROMIUM}: the dashboard's browser test needs Debian's chromium package (apt-get install -y chromium), or KEDGE_CHROMIUM=<path>`);
+    }
+    dir = await mkdtemp(join(tmpdir(), 'kedge-dashboard-'));
+    shots = await mkdtemp(join(tmpdir(), 'kedge-dashboard-shots-'));
+    demo = await startDemo({ nodes: 3, dataDir: dir, apiPort: 0, mqttPort: 0, localApiBasePort: 0, timeScale: 10, clock: realClock, logger: silentLogger });
+    api = createRemoteClient(demo.apiUrl, (await readCredentials(dir))!.admin);
+    for (const node of ['edge-1', 'edge-2', 'edge-3']) await api.create({ resource: 'pods', namespace: 'default', name: `hello-${node}` }, pinned(`hello-${node}`, node));
+    await api.create({ resource: 'deployments', group: 'apps', namespace: 'default' }, web);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+    await rm(dir, { recursive: true, force: true });
+    if (shots) await rm(shots, { recursive: true, force: true });
+  });
+
+  it('logs in with the link, shows three Ready nodes, and pulls and puts back edge-2’s cable', async () => {
+    const response = await page.goto(demo.dashboardUrl);
+    expect(response?.status()).toBe(200);
+    await page.waitForURL((url) => !url.searchParams.has('token'));
+
+    for (const node of ['edge-1', 'edge-2', 'edge-3']) {
+      await page.locator(`${card(node)} .cloud-view[data-readiness="Ready"]`).waitFor({ timeout: 15_000 });
+      await page.locator(`${card(node)} .edge-view tr[data-phase="Running"]`).first().waitFor({ timeout: 15_000 });
+    }
+    expect(await page.locator('.cloud-view[data-readiness="Ready"]').count()).toBe(3);
+    await shoot('1-ready');
+
+    await page.getByRole('button', { name: 'Cut link of edge-2' }).click();
+    await page.locator(`${card('edge-2')} .cloud-view[data-readiness="Unknown"]`).waitFor({ timeout: 20_000 });
+    await page.locator(`${card('edge-2')} .edge-view[data-connection="offline"]`).waitFor({ timeout: 10_000 });
+    // The contrast the page is for: the cloud does not know, the edge runs on.
+    expect(await page.locator(`${card('edge-2')} .edge-view tr[data-phase="Running"]`).count()).toBeGreaterThan(0);
+    expect(await page.locator(`${card('edge-2')} .edge-view`).textContent()).toContain('hello-edge-2');
+    expect(await page.locator(`${card('edge-1')} .cloud-view`).getAttribute('data-readiness')).toBe('Ready');
+    const cut = await shoot('2-cut');
+    if (WRITE_README_IMAGE) {
+      await mkdir(resolve(README_IMAGE, '..'), { recursive: true });
+      await copyFile(cut, README_IMAGE);
+    }
+
+    await page.getByRole('button', { name: 'Heal link of edge-2' }).click();
+    await page.locator(`${card('edge-2')} .cloud-view[data-readiness="Ready"]`).waitFor({ timeout: 20_000 });
+    await page.locator(`${card('edge-2')} .edge-view[data-connection="connected"]`).waitFor({ timeout: 10_000 });
+    await shoot('3-healed');
+  });
+
+  it('crashes an edge process from the page: the edge comes back with its pods', async () => {
+    const before = await page.locator(`${card('edge-3')} .edge-view tbody tr`).count();
+    await page.getByRole('button', { name: 'Crash edge process of edge-3 (kill -9)' }).click();
+    await page.locator('#status', { hasText: 'Crash edge process of edge-3 (kill -9): done' }).waitFor({ timeout: 20_000 });
+    await page.locator(`${card('edge-3')} .edge-view[data-connection="connected"]`).waitFor({ timeout: 10_000 });
+    await page.locator(`${card('edge-3')} .edge-view tr[data-phase="Running"]`).nth(before - 1).waitFor({ timeout: 10_000 });
+    expect(await page.locator(`${card('edge-3')} .edge-view`).textContent()).toContain('process running');
+  });
+
+  it('scales a Deployment and stops and starts the scheduler from the page', async () => {
+    const web = page.locator('ul.deployments li', { hasText: 'web' });
+    await web.locator('.replicas', { hasText: / of 3 ready$/ }).waitFor({ timeout: 15_000 });
+    await page.getByLabel('Replicas of web').fill('1');
+    await page.getByRole('button', { name: 'Scale web' }).click();
+    await web.locator('.replicas', { hasText: '1 of 1 ready' }).waitFor({ timeout: 15_000 });
+
+    const scheduler = page.locator('table.components tr', { has: page.locator('th', { hasText: /^scheduler$/ }) });
+    await page.getByRole('button', { name: 'Stop scheduler' }).click();
+    await scheduler.locator('.badge', { hasText: 'down' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Start scheduler' }).click();
+    await scheduler.locator('.badge', { hasText: 'up' }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#status').textContent()).toMatch(/Start scheduler: done$/);
+  });
+
+  it('lets the spent link in no more: a fresh browser gets the 401 page', async () => {
+    const context = await browser.newContext();
+    try {
+      const fresh = await context.newPage();
+      const response = await fresh.goto(demo.dashboardUrl);
+      expect(response?.status()).toBe(401);
+      expect(await fresh.locator('main').textContent()).toContain('This link was used already or has expired.');
+    } finally {
+      await context.close();
+    }
+  });
+});

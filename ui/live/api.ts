@@ -1,0 +1,45 @@
+import type { Status } from '../model/kube.js';
+
+/** Sent on every request: the cloud refuses a cookie-authenticated change without it (CSRF). */
+const DASHBOARD_HEADER = { 'x-kedge-dashboard': '1' };
+
+/** A failed API call, with the Status message the cloud gave. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Defaults to application/json. */
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/** A same-origin request, authenticated by the session cookie. */
+export function send(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...DASHBOARD_HEADER, accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  if (options.signal) init.signal = options.signal;
+  return fetch(path, init);
+}
+
+/** JSON from the API; a failure throws an ApiError with the Status message. */
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const res = await send(method, path, options);
+  if (!res.ok) throw await apiError(res);
+  return (await res.json()) as T;
+}
+
+export async function apiError(res: Response): Promise<ApiError> {
+  const status = (await res.json().catch(() => ({}))) as Status;
+  return new ApiError(res.status, status.message ?? `${res.status} ${res.statusText}`);
+}
