@@ -7,9 +7,9 @@ import type { Pod } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
 import { refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime, Sandbox } from '../runtime/runtime.js';
 import { applyPodActions } from './apply-actions.js';
-import { isDesired, nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
+import { containersBySandbox, isDesired, nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
 export interface EdgedDeps {
@@ -25,6 +25,16 @@ export interface EdgedDeps {
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
 const FOLLOW_UPS_PER_INTERVAL = 10;
+
+/** Each pod's newest ready sandbox, by pod uid. */
+function newestReadySandboxes(sandboxes: readonly Sandbox[]): Map<string, Sandbox> {
+  const out = new Map<string, Sandbox>();
+  for (const s of sandboxes) {
+    const seen = out.get(s.podUid);
+    if (s.state === 'ready' && (!seen || s.createdAt > seen.createdAt)) out.set(s.podUid, s);
+  }
+  return out;
+}
 
 const isStarting = (actual: ActualPods): boolean => actual.containers.some((c) => c.state === 'created');
 const earliest = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
@@ -149,13 +159,14 @@ export class Edged {
     const all = this.reportAll;
     this.reportAll = false;
     const probes = this.prober.statuses();
+    const sandboxOf = newestReadySandboxes(actual.sandboxes);
+    const inSandbox = containersBySandbox(actual.containers);
     for (const held of cache.objects()) {
       if (held.kind !== 'Pod') continue;
       const pod: Pod = held.object;
-      const sandbox = actual.sandboxes
-        .filter((s) => s.podUid === held.uid && s.state === 'ready')
-        .sort((a, b) => b.createdAt - a.createdAt)[0];
-      const status = derivePodStatus({ pod, sandbox, containers: actual.containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes });
+      const sandbox = sandboxOf.get(held.uid);
+      const containers = sandbox ? (inSandbox.get(sandbox.id) ?? []) : [];
+      const status = derivePodStatus({ pod, sandbox, containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes });
       if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;

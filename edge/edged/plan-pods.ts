@@ -39,6 +39,7 @@ export function planPods(desired: Pod[], actual: ActualPods, now: number, timing
   const actions: PodAction[] = [];
   const wanted = new Map(desired.filter(isDesired).map((p) => [p.metadata.uid ?? '', p]));
   const sandboxOf = new Map<string, Sandbox>();
+  const inSandbox = containersBySandbox(actual.containers);
   for (const sandbox of [...actual.sandboxes].sort((a, b) => b.createdAt - a.createdAt)) {
     const pod = wanted.get(sandbox.podUid);
     if (pod && sandbox.state === 'ready' && !sandboxOf.has(sandbox.podUid)) {
@@ -46,7 +47,7 @@ export function planPods(desired: Pod[], actual: ActualPods, now: number, timing
       continue;
     }
     const reason = !pod ? 'pod is no longer assigned to this node' : sandbox.state !== 'ready' ? 'sandbox is not ready' : 'duplicate sandbox';
-    const containerIds = actual.containers.filter((c) => c.sandboxId === sandbox.id).map((c) => c.id);
+    const containerIds = (inSandbox.get(sandbox.id) ?? []).map((c) => c.id);
     actions.push({ type: 'killPod', podUid: sandbox.podUid, sandboxId: sandbox.id, containerIds, reason });
   }
   const sandboxIds = new Set(actual.sandboxes.map((s) => s.id));
@@ -59,9 +60,20 @@ export function planPods(desired: Pod[], actual: ActualPods, now: number, timing
       actions.push({ type: 'runSandbox', pod }, ...planContainers({ pod, sandboxId: '', containers: [], now, timing }));
       continue;
     }
-    actions.push(...planContainers({ pod, sandboxId: sandbox.id, containers: actual.containers, now, timing, probes }));
+    actions.push(...planContainers({ pod, sandboxId: sandbox.id, containers: inSandbox.get(sandbox.id) ?? [], now, timing, probes }));
   }
   return actions;
+}
+
+/** The runtime's containers grouped by sandbox, so that each pod looks only at its own (a sync stays linear in the pods held). */
+export function containersBySandbox(containers: readonly ContainerInfo[]): Map<string, ContainerInfo[]> {
+  const out = new Map<string, ContainerInfo[]>();
+  for (const c of containers) {
+    const list = out.get(c.sandboxId);
+    if (list) list.push(c);
+    else out.set(c.sandboxId, [c]);
+  }
+  return out;
 }
 
 /** The earliest moment a container waiting out its back-off may restart: edged syncs again then. */
