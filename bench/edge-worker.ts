@@ -24,6 +24,7 @@ interface WorkerOptions {
   brokerUrl: string;
   token: string;
   nodeName: string;
+  maxPods: number;
 }
 
 const SHOWN_PROBLEMS = 20;
@@ -38,7 +39,7 @@ function problemsLogger(nodeName: string): Logger {
 }
 
 function start(o: WorkerOptions, dataDir: string, logger: Logger, reboot = false): Promise<EdgeHandle> {
-  return startEdge({ nodeName: o.nodeName, brokerUrl: o.brokerUrl, token: o.token, dataDir, localApiPort: null, logger, reboot });
+  return startEdge({ nodeName: o.nodeName, brokerUrl: o.brokerUrl, token: o.token, dataDir, localApiPort: null, logger, reboot, maxPods: o.maxPods });
 }
 
 async function state(edge: EdgeHandle): Promise<{ pods: number; running: number; outbox: number }> {

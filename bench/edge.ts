@@ -52,8 +52,8 @@ export interface EdgeBenchReport {
   rebootAllRunningMs: number;
 }
 
-/** The most a sim node can run is 253 pods (one /24 of pod IPs); the node itself declares 110. */
-export const DEFAULT_EDGE_PODS = 250;
+/** The edge runs with --max-pods set to this count, so its capacity and pod subnet fit them. */
+export const DEFAULT_EDGE_PODS = 1000;
 const NODE = 'edge-1';
 const WARM_UP_SYNCS = 5;
 const ns = { resource: 'pods', namespace: 'default' };
@@ -63,7 +63,7 @@ class EdgeWorker {
   private readonly child: ChildProcessByStdio<Writable, Readable, null>;
   private readonly lines: AsyncIterator<string>;
 
-  constructor(options: { brokerUrl: string; token: string; nodeName: string }) {
+  constructor(options: { brokerUrl: string; token: string; nodeName: string; maxPods: number }) {
     const script = fileURLToPath(new URL('./edge-worker.js', import.meta.url));
     this.child = spawn(process.execPath, ['--expose-gc', script, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
@@ -142,7 +142,7 @@ async function measure(cluster: Cluster, worker: EdgeWorker, o: EdgeBenchOptions
 
 export async function runEdgeBench(o: EdgeBenchOptions, resultsDir = 'bench/results'): Promise<EdgeBenchReport> {
   const cluster = await Cluster.start({ clock: realClock, nodes: 0 });
-  const worker = new EdgeWorker({ brokerUrl: cluster.cloud.brokerUrl, token: cluster.cloud.credentials.edge, nodeName: NODE });
+  const worker = new EdgeWorker({ brokerUrl: cluster.cloud.brokerUrl, token: cluster.cloud.credentials.edge, nodeName: NODE, maxPods: o.pods });
   try {
     await worker.ask<'ready'>();
     const report = await measure(cluster, worker, o);

@@ -37,6 +37,8 @@ export interface EdgeOptions {
   reboot?: boolean;
   /** Jitter source for reconnect backoff (tests make it deterministic). */
   random?: () => number;
+  /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
+  maxPods?: number;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */
   statusFlushBatch?: number;
 }
@@ -73,7 +75,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
 
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, reboot });
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: HOST_IP });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
@@ -142,7 +144,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     isConnected,
     send: (draft) => hub.send(draft),
     buildNode: () =>
-      buildNode({ nodeName, hostIP: HOST_IP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince }, clock.now()),
+      buildNode({ nodeName, hostIP: HOST_IP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
     clock,
     intervalMs: timing.nodeStatusIntervalMs,
     reportMs: timing.nodeStatusReportMs,

@@ -1,4 +1,5 @@
 import type { Node, NodeCondition } from '../../shared/types.js';
+import { DEFAULT_MAX_PODS } from '../runtime/pod-subnet.js';
 
 /** What the node says about itself; everything but the times is fixed for the process. */
 export interface NodeFacts {
@@ -12,6 +13,8 @@ export interface NodeFacts {
   kernelVersion: string;
   /** When this kubelet became ready (its start). */
   readySince: number;
+  /** Its capacity in pods (--max-pods; default 110). */
+  maxPods?: number;
 }
 
 export const KUBELET_VERSION = 'v1.32.4-kedge';
@@ -31,7 +34,7 @@ function condition(type: string, ok: boolean, reason: string, message: string, f
 
 /** The Node object sent as registration and heartbeat [SYNC-11]. */
 export function buildNode(facts: NodeFacts, now: number): Node {
-  const resources = { cpu: '4', memory: '8Gi', pods: '110' };
+  const resources = { cpu: '4', memory: '8Gi', pods: String(facts.maxPods ?? DEFAULT_MAX_PODS) };
   return {
     apiVersion: 'v1',
     kind: 'Node',

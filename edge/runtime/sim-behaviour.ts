@@ -37,17 +37,25 @@ export function parseDuration(text: string | undefined): number | undefined {
   return Math.round(total);
 }
 
-export function behaviourFrom(annotations: Record<string, string> | undefined, defaultStartMs: number): SimBehaviour {
+/**
+ * The behaviour its pod's annotations ask for. Their durations are cluster time, like every
+ * other duration in kedge: divided by `timeScale` (--time-scale).
+ */
+export function behaviourFrom(annotations: Record<string, string> | undefined, defaultStartMs: number, timeScale = 1): SimBehaviour {
   const a = annotations ?? {};
+  const duration = (key: string): number | undefined => {
+    const ms = parseDuration(a[key]);
+    return ms === undefined ? undefined : Math.round(ms / timeScale);
+  };
   const code = Number(a[ANNOTATIONS.exitCode]);
   const behaviour: SimBehaviour = {
-    startDelayMs: parseDuration(a[ANNOTATIONS.startDelay]) ?? defaultStartMs,
+    startDelayMs: duration(ANNOTATIONS.startDelay) ?? defaultStartMs,
     exitCode: Number.isInteger(code) && code >= 0 && code <= 255 && a[ANNOTATIONS.exitCode]?.trim() ? code : 1,
-    readyAfterMs: parseDuration(a[ANNOTATIONS.readyAfter]) ?? 0,
+    readyAfterMs: duration(ANNOTATIONS.readyAfter) ?? 0,
   };
-  const crashAfterMs = parseDuration(a[ANNOTATIONS.crashAfter]);
+  const crashAfterMs = duration(ANNOTATIONS.crashAfter);
   if (crashAfterMs !== undefined) behaviour.crashAfterMs = crashAfterMs;
-  const readyFlapMs = parseDuration(a[ANNOTATIONS.readyFlap]);
+  const readyFlapMs = duration(ANNOTATIONS.readyFlap);
   if (readyFlapMs) behaviour.readyFlapMs = readyFlapMs;
   return behaviour;
 }

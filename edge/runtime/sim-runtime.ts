@@ -6,6 +6,7 @@ import { JsonStateFile } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 import { simLogLines } from './sim-logs.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
+import { podSubnet, type PodSubnet } from './pod-subnet.js';
 
 export const SIM_RUNTIME_VERSION = '0.1.0';
 export const SIM_STATE_FILE = 'sim-runtime.json';
@@ -19,18 +20,15 @@ export interface SimRuntimeOptions {
   defaultStartMs: number;
   /** A node reboot: every container from before is gone. A plain restart adopts them. */
   reboot?: boolean;
+  /** Annotation durations are divided by it (--time-scale; default 1). */
+  timeScale?: number;
+  /** How many pods the node holds (--max-pods): sizes its pod subnet. */
+  maxPods?: number;
 }
 
 interface SimState {
   sandboxes: (Sandbox & { annotations: Record<string, string> })[];
   containers: SimContainerRecord[];
-}
-
-/** FNV-1a: a stable small hash, so a node keeps its pod subnet across restarts. */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }
 
 const newId = (): string => randomBytes(16).toString('hex');
@@ -43,14 +41,14 @@ const newId = (): string => randomBytes(16).toString('hex');
 export class SimRuntime implements Runtime {
   readonly name = 'sim';
   readonly version = SIM_RUNTIME_VERSION;
-  private readonly subnet: string;
+  private readonly subnet: PodSubnet;
 
   private constructor(
     private readonly options: SimRuntimeOptions,
     private readonly file: JsonStateFile<SimState>,
     private readonly state: SimState,
   ) {
-    this.subnet = `10.244.${hashOf(options.nodeName) % 250}`;
+    this.subnet = podSubnet(options.nodeName, options.maxPods);
   }
 
   static async open(options: SimRuntimeOptions): Promise<SimRuntime> {
@@ -101,7 +99,7 @@ export class SimRuntime implements Runtime {
       attempt: config.attempt,
       image: config.image ?? '',
       createdAt: this.options.clock.now(),
-      behaviour: behaviourFrom(annotations, this.options.defaultStartMs),
+      behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale),
     };
     this.state.containers.push(record);
     await this.save();
@@ -169,8 +167,8 @@ export class SimRuntime implements Runtime {
 
   private freeIp(): string {
     const used = new Set(this.state.sandboxes.map((s) => s.ip));
-    for (let n = 2; n < 255; n++) if (!used.has(`${this.subnet}.${n}`)) return `${this.subnet}.${n}`;
-    throw new KedgeError('Unavailable', `no free pod IP left in ${this.subnet}.0/24`);
+    for (let n = 2; n < this.subnet.size + 2; n++) if (!used.has(this.subnet.address(n))) return this.subnet.address(n);
+    throw new KedgeError('Unavailable', `no free pod IP left in ${this.subnet.cidr}`);
   }
 
   private sandbox(id: string): SimState['sandboxes'][number] {

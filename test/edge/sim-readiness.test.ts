@@ -20,6 +20,14 @@ const started = (annotations: Record<string, string>, stoppedAt?: number): SimCo
   ...(stoppedAt === undefined ? {} : { stoppedAt }),
 });
 
+describe('sim annotation durations follow --time-scale', () => {
+  it('divides every duration, not the exit code', () => {
+    const annotations = { 'kedge.io/start-delay': '3s', 'kedge.io/crash-after': '1m', 'kedge.io/ready-after': '2s', 'kedge.io/ready-flap': '10s', 'kedge.io/exit-code': '7' };
+    expect(behaviourFrom(annotations, 20, 10)).toEqual({ startDelayMs: 300, crashAfterMs: 6000, readyAfterMs: 200, readyFlapMs: 1000, exitCode: 7 });
+    expect(behaviourFrom(annotations, 20)).toEqual({ startDelayMs: 3000, crashAfterMs: 60_000, readyAfterMs: 2000, readyFlapMs: 10_000, exitCode: 7 });
+  });
+});
+
 describe('kedge.io/ready-flap (pure)', () => {
   const flapping = started({ 'kedge.io/ready-after': '2s', 'kedge.io/ready-flap': '10s' });
 
