@@ -2,6 +2,7 @@ import { browserTimers, type Timers } from './clock.js';
 import { ApiError, call } from './live/api.js';
 import { oneAtATime } from './live/one-at-a-time.js';
 import { poll } from './live/poll.js';
+import { adoptSession, forgetSession } from './live/session.js';
 import { listWatch } from './live/watch.js';
 import { edgeOwnView } from './model/edge-view.js';
 import type { ClusterInfo, ComponentState, EdgeSummary, EdgeView } from './model/kube.js';
@@ -28,14 +29,6 @@ function byId(id: string): HTMLElement {
   const el = document.getElementById(id);
   if (!el) throw new Error(`the page has no #${id}`);
   return el;
-}
-
-/** The login token has been spent: take it out of the address bar (and of the history). */
-function dropLoginToken(): void {
-  const url = new URL(location.href);
-  if (!url.searchParams.has('token')) return;
-  url.searchParams.delete('token');
-  history.replaceState(null, '', url.pathname + url.search + url.hash);
 }
 
 /** Everything that feeds the state: watches for the API's objects, polls (1 s or slower, one request at a time) for the rest. */
@@ -82,7 +75,7 @@ function startFeeds(dispatch: (a: Action) => void, timers: Timers, signal: Abort
 }
 
 function main(): void {
-  dropLoginToken();
+  adoptSession();
   const timers = browserTimers;
   const abort = new AbortController();
   const run = statusRunner(byId('status'), timers);
@@ -142,6 +135,7 @@ function main(): void {
     feed.catch((err: unknown) => {
       if (!(err instanceof ApiError && err.status === 401)) throw err;
       abort.abort();
+      forgetSession();
       dispatch({ type: 'logged-out' });
     });
   }

@@ -30,7 +30,7 @@ async function request(dataDir: string, method: 'GET' | 'POST', path: string): P
   const access = await readKubeconfig(kubeconfig).catch(() => {
     throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or kedge cloud)`);
   });
-  const handle = remoteHandler(access.server.replace(/^https:/, 'http:'));
+  const handle = remoteHandler(access.server);
   const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch(() => {
     throw new Error(`the cloud at ${access.server} does not answer (is it running?)`);
   });

@@ -61,41 +61,16 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return m[1]!;
 }
 
-/** The dashboard's session cookie (HttpOnly, SameSite=Strict; see cloud/dashboard/). */
-export const SESSION_COOKIE = 'kedge-session';
-/**
- * A request authenticated by the session cookie that changes anything must carry this header:
- * a page on another site can make a browser send the cookie, but not a custom header.
- */
-export const CSRF_HEADER = 'x-kedge-dashboard';
-
 /** The user a dashboard session stands for, or undefined when there is no such session. */
 export type SessionLookup = (sessionId: string) => UserInfo | undefined;
 
-const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
- * The user of the request's session cookie: undefined when it sends none; Unauthorized for a
- * session that is unknown or gone; Forbidden for a state-changing request without CSRF_HEADER.
+ * The user of a dashboard session sent as the bearer token (cloud/dashboard/), or undefined
+ * when the request sends none or its token is no session (then the token table decides).
  */
-export function sessionCookieUser(req: { method: string; headers: Record<string, string | undefined> }, lookup: SessionLookup): UserInfo | undefined {
-  const sessionId = cookieValue(req.headers.cookie, SESSION_COOKIE);
-  if (sessionId === undefined) return undefined;
-  const user = lookup(sessionId);
-  if (!user) throw unauthorized();
-  if (!safeMethods.has(req.method.toUpperCase()) && req.headers[CSRF_HEADER] === undefined) {
-    throw new KedgeError('Forbidden', `a request that changes state with the dashboard's session cookie needs the ${CSRF_HEADER} header`);
-  }
-  return user;
-}
-
-/** One cookie's value from a Cookie header (undefined when absent or empty). */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const pair of (header ?? '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim() || undefined;
-  }
-  return undefined;
+export function sessionBearerUser(authorization: string | undefined, lookup: SessionLookup): UserInfo | undefined {
+  const token = bearerToken(authorization);
+  return token === undefined ? undefined : lookup(token);
 }
 
 export function userOf(entry: TokenEntry): UserInfo {

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
-import { anonymousUser, sessionCookieUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
+import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
 import { authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -68,8 +68,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
     checkBodySize(req);
     const user =
+      (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ??
       (await authenticate(req.headers.authorization)) ??
-      (deps.dashboard && sessionCookieUser(req, deps.dashboard.sessionUser)) ??
       (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);

@@ -7,8 +7,8 @@ import { createLoopbackClient } from './loopback-client.js';
 import type { ApiHandler, ApiRequest, ApiResponse, WireWatchEvent } from './request.js';
 
 /**
- * An ApiHandler that forwards each request to a remote apiserver over plain HTTP (the kedge
- * apiserver answers http:// and https:// on one port). With it, the same client code that
+ * An ApiHandler that forwards each request to a remote apiserver over plain HTTP, whether
+ * baseUrl says http: or https: (the kedge apiserver answers both on one port). With it, the same client code that
  * runs in-process drives a cloud in another process: fleets, benchmarks, tools.
  */
 export function remoteHandler(baseUrl: string, agent = new Agent({ keepAlive: true, maxSockets: 256 })): ApiHandler {
@@ -25,9 +25,9 @@ export function remoteHandler(baseUrl: string, agent = new Agent({ keepAlive: tr
     });
 }
 
-/** An ApiClient for a cloud reached over HTTP (baseUrl may name https: the plain port answers too). */
+/** An ApiClient for a cloud reached over HTTP (see remoteHandler). */
 export function createRemoteClient(baseUrl: string, token: string): ApiClient {
-  return createLoopbackClient(remoteHandler(baseUrl.replace(/^https:/, 'http:')), token);
+  return createLoopbackClient(remoteHandler(baseUrl), token);
 }
 
 function headersOf(req: ApiRequest): Record<string, string> {

@@ -18,7 +18,7 @@ export const DEMO_PATH = '/kedge/v1/demo';
 
 /** What the apiserver's pipeline asks of the dashboard. */
 export interface DashboardApi {
-  /** The user a session cookie stands for (authentication). */
+  /** The user a dashboard session stands for (authentication: the session is sent as a bearer token). */
   sessionUser: SessionLookup;
   /** Answers one of the paths above, or undefined for any other path. */
   serve(user: UserInfo, req: ApiRequest, path: string): Promise<ApiResponse | undefined>;

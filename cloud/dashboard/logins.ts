@@ -4,6 +4,8 @@ import type { UserInfo } from '../apiserver/authn.js';
 
 /** How long a login token may wait to be used. */
 export const LOGIN_TOKEN_TTL_MS = 60 * 60_000;
+/** A session not used for this long ends (a watch in progress counts as use only when it starts). */
+export const SESSION_IDLE_MS = 12 * 60 * 60_000;
 /** At most this many unused login tokens and this many sessions are kept; the oldest go first. */
 export const MAX_PENDING_LOGINS = 100;
 export const MAX_SESSIONS = 100;
@@ -14,28 +16,29 @@ export interface LoginToken {
   expiresAt: string;
 }
 
-interface Pending {
+interface Expiring {
   user: UserInfo;
   expiresAt: number;
 }
 
 /**
  * The dashboard's logins: one-time login tokens (minted by an admin, e.g. `kedge demo`) that a
- * browser exchanges once for a session, and the sessions, which live as long as the cloud
- * process. Both are kept by SHA-256 digest only.
+ * browser exchanges once for a session, and the sessions, which end after SESSION_IDLE_MS
+ * unused or with the cloud process. Both are kept by SHA-256 digest only.
  */
 export class DashboardLogins {
-  private readonly pending = new Map<string, Pending>();
-  private readonly sessions = new Map<string, UserInfo>();
+  private readonly pending = new Map<string, Expiring>();
+  private readonly sessions = new Map<string, Expiring>();
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlMs = LOGIN_TOKEN_TTL_MS,
+    private readonly sessionIdleMs = SESSION_IDLE_MS,
   ) {}
 
   /** A new login token that will log a browser in as `user`. */
   mint(user: UserInfo): LoginToken {
-    this.dropExpired();
+    dropExpired(this.pending, this.clock.now());
     const token = randomBytes(24).toString('base64url');
     const expiresAt = this.clock.now() + this.ttlMs;
     keepBounded(this.pending, MAX_PENDING_LOGINS - 1);
@@ -50,20 +53,29 @@ export class DashboardLogins {
     this.pending.delete(key);
     if (!login || login.expiresAt <= this.clock.now()) return undefined;
     const sessionId = randomBytes(32).toString('base64url');
+    dropExpired(this.sessions, this.clock.now());
     keepBounded(this.sessions, MAX_SESSIONS - 1);
-    this.sessions.set(digest(sessionId), login.user);
+    this.sessions.set(digest(sessionId), { user: login.user, expiresAt: this.clock.now() + this.sessionIdleMs });
     return sessionId;
   }
 
-  /** The user of a session, or undefined when there is none. */
+  /** The user of a session, or undefined when there is none (or it has ended); using it keeps it alive. */
   sessionUser(sessionId: string): UserInfo | undefined {
-    return this.sessions.get(digest(sessionId));
-  }
-
-  private dropExpired(): void {
+    const key = digest(sessionId);
+    const session = this.sessions.get(key);
+    if (!session) return undefined;
     const now = this.clock.now();
-    for (const [key, login] of this.pending) if (login.expiresAt <= now) this.pending.delete(key);
+    if (session.expiresAt <= now) {
+      this.sessions.delete(key);
+      return undefined;
+    }
+    session.expiresAt = now + this.sessionIdleMs;
+    return session.user;
   }
+}
+
+function dropExpired(map: Map<string, Expiring>, now: number): void {
+  for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key);
 }
 
 /** Removes the oldest entries until at most `size` remain (a Map iterates in insertion order). */

@@ -2,7 +2,6 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Logger } from '../../shared/log.js';
-import { cookieValue, SESSION_COOKIE } from '../apiserver/authn.js';
 import type { PageHandler } from '../apiserver/http-server.js';
 import type { DashboardLogins } from './logins.js';
 import { loginPage, notBuiltPage } from './login-page.js';
@@ -30,39 +29,39 @@ const pageHeaders = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/** The meta element that hands a fresh session to the page (ui/live/session.ts keeps it). */
+export const SESSION_META = 'kedge-session';
+
 /**
- * GET / (the dashboard, or a 401 page without a session) and GET /ui/<file> (its assets),
- * served beside the API on its port. `/?token=<login token>` spends the token for a session
- * cookie; the page then drops the token from its address.
+ * GET / (the dashboard) and GET /ui/<file> (its assets), served beside the API on its port.
+ * `/?token=<login token>` spends the token and hands the page a session in a meta element;
+ * the page keeps it in this origin's storage and sends it as its bearer token, so no other
+ * port of this host ever sees it (as it would a cookie). Without a session the page's first
+ * API call answers 401, and the page says how to log in.
  */
 export function dashboardPages(options: DashboardPagesOptions): PageHandler {
   const uiDir = resolve(options.uiDir);
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/') return servePage(options, uiDir, req, url, res);
+    if (url.pathname === '/') return servePage(options, uiDir, req, url.searchParams.get('token'), res);
     if (url.pathname.startsWith('/ui/')) return serveAsset(uiDir, req, url.pathname.slice('/ui/'.length), res);
     return undefined;
   };
 }
 
-async function servePage(options: DashboardPagesOptions, uiDir: string, req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = { ...pageHeaders };
-  const sessionId = cookieValue(req.headers.cookie, SESSION_COOKIE);
-  if (sessionId === undefined || !options.logins.sessionUser(sessionId)) {
-    const token = url.searchParams.get('token');
-    const fresh = token ? options.logins.redeem(token) : undefined;
-    if (!fresh) return send(res, req, 401, headers, loginPage(token ? 'This link was used already or has expired.' : undefined));
-    headers['Set-Cookie'] = `${SESSION_COOKIE}=${fresh}; HttpOnly; SameSite=Strict; Path=/`;
-  }
+async function servePage(options: DashboardPagesOptions, uiDir: string, req: IncomingMessage, token: string | null, res: ServerResponse): Promise<void> {
+  // A HEAD (a link preview, a checker) must not spend the token the GET needs.
+  const session = token === null || req.method === 'HEAD' ? undefined : options.logins.redeem(token);
+  if (token !== null && req.method === 'GET' && !session) return send(res, req, 401, pageHeaders, loginPage('This link was used already or has expired.'));
   let html: string;
   try {
     html = await readFile(join(uiDir, 'index.html'), 'utf8');
   } catch (err) {
     options.logger.error('dashboard: cannot read index.html', { uiDir, error: (err as Error).message });
-    return send(res, req, 500, headers, notBuiltPage());
+    return send(res, req, 500, pageHeaders, notBuiltPage());
   }
-  send(res, req, 200, headers, html);
+  send(res, req, 200, pageHeaders, session ? html.replace('</head>', `<meta name="${SESSION_META}" content="${session}">\n</head>`) : html);
 }
 
 /** A file of the built UI, revalidated on every load (ETag), so a rebuild shows at once. */

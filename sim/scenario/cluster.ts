@@ -62,7 +62,7 @@ async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster
   const token = (await readCredentials(dataDir))?.admin;
   if (!token) throw new Error(`no admin token in ${dataDir}`);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  const handle = remoteHandler(demo.apiUrl.replace(/^https:/, 'http:'), agent);
+  const handle = remoteHandler(demo.apiUrl, agent);
   const localApi = (node: string): string => {
     const entry = demo.nodes.find((n) => n.name === node);
     if (!entry) throw new Error(`no node "${node}" in this demo`);

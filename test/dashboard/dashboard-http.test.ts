@@ -14,10 +14,11 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { startControlApi, type ControlApi } from '../../sim/control-api.js';
 import { startLinkProxy, type LinkProxy } from '../../sim/link-proxy.js';
+import { freePort } from '../support/free-port.js';
 
 const ADMIN = 'dashboard-admin-token';
 const VIEWER = 'dashboard-viewer-token';
-const INDEX = '<!doctype html><title>kedge dashboard</title>';
+const INDEX = '<!doctype html><head><title>kedge dashboard</title></head>';
 
 interface Answer {
   status: number;
@@ -35,11 +36,9 @@ describe('the dashboard served by the cloud', () => {
   let link: LinkProxy;
   let control: ControlApi;
 
-  const http = async (method: string, path: string, o: { token?: string; cookie?: string; csrf?: boolean; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> => {
+  const http = async (method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    if (o.cookie) headers.cookie = o.cookie;
-    if (o.csrf) headers['x-kedge-dashboard'] = '1';
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${server.url}${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), redirect: 'manual' });
     const text = await res.text();
@@ -52,12 +51,13 @@ describe('the dashboard served by the cloud', () => {
     return { status: res.status, headers: res.headers, text, json };
   };
   const mint = async (): Promise<string> => (await http('POST', LOGIN_TOKENS_PATH, { token: ADMIN })).json.token as string;
-  /** Logs in with a fresh login token: the session cookie ("name=value"). */
+  /** Logs in with a fresh login token: the session the page was handed. */
   const login = async (): Promise<string> => {
     const res = await http('GET', `/?token=${await mint()}`);
     expect(res.status).toBe(200);
-    return res.headers.get('set-cookie')!.split(';')[0]!;
+    return sessionIn(res.text)!;
   };
+  const sessionIn = (html: string): string | undefined => /<meta name="kedge-session" content="([\w-]+)">/.exec(html)?.[1];
   const writeDemoFile = (controlUrl: string): Promise<void> => writeFile(join(dir, 'demo.json'), JSON.stringify({ controlUrl, nodes: [] }));
 
   beforeAll(async () => {
@@ -74,7 +74,7 @@ describe('the dashboard served by the cloud', () => {
     });
     await ensureSystemNamespaces(api.loopback(ADMIN));
     server = await startApiServer({ handler: api.handle, port: 0, pages: dashboard.pages });
-    link = await startLinkProxy({ name: 'edge-1', target: { host: '127.0.0.1', port: 9 }, clock, logger: silentLogger });
+    link = await startLinkProxy({ name: 'edge-1', target: { host: '127.0.0.1', port: await freePort() }, clock, logger: silentLogger });
     control = await startControlApi({ links: new Map([['edge-1', link]]), logger: silentLogger });
   });
   afterAll(async () => {
@@ -85,12 +85,12 @@ describe('the dashboard served by the cloud', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('answers / without a session with a 401 page that says how to log in', async () => {
+  it('serves the page without a session, which the API then refuses with 401', async () => {
     const res = await http('GET', '/');
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('set-cookie')).toBeNull();
-    expect(res.text).toContain('Open the link <code>kedge demo</code>');
+    expect(res.text).toBe(INDEX);
+    expect((await http('GET', '/api/v1/namespaces')).status).toBe(401);
   });
 
   it('mints login tokens for admins only, on POST only', async () => {
@@ -103,12 +103,12 @@ describe('the dashboard served by the cloud', () => {
     expect((await http('GET', LOGIN_TOKENS_PATH, { token: ADMIN })).status).toBe(405);
   });
 
-  it('exchanges a login token once for an HttpOnly, SameSite=Strict session cookie', async () => {
+  it('exchanges a login token once for a session handed to the page, never as a cookie', async () => {
     const token = await mint();
     const first = await http('GET', `/?token=${token}`);
     expect(first.status).toBe(200);
-    expect(first.text).toBe(INDEX);
-    expect(first.headers.get('set-cookie')).toMatch(/^kedge-session=[\w-]+; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect(first.text).toMatch(/^<!doctype html><head><title>kedge dashboard<\/title><meta name="kedge-session" content="[\w-]{43}">\n<\/head>$/);
+    expect(first.headers.get('set-cookie')).toBeNull();
     expect(first.headers.get('cache-control')).toBe('no-store');
     expect(first.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(first.headers.get('referrer-policy')).toBe('no-referrer');
@@ -117,35 +117,29 @@ describe('the dashboard served by the cloud', () => {
     expect(again.text).toContain('This link was used already or has expired.');
   });
 
+  it('spends a login token on GET only, never on HEAD', async () => {
+    const token = await mint();
+    const head = await http('HEAD', `/?token=${token}`);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(sessionIn((await http('GET', `/?token=${token}`)).text)).toBeDefined();
+  });
+
   it('refuses a login token past its expiry', async () => {
     const token = await mint();
     await clock.advance(LOGIN_TOKEN_TTL_MS);
     expect((await http('GET', `/?token=${token}`)).status).toBe(401);
   });
 
-  it('serves the page to a session, and lets the session use the API as its admin', async () => {
-    const cookie = await login();
-    const page = await http('GET', '/', { cookie });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('set-cookie')).toBeNull();
-    const namespaces = await http('GET', '/api/v1/namespaces', { cookie });
+  it('lets a session use the API as its admin, sent as a bearer token; a cookie is no credential', async () => {
+    const session = await login();
+    const namespaces = await http('GET', '/api/v1/namespaces', { token: session });
     expect(namespaces.status).toBe(200);
     expect(namespaces.json.kind).toBe('NamespaceList');
-    expect((await http('GET', '/api/v1/namespaces', { cookie: `theme=dark; ${cookie}; lang=en` })).status).toBe(200);
-    expect((await http('GET', '/api/v1/namespaces', { cookie: 'kedge-session=forged' })).status).toBe(401);
-    expect((await http('GET', '/', { cookie: 'kedge-session=forged' })).status).toBe(401);
-  });
-
-  it('refuses a change made with the cookie alone (CSRF), and allows it with the dashboard header', async () => {
-    const cookie = await login();
-    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csrf' }, data: {} };
-    const refused = await http('POST', '/api/v1/namespaces/default/configmaps', { cookie, body });
-    expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: expect.stringContaining('x-kedge-dashboard') });
-    expect((await http('GET', '/api/v1/namespaces/default/configmaps/csrf', { cookie })).status).toBe(404);
-    expect((await http('POST', '/api/v1/namespaces/default/configmaps', { cookie, body, csrf: true })).status).toBe(201);
-    // A bearer token needs no such header: no browser sends one by itself.
-    expect((await http('DELETE', '/api/v1/namespaces/default/configmaps/csrf', { token: ADMIN })).status).toBe(200);
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'by-session' }, data: {} };
+    expect((await http('POST', '/api/v1/namespaces/default/configmaps', { token: session, body })).status).toBe(201);
+    expect((await http('GET', '/api/v1/namespaces', { token: 'forged' })).status).toBe(401);
+    expect((await http('GET', '/api/v1/namespaces', { headers: { cookie: `kedge-session=${session}` } })).status).toBe(401);
   });
 
   it('serves the built UI under /ui/ with revalidation, and nothing outside it', async () => {
@@ -169,22 +163,21 @@ describe('the dashboard served by the cloud', () => {
   });
 
   it('passes /kedge/v1/demo/ to the demo named in demo.json, for admins only; 503 without a demo', async () => {
-    const cookie = await login();
+    const session = await login();
     const none = await http('GET', '/kedge/v1/demo/links', { token: ADMIN });
     expect(none.status).toBe(503);
     expect(none.json.message).toContain('no demo runs with this cloud');
 
     await writeDemoFile(control.url);
     expect((await http('GET', '/kedge/v1/demo/links', { token: VIEWER })).status).toBe(403);
-    const links = await http('GET', '/kedge/v1/demo/links', { cookie });
+    const links = await http('GET', '/kedge/v1/demo/links', { token: session });
     expect(links.json).toMatchObject({ items: [{ name: 'edge-1', state: 'up' }] });
-    expect((await http('POST', '/kedge/v1/demo/links/edge-1/cut', { cookie })).status).toBe(403);
-    expect((await http('POST', '/kedge/v1/demo/links/edge-1/cut', { cookie, csrf: true })).json).toMatchObject({ name: 'edge-1', state: 'cut' });
+    expect((await http('POST', '/kedge/v1/demo/links/edge-1/cut', { token: session })).json).toMatchObject({ name: 'edge-1', state: 'cut' });
     expect(link.state().state).toBe('cut');
     const unknown = await http('POST', '/kedge/v1/demo/links/edge-9/cut', { token: ADMIN });
     expect(unknown).toMatchObject({ status: 404, json: { kind: 'Status', reason: 'NotFound', message: 'no node "edge-9" in this demo (its nodes: edge-1)' } });
 
-    await writeDemoFile('http://127.0.0.1:9');
+    await writeDemoFile(`http://127.0.0.1:${await freePort()}`);
     const gone = await http('GET', '/kedge/v1/demo/links', { token: ADMIN });
     expect(gone.status).toBe(503);
     expect(gone.json.message).toContain('is the demo still running?');

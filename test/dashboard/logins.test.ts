@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DashboardLogins, LOGIN_TOKEN_TTL_MS, MAX_PENDING_LOGINS, MAX_SESSIONS } from '../../cloud/dashboard/logins.js';
+import { DashboardLogins, LOGIN_TOKEN_TTL_MS, MAX_PENDING_LOGINS, MAX_SESSIONS, SESSION_IDLE_MS } from '../../cloud/dashboard/logins.js';
 import { FakeClock } from '../../shared/clock.js';
 
 const admin = { name: 'kedge-admin', role: 'admin', groups: ['system:authenticated'] };
@@ -26,6 +26,18 @@ describe('dashboard logins', () => {
     expect(logins.redeem(first.token)).toBeDefined();
     await clock.advance(1);
     expect(logins.redeem(second.token)).toBeUndefined();
+  });
+
+  it('ends a session left unused for SESSION_IDLE_MS, and keeps one in use alive', async () => {
+    const clock = new FakeClock();
+    const logins = new DashboardLogins(clock);
+    const used = logins.redeem(logins.mint(admin).token)!;
+    const idle = logins.redeem(logins.mint(admin).token)!;
+    await clock.advance(SESSION_IDLE_MS - 1);
+    expect(logins.sessionUser(used)).toEqual(admin);
+    await clock.advance(SESSION_IDLE_MS - 1);
+    expect(logins.sessionUser(used)).toEqual(admin);
+    expect(logins.sessionUser(idle)).toBeUndefined();
   });
 
   it('keeps a bounded number of unused tokens and of sessions, dropping the oldest', () => {

@@ -72,7 +72,7 @@ describe('the dashboard in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await demo?.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
     if (shots) await rm(shots, { recursive: true, force: true });
   });
 
@@ -95,6 +95,9 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator(`${card('edge-2')} .edge-view tr[data-phase="Running"]`).count()).toBeGreaterThan(0);
     expect(await page.locator(`${card('edge-2')} .edge-view`).textContent()).toContain('hello-edge-2');
     expect(await page.locator(`${card('edge-1')} .cloud-view`).getAttribute('data-readiness')).toBe('Ready');
+    // Only the cable's other state is offered.
+    expect(await page.getByRole('button', { name: 'Cut link of edge-2' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Cut link of edge-1' }).isDisabled()).toBe(false);
     const cut = await shoot('2-cut');
     if (WRITE_README_IMAGE) {
       await mkdir(resolve(README_IMAGE, '..'), { recursive: true });
@@ -131,13 +134,23 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('#status').textContent()).toMatch(/Start scheduler: done$/);
   });
 
-  it('lets the spent link in no more: a fresh browser gets the 401 page', async () => {
+  it('keeps the session in no cookie (other ports of 127.0.0.1 never see it), and through a reload', async () => {
+    expect(await page.context().cookies()).toEqual([]);
+    await page.reload();
+    await page.locator(`${card('edge-1')} .cloud-view[data-readiness="Ready"]`).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#logged-out').isHidden()).toBe(true);
+  });
+
+  it('lets the spent link in no more: a fresh browser gets the 401 page, and at / is told how to log in', async () => {
     const context = await browser.newContext();
     try {
       const fresh = await context.newPage();
       const response = await fresh.goto(demo.dashboardUrl);
       expect(response?.status()).toBe(401);
       expect(await fresh.locator('main').textContent()).toContain('This link was used already or has expired.');
+      await fresh.goto(new URL('/', demo.dashboardUrl).href);
+      await fresh.locator('#logged-out').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await fresh.locator('#logged-out').textContent()).toContain('Not logged in');
     } finally {
       await context.close();
     }

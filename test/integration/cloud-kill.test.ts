@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,21 +7,13 @@ import type { NodeSync } from '../../cloud/apiserver/nodesync.js';
 import { startEdge, type EdgeHandle } from '../../edge/main.js';
 import { realClock, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
+import { freePort } from '../support/free-port.js';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import type { Node, ObjectList, Pod } from '../../shared/types.js';
 import { startRole, type RoleProcess } from '../../sim/role-process.js';
 
 const SCALE = 10;
 const NODES = ['edge-1', 'edge-2', 'edge-3'];
-
-/** A port that was free a moment ago (bound to 0, then closed). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Polls an async check on the wall clock (real processes need real time). */
 async function until<T>(check: () => Promise<T | false | undefined>, what: string, timeoutMs = 20_000): Promise<T> {

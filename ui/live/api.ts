@@ -1,7 +1,5 @@
 import type { Status } from '../model/kube.js';
-
-/** Sent on every request: the cloud refuses a cookie-authenticated change without it (CSRF). */
-const DASHBOARD_HEADER = { 'x-kedge-dashboard': '1' };
+import { sessionHeaders } from './session.js';
 
 /** A failed API call, with the Status message the cloud gave. */
 export class ApiError extends Error {
@@ -22,11 +20,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** A same-origin request, authenticated by the session cookie. */
+/** A same-origin request, authenticated by the dashboard's session (no cookies are sent). */
 export function send(method: string, path: string, options: CallOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...DASHBOARD_HEADER, accept: 'application/json' };
+  const headers: Record<string, string> = { ...sessionHeaders(), accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  const init: RequestInit = { method, headers, credentials: 'omit' };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);
   if (options.signal) init.signal = options.signal;
   return fetch(path, init);

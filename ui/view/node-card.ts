@@ -29,7 +29,8 @@ export function nodeCard(node: string, run: Runner): NodeCard {
   const headingId = `node-${node}`;
   const cloud = cloudSide(node, run);
   const edge = edgeSide(node);
-  const controls = h('div', { class: 'controls', role: 'group', 'aria-label': `Controls of ${node}` }, ...nodeControls(node, run));
+  const buttons = nodeControls(node, run);
+  const controls = h('div', { class: 'controls', role: 'group', 'aria-label': `Controls of ${node}` }, ...buttons.all);
   const el = h('section', { class: 'node', 'data-node': node, 'aria-labelledby': headingId },
     h('h3', { id: headingId }, node),
     h('div', { class: 'views' }, cloud.el, edge.el),
@@ -40,20 +41,37 @@ export function nodeCard(node: string, run: Runner): NodeCard {
       cloud.update(data);
       edge.update(data);
       controls.hidden = !data.controllable;
+      // Only the cable's other state is offered: a cut link can be healed, an up one cut.
+      offerOne(data.edge.link === 'cut' ? buttons.heal : buttons.cut, data.edge.link === 'cut' ? buttons.cut : buttons.heal, data.edge.link === 'unknown');
     },
   };
 }
 
-function nodeControls(node: string, run: Runner): HTMLButtonElement[] {
+function nodeControls(node: string, run: Runner): { cut: HTMLButtonElement; heal: HTMLButtonElement; all: HTMLButtonElement[] } {
   const control = (text: string, label: string, work: () => Promise<unknown>, tone: 'primary' | 'danger' | 'plain' = 'plain'): HTMLButtonElement =>
     controlButton(text, label, (b) => run(label, work, b), tone);
-  return [
-    control('Cut link', `Cut link of ${node}`, () => actions.cutLink(node), 'danger'),
-    control('Heal link', `Heal link of ${node}`, () => actions.healLink(node), 'primary'),
-    control('Restart edge process', `Restart edge process of ${node}`, () => actions.restartEdge(node)),
-    control('Crash (kill -9)', `Crash edge process of ${node} (kill -9)`, () => actions.crashEdge(node), 'danger'),
-    control('Reboot node', `Reboot node ${node}`, () => actions.rebootNode(node)),
-  ];
+  const cut = control('Cut link', `Cut link of ${node}`, () => actions.cutLink(node), 'danger');
+  const heal = control('Heal link', `Heal link of ${node}`, () => actions.healLink(node), 'primary');
+  return {
+    cut,
+    heal,
+    all: [
+      cut,
+      heal,
+      control('Restart edge process', `Restart edge process of ${node}`, () => actions.restartEdge(node)),
+      control('Crash (kill -9)', `Crash edge process of ${node} (kill -9)`, () => actions.crashEdge(node), 'danger'),
+      control('Reboot node', `Reboot node ${node}`, () => actions.rebootNode(node)),
+    ],
+  };
+}
+
+/** Enables `offered` and disables `moot` (both when the state is unknown); focus on a button being disabled moves to the other. */
+function offerOne(offered: HTMLButtonElement, moot: HTMLButtonElement, unknown: boolean): void {
+  offered.disabled = false;
+  if (moot.disabled === !unknown) return;
+  const hadFocus = document.activeElement === moot;
+  moot.disabled = !unknown;
+  if (hadFocus && moot.disabled) offered.focus();
 }
 
 function cloudSide(node: string, run: Runner): { el: HTMLElement; update(d: NodeCardData): void } {
