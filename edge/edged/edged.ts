@@ -107,16 +107,16 @@ export class Edged {
     const { cache, runtime, clock, logger } = this.deps;
     try {
       const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
-      let actual = await this.actual();
+      let { actual, nextStart } = await this.snapshot();
       const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired });
-        actual = await this.actual();
+        ({ actual, nextStart } = await this.snapshot());
       }
       this.prober.update(desired.filter(isDesired), actual);
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual);
-      this.followUp(earliest(this.nextLook(actual), nextRestartAt(actions)));
+      this.followUp(earliest(this.nextLook(actual, nextStart), nextRestartAt(actions)));
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }
@@ -126,11 +126,10 @@ export class Edged {
    * When to look again before the next tick: the moment the runtime expects a starting
    * container to run or become ready, else (a runtime that cannot tell) soon while one starts.
    */
-  private nextLook(actual: ActualPods): number | undefined {
+  private nextLook(actual: ActualPods, expected: number | undefined): number | undefined {
     const { runtime, clock, timing } = this.deps;
     const now = clock.now();
-    const expected = runtime.nextStartAt ? runtime.nextStartAt() : undefined;
-    if (expected !== undefined) return expected < now + timing.syncIntervalMs ? expected : undefined;
+    if (runtime.nextStartAt) return expected !== undefined && expected < now + timing.syncIntervalMs ? expected : undefined;
     return isStarting(actual) ? now + Math.max(1, Math.floor(timing.syncIntervalMs / FOLLOW_UPS_PER_INTERVAL)) : undefined;
   }
 
@@ -146,9 +145,15 @@ export class Edged {
     });
   }
 
-  private async actual(): Promise<ActualPods> {
+  /**
+   * What the runtime holds, and when it next expects a starting container to come up, asked
+   * just before listing: a container that comes up while the list is made (or this sync runs
+   * on) is then looked at again at once, not at the next tick.
+   */
+  private async snapshot(): Promise<{ actual: ActualPods; nextStart: number | undefined }> {
+    const nextStart = this.deps.runtime.nextStartAt?.();
     const [sandboxes, containers] = await Promise.all([this.deps.runtime.listSandboxes(), this.deps.runtime.listContainers()]);
-    return { sandboxes, containers };
+    return { actual: { sandboxes, containers }, nextStart };
   }
 
   /** Queues the status of every held pod whose status changed since it was last queued. */

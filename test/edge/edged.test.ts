@@ -87,6 +87,42 @@ describe('Edged with the sim runtime', () => {
     expect(status().phase).toBe('Running');
   }, 5_000); // without that follow-up, `requeued` never resolves
 
+  it('looks again at once when a container comes up while the runtime is being listed', async () => {
+    const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
+    let slowList = false;
+    // A listing that takes 1 ms: what it returns is as of its start.
+    const slow = new Proxy(runtime, {
+      get(target, prop) {
+        if (prop === 'listContainers') {
+          return async () => {
+            const list = await target.listContainers();
+            if (slowList) {
+              slowList = false;
+              await clock.sleep(1);
+            }
+            return list;
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    edged = new Edged({ cache, runtime: slow, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => onQueued?.() });
+    hold(pod('a', 'u1', {}, { 'kedge.io/start-delay': '250ms' }));
+    hold(pod('b', 'u2', {}, { 'kedge.io/start-delay': '251ms' }));
+    edged.start(changes);
+    await edged.sync();
+    const phaseOf = (name: string) => cache.objects().find((o) => o.name === name)!.object.status?.phase;
+    slowList = true;
+    await clock.advance(250); // a's follow-up sync starts listing; b comes up while it does
+    await clock.advance(1);
+    expect([phaseOf('a'), phaseOf('b')]).toEqual(['Running', 'Pending']);
+    const requeued = new Promise<void>((resolve) => (onQueued = resolve));
+    await clock.advance(1); // no sync asked for: the follow-up edged set does it
+    await requeued;
+    expect(phaseOf('b')).toBe('Running');
+  }, 5_000); // without that follow-up (b would show Running 100 ms later), `requeued` never resolves
+
   it('restarts a crashed container under restartPolicy Always, with lastState', async () => {
     await run();
     hold(pod('crashy', 'u1', {}, { 'kedge.io/start-delay': '0s', 'kedge.io/crash-after': '1500ms', 'kedge.io/exit-code': '2' }));
