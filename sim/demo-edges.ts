@@ -2,16 +2,20 @@ import type { ConnectionReport } from '../edge/local-api.js';
 import type { Clock } from '../shared/clock.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { busy, type EdgeControl, type EdgeProcessInfo, type EdgeProcessState, type EdgeRestart, type EdgeView } from './edge-routes.js';
-import { readyField, startRole, type RoleProcess } from './role-process.js';
+import { readyField, startRole, type RoleOptions, type RoleProcess } from './role-process.js';
 
 /** How long an edge's local API may take to answer for the edge's own view. */
 const LOCAL_API_TIMEOUT_MS = 2_000;
+/** How long a restarted edge may take to say it is ready (within the dashboard's 30 s for the whole request). */
+export const EDGE_READY_TIMEOUT_MS = 20_000;
 
 export interface DemoEdgesOptions {
   clock: Clock;
   onLine?: (line: string) => void;
   /** After a restart, once the new process is ready. */
   onRestarted?: (node: string, localApiUrl: string) => Promise<void>;
+  /** Starts one edge process; startRole (`kedge <args>`) unless a test says otherwise. */
+  startProcess?: (options: RoleOptions) => RoleProcess;
 }
 
 interface Entry {
@@ -27,6 +31,8 @@ export class DemoEdges implements EdgeControl {
   /** The current process of each node. */
   readonly processes = new Map<string, RoleProcess>();
   private readonly entries = new Map<string, Entry>();
+  /** Set by stopAll: nothing is started any more, so a restart in flight cannot leave a process behind. */
+  private stopping = false;
 
   constructor(private readonly options: DemoEdgesOptions) {}
 
@@ -66,8 +72,9 @@ export class DemoEdges implements EdgeControl {
       const old = this.processes.get(node)!;
       entry.process = 'stopping';
       await (how.crash ? old.kill() : old.stop());
+      if (this.stopping) throw new Error(`the demo is stopping: ${node} is not started again`);
       const edge = this.launch(node, how.reboot ? ['--reboot'] : []);
-      await edge.ready;
+      await this.readyOrKilled(node, edge);
       await this.options.onRestarted?.(node, entry.localApiUrl);
       return edge;
     } finally {
@@ -81,12 +88,29 @@ export class DemoEdges implements EdgeControl {
   }
 
   async stopAll(): Promise<void> {
+    this.stopping = true;
     await Promise.all([...this.processes.values()].map((e) => e.stop()));
+  }
+
+  /** Waits for a restarted edge's ready line; one that does not come in time is killed. */
+  private async readyOrKilled(node: string, edge: RoleProcess): Promise<void> {
+    let cancel = (): void => {};
+    const late = new Promise<never>((_, reject) => {
+      cancel = this.options.clock.setTimer(EDGE_READY_TIMEOUT_MS, () => reject(new Error(`${node} was not ready within ${EDGE_READY_TIMEOUT_MS / 1000} s of its restart, so it was killed`)));
+    });
+    try {
+      await Promise.race([edge.ready, late]);
+    } catch (err) {
+      await edge.kill();
+      throw err;
+    } finally {
+      cancel();
+    }
   }
 
   private launch(node: string, extra: string[]): RoleProcess {
     const entry = this.entries.get(node)!;
-    const edge = startRole({ name: node, args: [...entry.args, ...extra], readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
+    const edge = (this.options.startProcess ?? startRole)({ name: node, args: [...entry.args, ...extra], readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
     const current = (): boolean => this.processes.get(node) === edge;
     this.processes.set(node, edge);
     entry.process = 'starting';

@@ -1,0 +1,84 @@
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { DemoEdges, EDGE_READY_TIMEOUT_MS } from '../../sim/demo-edges.js';
+import type { RoleProcess } from '../../sim/role-process.js';
+import { FakeClock } from '../../shared/clock.js';
+
+/** A stand-in edge process: ready when the test says, gone when stopped or killed (stop waits for `releaseStop`). */
+class FakeEdge implements RoleProcess {
+  readonly child = {} as ChildProcess;
+  readonly ready: Promise<string>;
+  readonly exited: Promise<number | null>;
+  markReady = (): void => {};
+  killed = false;
+  private exit = (_code: number | null): void => {};
+  private stopGate: Promise<void> = Promise.resolve();
+  releaseStop = (): void => {};
+
+  constructor(readonly name: string) {
+    this.ready = new Promise((resolve) => (this.markReady = () => resolve(`kedge edge ${name} ready local-api=http://127.0.0.1:1`)));
+    this.exited = new Promise((resolve) => (this.exit = resolve));
+  }
+
+  holdStop(): void {
+    this.stopGate = new Promise((resolve) => (this.releaseStop = resolve));
+  }
+
+  async stop(): Promise<void> {
+    await this.stopGate;
+    this.exit(0);
+  }
+
+  async kill(): Promise<void> {
+    this.killed = true;
+    this.exit(null);
+  }
+}
+
+function demoEdges(clock: FakeClock): { edges: DemoEdges; started: FakeEdge[] } {
+  const started: FakeEdge[] = [];
+  const edges = new DemoEdges({
+    clock,
+    startProcess: (o) => {
+      const edge = new FakeEdge(o.name);
+      started.push(edge);
+      return edge;
+    },
+  });
+  return { edges, started };
+}
+
+describe("a demo's edge processes", () => {
+  it('kills a restarted edge that is not ready in time, and says so; the node can be restarted again', async () => {
+    const clock = new FakeClock();
+    const { edges, started } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    started[0]!.markReady();
+    const restart = edges.restartProcess('edge-1');
+    const outcome = restart.then(() => 'ready', (err: Error) => err.message);
+    await clock.advance(EDGE_READY_TIMEOUT_MS);
+    expect(await outcome).toBe('edge-1 was not ready within 20 s of its restart, so it was killed');
+    expect(started).toHaveLength(2);
+    expect(started[1]!.killed).toBe(true);
+
+    const again = edges.restartProcess('edge-1');
+    await clock.advance(0);
+    started[2]!.markReady();
+    expect((await again).name).toBe('edge-1');
+    expect(edges.info('edge-1')?.process).toBe('running');
+  });
+
+  it('starts nothing once stopAll has begun, even for a restart already under way', async () => {
+    const clock = new FakeClock();
+    const { edges, started } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    started[0]!.markReady();
+    started[0]!.holdStop();
+    const restart = edges.restartProcess('edge-1').then(() => 'restarted', (err: Error) => err.message);
+    const stopped = edges.stopAll();
+    started[0]!.releaseStop();
+    await stopped;
+    expect(await restart).toBe('the demo is stopping: edge-1 is not started again');
+    expect(started).toHaveLength(1);
+  });
+});
