@@ -43,10 +43,15 @@ export interface DeleteOptions {
 
 export type PatchType = 'merge' | 'strategic' | 'json';
 
+export interface CreateOptions {
+  /** `dryRun=All`: admitted and validated the whole way, answered as it would be stored, and not stored. */
+  dryRun?: boolean;
+}
+
 export interface ApiClient {
   get<T extends KubeObject>(ref: ResourceRef): Promise<T>;
   list<T extends KubeObject>(ref: ResourceRef, options?: ListOptions): Promise<ObjectList<T>>;
-  create<T extends KubeObject>(ref: ResourceRef, body: T): Promise<T>;
+  create<T extends KubeObject>(ref: ResourceRef, body: T, options?: CreateOptions): Promise<T>;
   /** PUT: compare-and-set when body.metadata.resourceVersion is set. */
   replace<T extends KubeObject>(ref: ResourceRef, body: T): Promise<T>;
   patch<T extends KubeObject>(ref: ResourceRef, patch: unknown, type?: PatchType): Promise<T>;

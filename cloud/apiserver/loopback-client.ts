@@ -46,7 +46,8 @@ export function createLoopbackClient(handle: ApiHandler, token: string): ApiClie
   return {
     get: (ref) => call('GET', refPath(ref)),
     list: <T extends KubeObject>(ref: ResourceRef, options: ListOptions = {}) => call<ObjectList<T>>('GET', refPath({ ...ref, name: undefined }), { query: selectorQuery(options) }),
-    create: (ref, body) => call('POST', refPath({ ...withNamespace(ref, body), name: ref.subresource ? ref.name : undefined }), { body }),
+    create: (ref, body, options) =>
+      call('POST', refPath({ ...withNamespace(ref, body), name: ref.subresource ? ref.name : undefined }), { body, ...(options?.dryRun && { query: new URLSearchParams({ dryRun: 'All' }) }) }),
     replace: (ref, body) => call('PUT', refPath({ ...withNamespace(ref, body), name: ref.name ?? body.metadata.name }), { body }),
     patch: (ref, patch, type = 'merge') => call('PATCH', refPath(ref), { body: patch, contentType: patchTypes[type] }),
     delete: (ref, options) => call('DELETE', refPath(ref), options ? { body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options } } : {}),

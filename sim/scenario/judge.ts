@@ -16,7 +16,7 @@ export interface EdgeConnection {
   queued: number;
 }
 
-/** How an attempt to create went: created, or refused with an HTTP status. */
+/** How an attempt to create (a dry run) went: accepted, or refused with an HTTP status. */
 export type Attempt = { created: true } | { created: false; status: number; message: string };
 
 export function podPhase(pod: Pod): PodPhaseName {
@@ -82,6 +82,6 @@ export function judgeConnection(e: ConnectionExpectation, c: EdgeConnection): Ve
 }
 
 export function judgeRejection(e: RejectedExpectation, attempt: Attempt): Verdict {
-  if (attempt.created) return { ok: false, seen: 'created' };
+  if (attempt.created) return { ok: false, seen: 'accepted (a dry run: nothing was stored)' };
   return { ok: e.status === undefined || attempt.status === e.status, seen: `HTTP ${attempt.status}: ${attempt.message}` };
 }

@@ -36,7 +36,8 @@ async function viewOf(cluster: ScenarioCluster, e: PodsExpectation): Promise<Pod
 
 async function attempt(cluster: ScenarioCluster, e: RejectedExpectation): Promise<Attempt> {
   try {
-    await cluster.api.create(refOf(e.object), structuredClone(e.object));
+    // A dry run: admitted the whole way, never stored, so an expectation that fails leaves nothing behind.
+    await cluster.api.create(refOf(e.object), structuredClone(e.object), { dryRun: true });
     return { created: true };
   } catch (err) {
     if (!isKedgeError(err)) throw err;

@@ -108,7 +108,7 @@ describe('judging nodes, deployments, connections and refusals', () => {
     expect(judgeRejection({ kind: 'rejected', object, status: 503 }, refused)).toEqual({ ok: true, seen: 'HTTP 503: the store is down' });
     expect(judgeRejection({ kind: 'rejected', object, status: 409 }, refused).ok).toBe(false);
     expect(judgeRejection({ kind: 'rejected', object }, refused).ok).toBe(true);
-    expect(judgeRejection({ kind: 'rejected', object }, { created: true })).toEqual({ ok: false, seen: 'created' });
+    expect(judgeRejection({ kind: 'rejected', object }, { created: true })).toEqual({ ok: false, seen: 'accepted (a dry run: nothing was stored)' });
   });
 });
 
