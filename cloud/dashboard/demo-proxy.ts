@@ -36,6 +36,7 @@ export function demoProxy(options: DemoProxyOptions): DemoProxy {
       });
     } catch (err) {
       cancel();
+      if (abort.signal.aborted) throw new KedgeError('Timeout', `the demo's control API (${controlUrl}) did not answer within ${DEMO_PROXY_TIMEOUT_MS / 1000} s`);
       throw new KedgeError('Unavailable', `the demo's control API (${controlUrl}) did not answer: is the demo still running? (${(err as Error).message})`);
     }
     const body = (await res.json().finally(cancel).catch(() => undefined)) as { message?: unknown } | undefined;

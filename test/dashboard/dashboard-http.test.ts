@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/htt
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
 import { createDashboard, LOGIN_TOKENS_PATH } from '../../cloud/dashboard/index.js';
+import { DEMO_PROXY_TIMEOUT_MS } from '../../cloud/dashboard/demo-proxy.js';
 import { LOGIN_TOKEN_TTL_MS } from '../../cloud/dashboard/logins.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { FakeClock } from '../../shared/clock.js';
@@ -181,6 +183,27 @@ describe('the dashboard served by the cloud', () => {
     const gone = await http('GET', '/kedge/v1/demo/links', { token: ADMIN });
     expect(gone.status).toBe(503);
     expect(gone.json.message).toContain('is the demo still running?');
+  });
+
+  it('answers 504 Timeout when the demo does not answer in time', async () => {
+    const sockets: Socket[] = [];
+    let connected = (): void => {};
+    const reached = new Promise<void>((resolve) => (connected = resolve));
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      connected();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      await writeDemoFile(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+      const answer = http('GET', '/kedge/v1/demo/links', { token: ADMIN });
+      await reached;
+      await clock.advance(DEMO_PROXY_TIMEOUT_MS);
+      expect(await answer).toMatchObject({ status: 504, json: { kind: 'Status', reason: 'Timeout', message: expect.stringContaining('did not answer within 30 s') } });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   /** The status of a GET sent with its path exactly as given (fetch would resolve the dots). */
