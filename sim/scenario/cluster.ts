@@ -31,6 +31,8 @@ export interface DemoClusterOptions {
   clock: Clock;
   logger: Logger;
   onLine?: (line: string) => void;
+  /** Ctrl-C: stops waiting for the nodes (the demo is stopped). */
+  signal?: AbortSignal;
 }
 
 /** A local API answers within this long, or counts as not answering (an edge restarting). */
@@ -48,12 +50,13 @@ const READY_TIMEOUT_MS = 30_000;
 /** Starts a demo on free ports, waits until every node is Ready and wraps it as a ScenarioCluster (admin user). */
 export async function startDemoCluster(o: DemoClusterOptions): Promise<ScenarioCluster> {
   const demo = await startDemo({ ...o, apiPort: 0, mqttPort: 0, localApiBasePort: 0 });
+  let cluster: ScenarioCluster | undefined;
   try {
-    const cluster = await demoCluster(demo, o.dataDir);
-    await waitForReadyNodes(cluster.api, [...cluster.nodes], { clock: o.clock, timeoutMs: READY_TIMEOUT_MS, pollMs: 50 });
+    cluster = await demoCluster(demo, o.dataDir);
+    await waitForReadyNodes(cluster.api, [...cluster.nodes], { clock: o.clock, timeoutMs: READY_TIMEOUT_MS, pollMs: 50, ...(o.signal && { signal: o.signal }) });
     return cluster;
   } catch (err) {
-    await demo.stop();
+    await (cluster ? cluster.stop() : demo.stop());
     throw err;
   }
 }

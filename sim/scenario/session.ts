@@ -53,7 +53,7 @@ export async function runScenarioSession(o: SessionOptions): Promise<SessionResu
   const start = o.startCluster ?? startDemoCluster;
   let cluster: ScenarioCluster;
   try {
-    cluster = await start({ nodes: o.scenario.nodes, dataDir, timeScale: o.timeScale, clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }) });
+    cluster = await start({ nodes: o.scenario.nodes, dataDir, timeScale: o.timeScale, clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });
   } catch (err) {
     const rec = new RunRecorder(o.scenario, o.source, o.timeScale, o.clock);
     rec.fail(`the demo did not start: ${(err as Error).message}`);
