@@ -58,17 +58,22 @@ async function watchFrom(o: ListWatchOptions, from: string): Promise<string> {
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const lines = new LineSplitter();
   let version = from;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return version;
-    for (const line of lines.push(value)) {
-      const event = JSON.parse(line) as WatchEvent;
-      if (event.type === 'ERROR') {
-        const status = event.object as Status;
-        throw status.code === 410 ? new Relist() : new Error(status.message ?? 'the watch failed');
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return version;
+      for (const line of lines.push(value)) {
+        const event = JSON.parse(line) as WatchEvent;
+        if (event.type === 'ERROR') {
+          const status = event.object as Status;
+          throw status.code === 410 ? new Relist() : new Error(status.message ?? 'the watch failed');
+        }
+        version = event.object.metadata.resourceVersion ?? version;
+        if (event.type !== 'BOOKMARK') o.onEvent(event);
       }
-      version = event.object.metadata.resourceVersion ?? version;
-      if (event.type !== 'BOOKMARK') o.onEvent(event);
     }
+  } finally {
+    // Ends the stream when this one gives up on it (an ERROR event, bad JSON): the cloud stops sending.
+    void reader.cancel().catch(() => {});
   }
 }
