@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { dirname, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Clock } from '../shared/clock.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
+import { distDir } from '../shared/repo-paths.js';
 
 /** The compiled `kedge` entry point in dist/ (also when this module runs from source, under vitest). */
-export const kedgeBin = here.split(sep).includes('dist') ? resolve(here, '../bin/kedge.js') : resolve(here, '../dist/bin/kedge.js');
+export const kedgeBin = join(distDir, 'bin', 'kedge.js');
 
 /** The value of `key=` in a role's ready line (e.g. `api=` in "kedge cloud ready api=…"). */
 export function readyField(line: string, key: string): string {

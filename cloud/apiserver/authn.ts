@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex as digest } from '../../shared/digest.js';
 import { KedgeError } from '../../shared/errors.js';
 
 /** A caller as authentication established it. */
@@ -79,8 +79,4 @@ export function userOf(entry: TokenEntry): UserInfo {
 
 export function unauthorized(): KedgeError {
   return new KedgeError('Unauthorized', 'Unauthorized');
-}
-
-function digest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -56,7 +56,7 @@ function pullPolicy(image: string | undefined): string {
 /** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
 export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';
 
-/** How long a pod tolerates a not-ready or unreachable node unless it says otherwise (seconds of real time). */
+/** How long a pod tolerates a not-ready or unreachable node unless it says otherwise (seconds of cluster time: the node controller divides them by the time scale). */
 export const DEFAULT_TOLERATION_SECONDS = 300;
 
 /**

@@ -1,7 +1,7 @@
-import { dirname, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
+import { distDir } from '../../shared/repo-paths.js';
 import type { Timing } from '../../shared/timing.js';
 import type { PageHandler } from '../apiserver/http-server.js';
 import { dashboardApi, type DashboardApi } from './dashboard-api.js';
@@ -12,10 +12,8 @@ import { dashboardPages } from './pages.js';
 export { LOGIN_TOKENS_PATH, INFO_PATH, DEMO_PATH, type DashboardApi } from './dashboard-api.js';
 export { DashboardLogins } from './logins.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
 /** The built UI: dist/ui, also when this module runs from source (under vitest). */
-export const builtUiDir = here.split(sep).includes('dist') ? resolve(here, '../../ui') : resolve(here, '../../dist/ui');
+export const builtUiDir = join(distDir, 'ui');
 
 export interface DashboardOptions {
   /** The cloud's data dir, where a demo leaves its demo.json. */

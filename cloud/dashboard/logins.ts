@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
+import { sha256Hex as digest } from '../../shared/digest.js';
 import type { UserInfo } from '../apiserver/authn.js';
 
 /** How long a login token may wait to be used. */
@@ -84,8 +85,4 @@ function keepBounded(map: Map<string, unknown>, size: number): void {
     if (map.size <= size) return;
     map.delete(key);
   }
-}
-
-function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
 }

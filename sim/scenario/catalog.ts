@@ -1,14 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
+import { repoRoot } from '../../shared/repo-paths.js';
 import { readManifest } from './manifests.js';
 import { parseScenarioText, ScenarioFileError } from './parse.js';
 import type { Scenario } from './types.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** The repository (manifest paths are relative to it), from source or from dist/. */
-export const repoRoot = here.split(sep).includes('dist') ? resolve(here, '../../..') : resolve(here, '../..');
+/** The repository: manifest paths are relative to it. */
+export { repoRoot };
 /** Where the built-in scenarios live: one YAML file each. */
 export const builtinDir = join(repoRoot, 'scenarios');
 
