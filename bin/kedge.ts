@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { backupCommand, restoreCommand } from './commands/backup.js';
 import { cloudCommand } from './commands/cloud.js';
 import { componentCommand } from './commands/component.js';
 import { demoCommand } from './commands/demo.js';
@@ -19,6 +20,8 @@ const program = new Command('kedge')
   .addCommand(linkCommand())
   .addCommand(componentCommand())
   .addCommand(scenarioCommand())
-  .addCommand(tokenCommand());
+  .addCommand(tokenCommand())
+  .addCommand(backupCommand())
+  .addCommand(restoreCommand());
 
 await program.parseAsync(process.argv);

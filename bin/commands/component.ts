@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { textTable } from '../text-table.js';
 import type { ComponentState } from '../../cloud/components/component.js';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import { cloudRequest as request } from '../cloud-request.js';
 
 interface ComponentOptions {
   dataDir: string;
@@ -19,24 +19,6 @@ function table(states: ComponentState[]): string {
   const rows = [['NAME', 'PARENT', 'STATUS', 'SINCE', 'MESSAGE']];
   for (const s of states) rows.push([s.name, s.parent ?? '-', s.running ? (s.healthy ? 'Running' : 'Unhealthy') : 'Stopped', s.since, s.message]);
   return textTable(rows);
-}
-
-/** One request to the cloud's /kedge/v1/components, as the kubeconfig's user; failures name the problem. */
-async function request(dataDir: string, method: 'GET' | 'POST', path: string): Promise<unknown> {
-  const { readKubeconfig } = await import('../../sim/fleet-pods.js');
-  const { remoteHandler } = await import('../../cloud/apiserver/remote-handler.js');
-  const { KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
-  const kubeconfig = join(dataDir, KUBECONFIG_FILE);
-  const access = await readKubeconfig(kubeconfig).catch(() => {
-    throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or kedge cloud)`);
-  });
-  const handle = remoteHandler(access.server);
-  const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch(() => {
-    throw new Error(`the cloud at ${access.server} does not answer (is it running?)`);
-  });
-  const body = res.type === 'json' ? (res.body as { message?: string }) : {};
-  if (res.status >= 400) throw new Error(body.message ?? `${method} ${path}: HTTP ${res.status}`);
-  return body;
 }
 
 async function run(o: ComponentOptions, work: () => Promise<{ json: unknown; text: string }>): Promise<void> {

@@ -74,3 +74,8 @@ function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
     details: attrs.name ? { name: attrs.name, group, kind: attrs.resource } : { group, kind: attrs.resource },
   });
 }
+
+/** For the paths only an admin may use whatever the verb (a viewer may GET other non-resource paths). */
+export function adminOnly(user: UserInfo, path: string): void {
+  if (user.role !== 'admin') throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}": admins only`);
+}

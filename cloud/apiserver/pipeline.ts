@@ -11,6 +11,7 @@ import { parseApiPath, type ApiPath } from './paths.js';
 import { ResourceRegistry, type ResourceDef } from './registry.js';
 import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiResponse } from './request.js';
 import { checkBodySize } from './request-body.js';
+import { BACKUP_PATH, serveBackup } from './backup-path.js';
 import { componentStatusResource, serveComponents } from './components-api.js';
 import type { ComponentControl } from '../components/component.js';
 import type { DashboardApi } from '../dashboard/dashboard-api.js';
@@ -82,6 +83,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       return serve(restDeps, registry, call);
     }
     await authorize(user, { verb: verbForPath(req.method), path });
+    if (path === BACKUP_PATH) return serveBackup(user, req.method.toUpperCase(), deps.store);
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;
     const dashboard = deps.dashboard && (await deps.dashboard.serve(user, req, path));

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+
+/** The cloud a data dir belongs to: its API server and admin token, from the kubeconfig it wrote. */
+export async function cloudAccess(dataDir: string): Promise<{ server: string; token: string }> {
+  const { readKubeconfig } = await import('../sim/fleet-pods.js');
+  const { KUBECONFIG_FILE } = await import('../cloud/apiserver/credentials.js');
+  const kubeconfig = join(dataDir, KUBECONFIG_FILE);
+  return readKubeconfig(kubeconfig).catch(() => {
+    throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or kedge cloud)`);
+  });
+}
+
+/** One request to the running cloud of `dataDir`, as its kubeconfig's user: the JSON (or text) answer; failures name the problem. */
+export async function cloudRequest(dataDir: string, method: 'GET' | 'POST', path: string): Promise<unknown> {
+  const { remoteHandler } = await import('../cloud/apiserver/remote-handler.js');
+  const access = await cloudAccess(dataDir);
+  const handle = remoteHandler(access.server);
+  const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch(() => {
+    throw new Error(`the cloud at ${access.server} does not answer (is it running?)`);
+  });
+  const body = res.type === 'json' ? (res.body as { message?: string }) : res.type === 'text' ? res.body : {};
+  if (res.status >= 400) throw new Error((typeof body === 'object' ? body.message : undefined) ?? `${method} ${path}: HTTP ${res.status}`);
+  return body;
+}

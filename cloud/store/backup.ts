@@ -1,0 +1,91 @@
+import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KedgeError } from '../../shared/errors.js';
+import { ByteBuilder } from './byte-builder.js';
+import { decodeRecords, encodeRecord, recordJson, valueJson } from './record-codec.js';
+import { SNAPSHOT_FILE } from './snapshot.js';
+import type { Store } from './store.js';
+import { syncDir } from './wal.js';
+
+/*
+ * A backup is a snapshot in the durable store's own format (snapshot.ts): a header line
+ * `{"revision":R,"count":N}`, then the put record of every entry with its revisions, each line
+ * checksummed. Restoring it is putting it in place as a store directory's only file, so the
+ * store opens at revision R with every resourceVersion and uid as they were, as an etcd
+ * snapshot restore does.
+ */
+
+export interface BackupInfo {
+  revision: number;
+  count: number;
+}
+
+/** Every entry of `store` at one revision, as backup bytes. */
+export async function backupBytes(store: Store): Promise<Buffer> {
+  const { items, revision } = await store.list('');
+  const out = new ByteBuilder();
+  out.write(`${JSON.stringify({ revision, count: items.length })}\n`);
+  for (const kv of items) {
+    const record = { op: 'put', key: kv.key, value: kv.value, revision: kv.modRevision, createRevision: kv.createRevision } as const;
+    encodeRecord(out, recordJson(record, valueJson(kv.value)));
+  }
+  return Buffer.from(out.bytes);
+}
+
+/** Checks that `buf` is a whole backup (header, checksums, count, puts only): what it holds, or Invalid saying what is wrong. */
+export function checkBackup(buf: Buffer, source: string): BackupInfo {
+  const headerEnd = buf.indexOf(10);
+  let header: Partial<BackupInfo> | undefined;
+  try {
+    header = JSON.parse(buf.toString('utf8', 0, Math.max(0, headerEnd))) as Partial<BackupInfo>;
+  } catch {
+    header = undefined;
+  }
+  if (!header || !Number.isSafeInteger(header.revision) || !Number.isSafeInteger(header.count)) {
+    throw new KedgeError('Invalid', `${source} is not a kedge backup: its first line is not {"revision":R,"count":N}`);
+  }
+  let decoded: ReturnType<typeof decodeRecords>;
+  try {
+    decoded = decodeRecords(buf, headerEnd + 1, source);
+  } catch (err) {
+    throw new KedgeError('Invalid', `${source} is damaged: ${(err as Error).message}`);
+  }
+  const { records, offsets } = decoded;
+  if (offsets.at(-1) !== buf.length || records.length !== header.count) {
+    throw new KedgeError('Invalid', `${source} is incomplete: ${records.length} intact entries of ${header.count}`);
+  }
+  if (records.some((r) => r.op !== 'put' || r.revision > header.revision!)) throw new KedgeError('Invalid', `${source} holds records a backup cannot`);
+  return { revision: header.revision!, count: header.count! };
+}
+
+/**
+ * Makes `storeDir` hold exactly the backup in `buf`. Whatever was there is kept beside it,
+ * renamed to `<storeDir>.before-restore-<time>`; returns that path (undefined if there was
+ * nothing). The cloud must not be running on it.
+ */
+export async function restoreBackup(buf: Buffer, source: string, storeDir: string, now: Date): Promise<string | undefined> {
+  checkBackup(buf, source);
+  let kept: string | undefined;
+  if (await stat(storeDir).catch(() => undefined)) {
+    kept = `${storeDir}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
+    await rename(storeDir, kept);
+  }
+  await mkdir(storeDir, { recursive: true });
+  const file = await open(join(storeDir, SNAPSHOT_FILE), 'wx');
+  try {
+    await file.writeFile(buf);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await syncDir(storeDir);
+  return kept;
+}
+
+/** Reads a backup file, checked. */
+export async function readBackupFile(path: string): Promise<{ buf: Buffer; info: BackupInfo }> {
+  const buf = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+    throw new KedgeError('NotFound', `cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  });
+  return { buf, info: checkBackup(buf, path) };
+}
