@@ -12,8 +12,12 @@ export async function cloudAccess(dataDir: string): Promise<{ server: string; to
 
 /** One request to the running cloud of `dataDir`, as its kubeconfig's user: the JSON (or text) answer; failures name the problem. */
 export async function cloudRequest(dataDir: string, method: 'GET' | 'POST', path: string): Promise<unknown> {
+  return requestAs(await cloudAccess(dataDir), method, path);
+}
+
+/** One request to the cloud at `access.server` as `access.token`'s user (see cloudRequest). */
+export async function requestAs(access: { server: string; token: string }, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const { remoteHandler } = await import('../cloud/apiserver/remote-handler.js');
-  const access = await cloudAccess(dataDir);
   const handle = remoteHandler(access.server);
   const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch(() => {
     throw new Error(`the cloud at ${access.server} does not answer (is it running?)`);

@@ -6,7 +6,7 @@ import { admit, invalid, invalidValue } from './admission.js';
 import { prepareUpdate } from './object-meta.js';
 import { applyPatch, patchKindOf } from './patch.js';
 import type { ResourceDef } from './registry.js';
-import { jsonResponse, mediaType, type ApiResponse } from './request.js';
+import { jsonResponse, mediaType, methodNotAllowed, type ApiResponse } from './request.js';
 import { decodeBody, decodeObject } from './request-body.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
 import { conflict } from './storage.js';
@@ -52,7 +52,7 @@ export async function serveScale(deps: RestDeps, call: ResourceCall & { verb: st
       return writeScale(deps, call, (current) => applyPatch(kind, current, patch) as Scale);
     }
     default:
-      throw new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${call.req.method} ${call.req.path})`);
+      throw methodNotAllowed(call.req.method, call.req.path);
   }
 }
 

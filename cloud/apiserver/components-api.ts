@@ -1,9 +1,8 @@
-import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { ComponentControl, ComponentState } from '../components/component.js';
 import { nameColumn } from './printers.js';
 import type { ResourceDef } from './registry.js';
-import { jsonResponse, type ApiResponse } from './request.js';
+import { jsonResponse, methodNotAllowed, type ApiResponse } from './request.js';
 
 /**
  * The cloud's components over HTTP. Read: core/v1 componentstatuses (what `kubectl get cs`
@@ -46,16 +45,12 @@ export function componentStatusResource(control: ComponentControl): ResourceDef 
 /** Answers a /kedge/v1/components request, or undefined when the path is not one of them. */
 export async function serveComponents(control: ComponentControl, method: string, path: string): Promise<ApiResponse | undefined> {
   if (path === COMPONENTS_PATH) {
-    if (method !== 'GET' && method !== 'HEAD') throw notAllowed(method, path);
+    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, path);
     return jsonResponse(200, { kind: 'ComponentList', items: control.list() });
   }
   const match = /^\/kedge\/v1\/components\/([^/]+)\/(start|stop)$/.exec(path);
   if (!match) return undefined;
-  if (method !== 'POST') throw notAllowed(method, path);
+  if (method !== 'POST') throw methodNotAllowed(method, path);
   const name = decodeURIComponent(match[1]!);
   return jsonResponse(200, match[2] === 'start' ? await control.start(name) : await control.stop(name));
-}
-
-function notAllowed(method: string, path: string): KedgeError {
-  return new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
 }

@@ -1,7 +1,6 @@
-import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
 import { apiVersionOf } from './registry.js';
-import { jsonResponse, type ApiResponse } from './request.js';
+import { jsonResponse, methodNotAllowed, type ApiResponse } from './request.js';
 import type { RestDeps } from './rest-context.js';
 import { selectorOf, type ResourceCall } from './rest-context.js';
 import { notFound } from './storage.js';
@@ -16,7 +15,7 @@ export function serveComputed(deps: RestDeps, call: ResourceCall & { verb: strin
     if (!found) throw notFound(call.def, call.path.name!);
     items = [found];
   } else if (call.verb === 'list') items = objects.filter(selectorOf(call));
-  else throw new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${call.req.method} ${call.req.path})`);
+  else throw methodNotAllowed(call.req.method, call.req.path);
 
   if (wantsTable(call.req.headers.accept)) {
     return jsonResponse(200, buildTable(call.def.printer ?? defaultPrinter, items, { now: deps.clock.now(), include: includeObjectOf(call.req.query), withColumns: true }));

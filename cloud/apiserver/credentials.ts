@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
@@ -122,10 +122,19 @@ export async function loadOrCreateServingCert(dataDir: string, hosts: string[], 
   return cert;
 }
 
-/** Writes via a temporary file and rename, so a crash never leaves half a file; mode 0600. */
+/** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
 export async function writePrivate(path: string, content: string): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, content, { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  await rename(tmp, path);
+  const file = await open(tmp, 'w', 0o600);
+  try {
+    await file.writeFile(content);
+    await file.chmod(0o600); // whatever the umask made of the mode
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path).catch(async (err: unknown) => {
+    await rm(tmp, { force: true });
+    throw err;
+  });
 }

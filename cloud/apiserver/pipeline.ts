@@ -1,5 +1,4 @@
 import type { Clock } from '../../shared/clock.js';
-import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
@@ -9,7 +8,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } fro
 import { createLoopbackClient } from './loopback-client.js';
 import { parseApiPath, type ApiPath } from './paths.js';
 import { ResourceRegistry, type ResourceDef } from './registry.js';
-import { errorResponse, jsonResponse, textResponse, type ApiRequest, type ApiResponse } from './request.js';
+import { errorResponse, jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from './request.js';
 import { checkBodySize } from './request-body.js';
 import { BACKUP_PATH, serveBackup } from './backup-path.js';
 import { componentStatusResource, serveComponents } from './components-api.js';
@@ -120,7 +119,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
 function readOnly(req: ApiRequest, body: () => unknown): ApiResponse {
   const method = req.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
-    throw new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${req.path})`);
+    throw methodNotAllowed(method, req.path);
   }
   return jsonResponse(200, body());
 }

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { toKubeStatus, type KubeStatus } from '../../shared/errors.js';
+import { KedgeError, toKubeStatus, type KubeStatus } from '../../shared/errors.js';
 
 /** The largest request body the apiserver accepts (as kube-apiserver: 3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -42,6 +42,11 @@ export function textResponse(status: number, body: string): ApiResponse {
 export function errorResponse(err: unknown): ApiResponse {
   const status: KubeStatus = toKubeStatus(err);
   return { type: 'json', status: status.code, body: status };
+}
+
+/** 405 as kube-apiserver words it; `use` names the method that would do, where there is one. */
+export function methodNotAllowed(method: string, path: string, use?: string): KedgeError {
+  return new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})${use ? `; use ${use}` : ''}`);
 }
 
 /** The bare media type of a Content-Type header ("application/json; charset=utf-8" → "application/json"). */

@@ -4,7 +4,7 @@ import { bindPod } from './binding.js';
 import { evictPod } from './eviction.js';
 import type { ResourcePath } from './paths.js';
 import { hasSubresource, type ResourceDef, type ResourceRegistry } from './registry.js';
-import type { ApiRequest, ApiResponse } from './request.js';
+import { methodNotAllowed, type ApiRequest, type ApiResponse } from './request.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
 import { finalizeNamespace } from './rest-delete.js';
 import { serveComputed } from './computed-resource.js';
@@ -19,10 +19,6 @@ export interface RoutedCall extends ResourceCall {
 
 export function notFoundPath(): KedgeError {
   return new KedgeError('NotFound', 'the server could not find the requested resource', { details: {} });
-}
-
-function methodNotAllowed(method: string, path: string): KedgeError {
-  return new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path})`);
 }
 
 /** Finds the kind and the verb, or fails with 404 / 405 as kube-apiserver would. */

@@ -1,9 +1,8 @@
-import { KedgeError } from '../../shared/errors.js';
 import type { Timing } from '../../shared/timing.js';
 import type { SessionLookup, UserInfo } from '../apiserver/authn.js';
 import { adminOnly } from '../apiserver/authz.js';
 import { DEFAULT_TOLERATION_SECONDS } from '../apiserver/pod-admission.js';
-import { jsonResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
+import { jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
 import type { DemoProxy } from './demo-proxy.js';
 import type { DashboardLogins } from './logins.js';
 
@@ -66,5 +65,5 @@ function info(timing: Timing): unknown {
 }
 
 function allow(method: string, path: string, ...methods: string[]): void {
-  if (!methods.includes(method)) throw new KedgeError('MethodNotAllowed', `the server does not allow this method on the requested resource (${method} ${path}); use ${methods[0]}`);
+  if (!methods.includes(method)) throw methodNotAllowed(method, path, methods[0]);
 }

@@ -52,8 +52,9 @@ export function dashboardPages(options: DashboardPagesOptions): PageHandler {
 
 async function servePage(options: DashboardPagesOptions, uiDir: string, req: IncomingMessage, token: string | null, res: ServerResponse): Promise<void> {
   // A HEAD (a link preview, a checker) must not spend the token the GET needs.
-  const session = token === null || req.method === 'HEAD' ? undefined : options.logins.redeem(token);
-  if (token !== null && req.method === 'GET' && !session) return send(res, req, 401, pageHeaders, loginPage('This link was used already or has expired.'));
+  const spends = token !== null && req.method === 'GET';
+  const session = spends ? options.logins.redeem(token) : undefined;
+  if (spends && !session) return send(res, req, 401, pageHeaders, loginPage('This link was used already or has expired.'));
   let html: string;
   try {
     html = await readFile(join(uiDir, 'index.html'), 'utf8');

@@ -58,17 +58,24 @@ export function checkBackup(buf: Buffer, source: string): BackupInfo {
   return { revision: header.revision!, count: header.count! };
 }
 
+export interface Restored extends BackupInfo {
+  /** Where the store that was there is kept; undefined when there was none. */
+  kept?: string;
+}
+
 /**
- * Makes `storeDir` hold exactly the backup in `buf`. Whatever was there is kept beside it,
- * renamed to `<storeDir>.before-restore-<time>`; returns that path (undefined if there was
- * nothing). The cloud must not be running on it.
+ * Makes `storeDir` hold exactly the backup in the file `path`, checked whole first. Whatever
+ * was there is kept beside it, renamed to `<storeDir>.before-restore-<time>`. The cloud must
+ * not be running on it.
  */
-export async function restoreBackup(buf: Buffer, source: string, storeDir: string, now: Date): Promise<string | undefined> {
-  checkBackup(buf, source);
-  let kept: string | undefined;
+export async function restoreBackup(path: string, storeDir: string, now: Date): Promise<Restored> {
+  const buf = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+    throw new KedgeError('NotFound', `cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  });
+  const restored: Restored = checkBackup(buf, path);
   if (await stat(storeDir).catch(() => undefined)) {
-    kept = `${storeDir}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
-    await rename(storeDir, kept);
+    restored.kept = `${storeDir}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
+    await rename(storeDir, restored.kept);
   }
   await mkdir(storeDir, { recursive: true });
   const file = await open(join(storeDir, SNAPSHOT_FILE), 'wx');
@@ -79,13 +86,5 @@ export async function restoreBackup(buf: Buffer, source: string, storeDir: strin
     await file.close();
   }
   await syncDir(storeDir);
-  return kept;
-}
-
-/** Reads a backup file, checked. */
-export async function readBackupFile(path: string): Promise<{ buf: Buffer; info: BackupInfo }> {
-  const buf = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-    throw new KedgeError('NotFound', `cannot read ${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
-  });
-  return { buf, info: checkBackup(buf, path) };
+  return restored;
 }

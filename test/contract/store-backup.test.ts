@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupBytes, checkBackup, readBackupFile, restoreBackup } from '../../cloud/store/backup.js';
+import { backupBytes, checkBackup, restoreBackup } from '../../cloud/store/backup.js';
 import { DurableStore } from '../../cloud/store/durable-store.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import type { Store } from '../../cloud/store/store.js';
@@ -39,7 +39,8 @@ describe('store backup and restore', () => {
     expect(checkBackup(bytes, 'b')).toEqual({ revision: 5, count: 2 });
 
     const storeDir = join(dir, 'store');
-    expect(await restoreBackup(bytes, 'b', storeDir, now)).toBeUndefined();
+    await writeFile(join(dir, 'b'), bytes);
+    expect(await restoreBackup(join(dir, 'b'), storeDir, now)).toEqual({ revision: 5, count: 2 });
     const restored = await DurableStore.open(storeDir);
     try {
       expect(await restored.list('')).toEqual(before);
@@ -55,10 +56,10 @@ describe('store backup and restore', () => {
     const old = await DurableStore.open(storeDir);
     await old.create('/pods/default/old', {});
     await old.close();
-    const empty = await backupBytes(new MemoryStore());
-    const kept = await restoreBackup(empty, 'b', storeDir, now);
+    await writeFile(join(dir, 'b'), await backupBytes(new MemoryStore()));
+    const { kept } = await restoreBackup(join(dir, 'b'), storeDir, now);
     expect(kept).toBe(`${storeDir}.before-restore-2026-12-01T12-00-00-000Z`);
-    expect((await readdir(dir)).sort()).toEqual(['store', 'store.before-restore-2026-12-01T12-00-00-000Z']);
+    expect((await readdir(dir)).sort()).toEqual(['b', 'store', 'store.before-restore-2026-12-01T12-00-00-000Z']);
     const restored = await DurableStore.open(storeDir);
     expect((await restored.list('')).items).toEqual([]);
     await restored.close();
@@ -71,7 +72,7 @@ describe('store backup and restore', () => {
     const bad: [string, Buffer, RegExp][] = [
       ['not a backup', Buffer.from('hello\n'), /is not a kedge backup/],
       ['cut short', good.subarray(0, good.length - 5), /is (incomplete|damaged)/],
-      ['an entry missing', Buffer.concat([good.subarray(0, good.indexOf(10, good.indexOf(10) + 1) + 1)]), /incomplete: 1 intact entries of 2/],
+      ['an entry missing', good.subarray(0, good.indexOf(10, good.indexOf(10) + 1) + 1), /incomplete: 1 intact entries of 2/],
       ['a byte changed', Buffer.from(good.toString().replace('"n":2', '"n":3')), /is (damaged|incomplete)/],
     ];
     for (const [what, bytes, message] of bad) {
@@ -85,8 +86,8 @@ describe('store backup and restore', () => {
       expect((err as Error).message, what).toMatch(message);
     }
     await writeFile(join(dir, 'bad'), 'hello\n');
-    await expect(readBackupFile(join(dir, 'bad'))).rejects.toThrow(/is not a kedge backup/);
-    await expect(readBackupFile(join(dir, 'none'))).rejects.toThrow(/cannot read .*none: no such file/);
-    expect(await readFile(join(dir, 'bad'), 'utf8')).toBe('hello\n');
+    await expect(restoreBackup(join(dir, 'bad'), join(dir, 'store'), now)).rejects.toThrow(/is not a kedge backup/);
+    await expect(restoreBackup(join(dir, 'none'), join(dir, 'store'), now)).rejects.toThrow(/cannot read .*none: no such file/);
+    expect(await readdir(dir)).toEqual(['bad']); // no store made, nothing moved
   });
 });

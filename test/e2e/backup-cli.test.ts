@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,7 @@ describe('kedge backup and kedge restore', () => {
     expect(backup.stderr).toBe('');
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(new RegExp(`^backed up \\d+ objects at revision \\d+ to ${file}\\n$`));
+    expect((await stat(file)).mode & 0o777).toBe(0o600); // it holds the Secrets too
 
     const viewer = (await kedge('token', 'create', '--role', 'viewer', '-o', 'token', '--data-dir', dir)).stdout.trim();
     let status = 0;

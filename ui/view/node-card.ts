@@ -41,8 +41,7 @@ export function nodeCard(node: string, run: Runner): NodeCard {
       cloud.update(data);
       edge.update(data);
       controls.hidden = !data.controllable;
-      // Only the cable's other state is offered: a cut link can be healed, an up one cut.
-      offerOne(data.edge.link === 'cut' ? buttons.heal : buttons.cut, data.edge.link === 'cut' ? buttons.cut : buttons.heal, data.edge.link === 'unknown');
+      offerCable(buttons, data.edge.link);
     },
   };
 }
@@ -65,13 +64,20 @@ function nodeControls(node: string, run: Runner): { cut: HTMLButtonElement; heal
   };
 }
 
-/** Enables `offered` and disables `moot` (both when the state is unknown); focus on a button being disabled moves to the other. */
-function offerOne(offered: HTMLButtonElement, moot: HTMLButtonElement, unknown: boolean): void {
+/**
+ * Only the cable's other state is offered: a cut link can be healed, any other one cut (both
+ * while the state is unknown). Focus on a button being disabled moves to the other one.
+ */
+function offerCable({ cut, heal }: { cut: HTMLButtonElement; heal: HTMLButtonElement }, link: EdgeOwnView['link']): void {
+  const moot = link === 'cut' ? cut : link === 'unknown' ? undefined : heal;
+  const offered = moot === cut ? heal : cut;
   offered.disabled = false;
-  if (moot.disabled === !unknown) return;
-  const hadFocus = document.activeElement === moot;
-  moot.disabled = !unknown;
-  if (hadFocus && moot.disabled) offered.focus();
+  if (moot === undefined) heal.disabled = false;
+  else if (!moot.disabled) {
+    const hadFocus = document.activeElement === moot;
+    moot.disabled = true;
+    if (hadFocus) offered.focus();
+  }
 }
 
 function cloudSide(node: string, run: Runner): { el: HTMLElement; update(d: NodeCardData): void } {
