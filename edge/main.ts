@@ -122,7 +122,15 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
-  const inbound = hub.inbound$.subscribe((message) => void handler.handle(message));
+  const inbound = hub.inbound$.subscribe((message) => {
+    // A message that passed validation but cannot be applied is dropped and logged, never fatal.
+    const dropped = (err: unknown): void => logger.error('dropped a message that could not be applied', { type: message.type, id: message.id, error: String(err) });
+    try {
+      handler.handle(message).catch(dropped);
+    } catch (err) {
+      dropped(err);
+    }
+  });
   let downSince: number | undefined;
   let firstSession = true;
   const sessions = hub.connectivity$.subscribe((c) => {

@@ -45,8 +45,8 @@ export function defaultContainer(c: Container): void {
 }
 
 /** Always for ":latest" or an untagged image, else IfNotPresent. */
-function pullPolicy(image: string | undefined): string {
-  if (!image) return 'IfNotPresent';
+function pullPolicy(image: unknown): string {
+  if (typeof image !== 'string' || !image) return 'IfNotPresent'; // validation refuses a missing or non-string image
   if (image.includes('@')) return 'IfNotPresent';
   const lastPart = image.slice(image.lastIndexOf('/') + 1);
   const colon = lastPart.lastIndexOf(':');

@@ -3,6 +3,7 @@ import { appsResources } from './apps-resources.js';
 import { configMapResource, secretResource } from './config-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync.js';
+import { checkNodeTypes } from './node-decoding.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
@@ -25,6 +26,7 @@ const namespaceStrategy: ResourceStrategy = {
 };
 
 const nodeStrategy: ResourceStrategy = {
+  normalize: checkNodeTypes,
   fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
 };
 

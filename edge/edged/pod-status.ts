@@ -22,7 +22,8 @@ export interface PodStatusInput {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 function imageIdOf(image: string): string {
-  return `${image}@sha256:${createHash('sha256').update(image).digest('hex')}`;
+  const name = String(image); // a forged apply may carry anything
+  return `${name}@sha256:${createHash('sha256').update(name).digest('hex')}`;
 }
 
 function terminated(c: ContainerInfo): ContainerState {

@@ -1,8 +1,11 @@
 import type { DownMessage, Envelope, ObjectRef, Presence, UpMessage } from './envelope.js';
 import { PROTOCOL_VERSION } from './envelope.js';
+import { bracketDepth } from '../json-depth.js';
 
 /** Inbound payloads larger than this are rejected before parsing. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** Deeper payloads are rejected before parsing: deep values overflow the stack of recursive code (clones, printers). */
+export const MAX_PAYLOAD_NESTING = 64;
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; reason: string };
 
@@ -106,9 +109,11 @@ function logBodyProblem(body: unknown): string | undefined {
 function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   if (size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}` };
+  const text = payload.toString();
+  if (bracketDepth(text) > MAX_PAYLOAD_NESTING) return { ok: false, reason: `payload nested more than ${MAX_PAYLOAD_NESTING} levels deep` };
   let value: unknown;
   try {
-    value = JSON.parse(payload.toString());
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, reason: `not JSON: ${(err as Error).message}` };
   }

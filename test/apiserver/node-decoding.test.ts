@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { apiFixture, node, pod } from '../support/api-fixture.js';
+
+/** Node fields of the wrong JSON type are refused as kube-apiserver's decoding refuses them, by any writer. */
+describe('Node decoding', () => {
+  it.each([
+    ['status.conditions a number', { conditions: 1 }, 'Node.status.conditions of type list'],
+    ['a condition type a number', { conditions: [{ type: 5, status: 'True' }] }, 'Node.status.conditions.type of type string'],
+    ['capacity values numbers', { capacity: { pods: 110 } }, 'Node.status.capacity of type string'],
+    ['addresses an object', { addresses: { type: 'InternalIP' } }, 'Node.status.addresses of type list'],
+  ])('refuses %s with 400', async (_what, status, message) => {
+    const f = await apiFixture();
+    const created = await f.json('POST', '/api/v1/nodes', { body: { ...node('n1'), status } });
+    expect(created.status).toBe(400);
+    expect(created.body.message).toContain(message);
+    await f.json('POST', '/api/v1/nodes', { body: node('n2') });
+    const patched = await f.json('PATCH', '/api/v1/nodes/n2/status', { body: { status }, contentType: 'application/merge-patch+json' });
+    expect(patched.status).toBe(400);
+  });
+
+  it('refuses a pod whose image is not a string with 422, not a 500', async () => {
+    const f = await apiFixture();
+    const bad = pod('p');
+    (bad.spec.containers[0] as { image: unknown }).image = 5;
+    const res = await f.json('POST', '/api/v1/namespaces/default/pods', { body: bad });
+    expect(res.status).toBe(422);
+  });
+});
