@@ -129,9 +129,12 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     counters.received++;
     const session = sessions.get(inbound.node);
     if (inbound.channel === 'presence') {
-      if (!inbound.presence.online && session.offline(inbound.presence.epoch)) {
+      const { online, epoch } = inbound.presence;
+      if (!online && session.offline(epoch)) {
         logger.info('node offline', { node: inbound.node });
         logRequests.nodeAway(inbound.node);
+      } else if (online && inbound.retained && session.resume(epoch)) {
+        logger.info('node online before the hub listened; resumed from its ledger', { node: inbound.node, pending: session.pending });
       }
       return;
     }

@@ -2,8 +2,11 @@ import { decodePresence, decodeUp, type Decoded } from '../../shared/protocol/co
 import type { Presence, UpMessage } from '../../shared/protocol/envelope.js';
 import { parseTopic } from '../../shared/protocol/topics.js';
 
-/** A validated message from a node, on that node's own topic. */
-export type Inbound = { node: string; channel: 'up'; message: UpMessage } | { node: string; channel: 'presence'; presence: Presence };
+/**
+ * A validated message from a node, on that node's own topic. A `retained` presence came from
+ * the broker's store when the hub subscribed, not live: the node said it before the hub listened.
+ */
+export type Inbound = { node: string; channel: 'up'; message: UpMessage } | { node: string; channel: 'presence'; presence: Presence; retained?: boolean };
 
 /**
  * [SYNC-1] Validates one MQTT message the hub received: a protocol topic, a valid payload for

@@ -48,7 +48,7 @@ export interface MqttLink {
  */
 export function openMqttLink(options: LinkOptions): MqttLink {
   const { logger, clock } = options;
-  const packets = new Subject<{ topic: string; payload: Buffer }>();
+  const packets = new Subject<{ topic: string; payload: Buffer; retain: boolean }>();
   let client: MqttClient | undefined;
   let up = false;
   let since = clock.now();
@@ -70,7 +70,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
     });
     client = c;
-    c.on('message', (topic, payload) => client === c && packets.next({ topic, payload }));
+    c.on('message', (topic, payload, packet) => client === c && packets.next({ topic, payload, retain: packet.retain }));
     c.on('error', (err) => logger.warn('mqtt client error', { error: err.message }));
     c.on('connect', () => {
       c.subscribe([topics.allUp, topics.allPresence], { qos: 1 }, (err) => {
@@ -108,9 +108,10 @@ export function openMqttLink(options: LinkOptions): MqttLink {
   open();
 
   const inbound$ = packets.pipe(
-    mergeMap(({ topic, payload }) => {
+    mergeMap(({ topic, payload, retain }) => {
       const decoded = decodeInbound(topic, payload);
-      if (decoded.ok) return [decoded.message];
+      // MQTT 3.1.1 sets the flag only on what a new subscription gets from the broker's store.
+      if (decoded.ok) return [decoded.message.channel === 'presence' && retain ? { ...decoded.message, retained: true } : decoded.message];
       // An empty retained payload on a presence topic only clears it: not an error.
       if (payload.length > 0 || !topic.endsWith('/presence')) {
         options.onMalformed(); // [SYNC-1] dropped, counted, logged; never fatal

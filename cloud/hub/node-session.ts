@@ -113,6 +113,26 @@ export class NodeSession {
   }
 
   /**
+   * [SYNC-14] The node was online before the hub subscribed (an external broker keeps edges
+   * connected while the hub is away), so no hello of its epoch was heard. Until its next
+   * hello, the ledger stands for what it holds: every wanted pod the ledger lacks or holds
+   * stale goes down, every unwanted uid it holds gets a tombstone, and whatever was pending
+   * goes out again. False when a session is already connected.
+   */
+  resume(epoch: string): boolean {
+    if (this.connected) return false;
+    this.epoch = epoch;
+    const uids = new Set([...this.desired.keys(), ...this.deps.ledger.held(this.node).keys(), ...this.outbox.keys()]);
+    for (const uid of uids) {
+      const before = this.outbox.get(uid);
+      this.reconcile(uid);
+      const pending = this.outbox.get(uid);
+      if (pending && pending === before) this.transmit(pending);
+    }
+    return true;
+  }
+
+  /**
    * [SYNC-15] A status written by someone: notes whether the node controller marked the pod not
    * ready (Ready=False beside ContainersReady=True, which the edge never reports: it sets both
    * alike). Not sent down: the edge owns status.

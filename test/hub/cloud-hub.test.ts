@@ -216,4 +216,33 @@ describe('cloud hub against a real broker', () => {
     const synced = await hello(e, []);
     expect(synced.type === 'synced' && synced.body).toEqual({ applies: 2, deletes: 0 });
   });
+
+  it('resumes a node whose online presence was retained before the hub subscribed, from its ledger [SYNC-14]', async () => {
+    await api.create<Node>({ resource: 'nodes' }, { metadata: { name: 'edge-1' } }); // a ledger without its Node is dropped at start
+    const web = await createPod('web', 'edge-1');
+    const e = await edge();
+    await hello(e);
+    await ackAll(e, 'apply');
+    await waitFor(() => ledger.get('edge-1', web.metadata.uid!), 'web in the ledger');
+    await e.presence(true);
+    await hub.close();
+
+    const api2 = await createPod('api', 'edge-1');
+    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
+    await waitFor(() => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
+    const [apply] = await e.expect((m) => m.type === 'apply' && m.ref.uid === api2.metadata.uid, 1, 'the pod created meanwhile');
+    expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['web', 'api']);
+    expect(e.received.filter(isType('synced'))).toHaveLength(1);
+    await e.send({ type: 'ack', parentId: apply!.id });
+    await waitFor(() => ledger.get('edge-1', api2.metadata.uid!), 'api in the ledger');
+  });
+
+  it('takes a live presence online for no hello', async () => {
+    const e = await edge();
+    await e.presence(true);
+    await e.send({ type: 'heartbeat' });
+    await waitFor(() => hub.stats().received >= 2, 'presence and heartbeat handled');
+    expect(hub.connectedNodes()).toEqual([]);
+    expect(e.received).toEqual([]);
+  });
 });

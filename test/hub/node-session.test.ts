@@ -116,6 +116,45 @@ describe('NodeSession', () => {
     expect(t.kinds()).toEqual(['synced', 'apply ua@5']);
   });
 
+  it('resumes a node that was online before the hub listened from its ledger, without synced [SYNC-14]', () => {
+    const t = setup();
+    const ref = (name: string, uid: string, rv: string): ObjectRef => ({ kind: 'Pod', namespace: 'default', name, uid, resourceVersion: rv });
+    t.ledger.reset('edge-1', [ref('a', 'ua', '5'), ref('z', 'uz', '3'), ref('k', 'uk', '7')]);
+    t.session.podBound(pod('a', 'ua', '6'));
+    t.session.podBound(pod('b', 'ub', '1'));
+    t.session.podBound(pod('k', 'uk', '7'));
+    expect(t.wire).toEqual([]);
+
+    expect(t.session.resume('e1')).toBe(true);
+    expect(t.session.connected).toBe(true);
+    expect(t.kinds().sort()).toEqual(['apply ua@6', 'apply ub@1', 'delete uz@']);
+    expect(t.session.resume('e1')).toBe(false);
+    expect(t.session.offline('e1')).toBe(true);
+  });
+
+  it('re-sends on resume what was in flight when the node went away', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.offline('e1');
+    await t.clock.advance(1000);
+    expect(t.kinds()).toEqual(['synced', 'apply ua@5']);
+    t.session.resume('e2');
+    expect(t.kinds()).toEqual(['synced', 'apply ua@5', 'apply ua@5']);
+    expect(t.session.ack(t.wire[2]!.id)).toBe(true);
+    await t.clock.advance(1000);
+    expect(t.wire).toHaveLength(3);
+  });
+
+  it('answers the hello that follows a resume as any other', () => {
+    const t = setup();
+    t.session.podBound(pod('a', 'ua', '5'));
+    t.session.resume('e1');
+    t.session.hello(t.hello([{ kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua', resourceVersion: '5' }]));
+    expect(t.kinds()).toEqual(['apply ua@5', 'synced']);
+    expect(t.wire[1]).toMatchObject({ type: 'synced', body: { applies: 0, deletes: 0 } });
+  });
+
   it('reports a pod deleted while the node was away once the edge confirms it stopped it', async () => {
     const t = setup();
     t.session.hello(t.hello());
