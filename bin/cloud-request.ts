@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 /** The cloud a data dir belongs to: its API server and admin token, from the kubeconfig it wrote. */
-export async function cloudAccess(dataDir: string): Promise<{ server: string; token: string }> {
+export async function cloudAccess(dataDir: string): Promise<{ server: string; token: string; ca?: string }> {
   const { readKubeconfig } = await import('../sim/fleet-pods.js');
   const { KUBECONFIG_FILE } = await import('../cloud/apiserver/credentials.js');
   const kubeconfig = join(dataDir, KUBECONFIG_FILE);
@@ -16,13 +16,20 @@ export async function cloudRequest(dataDir: string, method: 'GET' | 'POST', path
 }
 
 /** One request to the cloud at `access.server` as `access.token`'s user (see cloudRequest). */
-export async function requestAs(access: { server: string; token: string }, method: 'GET' | 'POST', path: string): Promise<unknown> {
+export async function requestAs(access: { server: string; token: string; ca?: string }, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const { remoteHandler } = await import('../cloud/apiserver/remote-handler.js');
-  const handle = remoteHandler(access.server);
+  const handle = remoteHandler(access.server, undefined, access.ca);
   const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch(() => {
     throw new Error(`the cloud at ${access.server} does not answer (is it running?)`);
   });
   const body = res.type === 'json' ? (res.body as { message?: string }) : res.type === 'text' ? res.body : {};
   if (res.status >= 400) throw new Error((typeof body === 'object' ? body.message : undefined) ?? `${method} ${path}: HTTP ${res.status}`);
   return body;
+}
+
+/** An ApiClient for the running cloud of `dataDir`, as its kubeconfig's user, over TLS checked against its CA. */
+export async function cloudClient(dataDir: string): Promise<import('../cloud/apiserver/client.js').ApiClient> {
+  const { createRemoteClient } = await import('../cloud/apiserver/remote-handler.js');
+  const access = await cloudAccess(dataDir);
+  return createRemoteClient(access.server, access.token, access.ca);
 }

@@ -12,14 +12,13 @@ import {
   ensureSystemNamespaces,
   loadOrCreateCredentials,
   loadOrCreateServingCert,
-  LOOPBACK_HOSTS,
   startApiServer,
   tokenFileSource,
   writeKubeconfig,
   type Credentials,
 } from './apiserver/index.js';
 import type { ApiClient } from './apiserver/client.js';
-import { CLOUD_USERNAME, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
+import { NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
@@ -29,6 +28,11 @@ import { defaultControllers } from './controllers/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { podRef } from './hub/resync.js';
 import { KedgeError } from '../shared/errors.js';
+import { Counters } from '../shared/counters.js';
+import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
+import { brokerAccess } from './broker-access.js';
+import { startJoining, type JoinHandler } from './join/index.js';
+import { API_REFUSED, describeCounters, metricsText, refusalCounter } from './metrics.js';
 import type { LogOptions } from '../shared/protocol/envelope.js';
 import type { Pod } from '../shared/types.js';
 import { DurableStore } from './store/durable-store.js';
@@ -50,6 +54,13 @@ export interface CloudOptions {
   timing?: Timing;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * For a cloud reachable from other machines: the API refuses plain HTTP and the embedded
+   * broker speaks MQTT over TLS only, both with a certificate signed by the data dir's CA.
+   */
+  tlsOnly?: boolean;
+  /** More names and addresses for the serving certificate (the API and host addresses always are). */
+  tlsSans?: readonly string[];
   /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
   disable?: readonly string[];
 }
@@ -65,6 +76,10 @@ export interface Cloud {
   readonly store: Store;
   /** An in-process client with the cloud's own identity (same pipeline as HTTP). */
   readonly api: ApiClient;
+  /** What was refused or dropped, by reason (also at GET /metrics). */
+  readonly counters: Counters;
+  /** The CA clients trust (PEM); its fingerprint is in every join token. */
+  readonly caPem: string;
   /** The durable ack ledger (one NodeSync per node). */
   readonly ledger: NodeSyncLedger;
   /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
@@ -97,39 +112,55 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     await mkdir(options.dataDir, { recursive: true });
     const credentials = await loadOrCreateCredentials(options.dataDir);
+    const counters = describeCounters(new Counters());
+    const apiHost = options.apiHost ?? '127.0.0.1';
+    const mqttHost = options.mqttHost ?? '127.0.0.1';
+    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now());
+    const tlsOnly = options.tlsOnly ?? false;
+    if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
+    if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
     const store = new GatedStore(await openStore(options));
     stops.push(() => store.close());
 
     const components = new ComponentSet(clock, logger.child('components'));
     // The apiserver comes first, the hub later: logs go through the hub once it is there.
-    const started: { hub?: CloudHubHandle } = {};
+    const started: { hub?: CloudHubHandle; join?: JoinHandler } = {};
     const podLogs = {
       logs: (pod: Pod, o: LogOptions) => started.hub?.podLogs(pod.spec.nodeName!, podRef(pod), o) ?? Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting')),
     };
     const dashboard = createDashboard({ dataDir: options.dataDir, timing, clock, logger: logger.child('dashboard') });
     const api = createApiServer({
       store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir), resources: clusterResources, components, podLogs,
-      dashboard: dashboard.api,
+      dashboard: dashboard.api, join: (req, path) => started.join?.(req, path), metrics: () => metricsText(counters, started.hub?.stats()),
     });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
     await ensureKubernetesService(loopback);
     await ensureRuntimeClasses(loopback);
-    const apiHost = options.apiHost ?? '127.0.0.1';
-    const tls = await loadOrCreateServingCert(options.dataDir, [...new Set([...LOOPBACK_HOSTS, apiHost])], clock.now());
-    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls, pages: dashboard.pages });
+    const onPlainRefused = refusalCounter(counters, API_REFUSED, 'plain-http', logger.child('apiserver'), 'refused plain HTTP on the TLS-only API port');
+    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls, tlsOnly, onPlainRefused, pages: dashboard.pages });
     stops.push(() => server.close());
-    const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.certPem);
+    const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store);
 
+    const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     let brokerUrl = options.brokerUrl;
+    const joining = startJoining({
+      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host),
+    });
+    stops.push(async () => joining.close());
+    started.join = joining.handler;
     const brokerOptions: BrokerOptions = {
-      host: options.mqttHost ?? '127.0.0.1',
+      host: mqttHost,
       port: options.mqttPort,
-      authenticate: (user, password) => brokerRole(credentials, user, password),
+      authenticate: brokerAccess(credentials, joining.credentials),
+      revoked$: joining.credentials.revoked$,
       logger: logger.child('broker'),
       nodesWaitForCloud: true,
+      counters,
+      clock,
+      ...(tlsOnly ? { tls } : {}),
     };
     if (!brokerUrl) {
       const broker = await addEmbeddedBroker(components, brokerOptions);
@@ -143,12 +174,11 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
       const state = await components.start(BROKER);
       if (!state.running) throw new Error(`the broker did not start again: ${state.message}`);
     };
-    const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     const common = { api: loopback, informers, clock, signal: abort.signal };
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
-    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, timing, logger: logger.child('hub'), ledger, events });
+    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, ca: tls.caPem, timing, logger: logger.child('hub'), ledger, events });
     stops.push(() => hub.close());
     started.hub = hub;
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
@@ -158,15 +188,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     await components.startAll();
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, hub, store, api: loopback, ledger, components, restartBroker, stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, restartBroker, stop };
   } catch (err) {
     await stop();
     throw err;
   }
-}
-
-/** The embedded broker admits the cloud hub with the cloud token and nodes with the edge token. */
-function brokerRole(credentials: Credentials, user: string, password: string): 'cloud' | 'node' | false {
-  if (user === CLOUD_USERNAME) return password === credentials.cloud ? 'cloud' : false;
-  return password === credentials.edge ? 'node' : false;
 }

@@ -27,6 +27,8 @@ export interface EdgeOptions {
   nodeName: string;
   brokerUrl: string;
   token: string;
+  /** The CA to trust for an mqtts:// broker. */
+  ca?: string;
   dataDir: string;
   /** Port of the local API on 127.0.0.1; 0 picks a free one; null runs none (hollow edges). */
   localApiPort: number | null;
@@ -85,6 +87,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     nodeName,
     brokerUrl: options.brokerUrl,
     token: options.token,
+    ...(options.ca ? { ca: options.ca } : {}),
     epoch,
     bootId: identity.bootId,
     timing,

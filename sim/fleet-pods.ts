@@ -11,12 +11,14 @@ export const FLEET_LABEL = 'kedge.io/fleet';
 export interface KubeconfigAccess {
   server: string;
   token: string;
+  /** The CA to verify an https server against (certificate-authority-data). */
+  ca?: string;
 }
 
 interface KubeconfigFile {
   'current-context'?: string;
   contexts?: { name: string; context?: { cluster?: string; user?: string } }[];
-  clusters?: { name: string; cluster?: { server?: string } }[];
+  clusters?: { name: string; cluster?: { server?: string; 'certificate-authority-data'?: string } }[];
   users?: { name: string; user?: { token?: string } }[];
 }
 
@@ -31,10 +33,12 @@ export async function readKubeconfig(path: string): Promise<KubeconfigAccess> {
   const config = (parse(text) ?? {}) as KubeconfigFile;
   const contexts = config.contexts ?? [];
   const context = (contexts.find((c) => c.name === config['current-context']) ?? contexts[0])?.context;
-  const server = config.clusters?.find((c) => c.name === context?.cluster)?.cluster?.server;
+  const cluster = config.clusters?.find((c) => c.name === context?.cluster)?.cluster;
+  const server = cluster?.server;
   const token = config.users?.find((u) => u.name === context?.user)?.user?.token;
   if (!server || !token) throw new KedgeError('Invalid', `kubeconfig ${path} names no server and bearer token for its current context`);
-  return { server, token };
+  const caData = cluster['certificate-authority-data'];
+  return { server, token, ...(caData ? { ca: Buffer.from(caData, 'base64').toString('utf8') } : {}) };
 }
 
 /** An unbound pod for the scheduler to place: `<node>-p<i>`, labelled with the fleet. */

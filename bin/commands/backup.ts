@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { cloudAccess, cloudRequest, requestAs } from '../cloud-request.js';
+import { printOrFail } from '../print-or-fail.js';
 
 interface Options {
   dataDir: string;
@@ -9,15 +10,6 @@ interface Options {
 
 const dataDirOption = ['--data-dir <dir>', 'data dir of the cloud or demo (its kubeconfig names the cloud; restore writes its store/)', DEFAULT_DEMO_DATA_DIR] as const;
 
-/** Prints what `work` says, or the error it fails with (exit code 1). */
-async function printOrFail(work: () => Promise<string>): Promise<void> {
-  try {
-    process.stdout.write(await work());
-  } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
 
 async function backup(file: string, o: Options): Promise<string> {
   const { BACKUP_PATH } = await import('../../cloud/apiserver/backup-path.js');

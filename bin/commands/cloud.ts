@@ -3,37 +3,69 @@ import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { list, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
+/** Ports when the cloud is bound beyond loopback, as Kubernetes (API) and MQTT over TLS use. */
+const SECURE_API_PORT = 6443;
+const SECURE_MQTT_PORT = 8883;
+
+interface Listening {
+  apiHost: string;
+  apiPort: number;
+  mqttHost: string;
+  mqttPort: number;
+  tlsOnly: boolean;
+}
+
+/** Where the cloud listens and whether it insists on TLS, from --bind, --insecure and the explicit hosts and ports. */
+export function listening(o: Record<string, unknown>, explicit: (option: string) => boolean, isLoopbackHost: (h: string) => boolean): Listening {
+  const bind = o.bind as string | undefined;
+  const apiHost = bind ?? (o.apiHost as string);
+  const mqttHost = bind ?? (o.mqttHost as string);
+  const beyondLoopback = !isLoopbackHost(apiHost) || !isLoopbackHost(mqttHost);
+  const tlsOnly = beyondLoopback && !o.insecure;
+  const secure = bind !== undefined && !isLoopbackHost(bind);
+  return {
+    apiHost,
+    mqttHost,
+    apiPort: secure && !explicit('apiPort') ? SECURE_API_PORT : (o.apiPort as number),
+    mqttPort: secure && !explicit('mqttPort') && tlsOnly ? SECURE_MQTT_PORT : (o.mqttPort as number),
+    tlsOnly,
+  };
+}
+
 export function cloudCommand(): Command {
-  return new Command('cloud')
+  const command = new Command('cloud')
     .description('Run the control plane: apiserver, store, scheduler, controllers and the sync hub with an embedded MQTT broker.')
-    .option('--data-dir <dir>', 'where the store, credentials and kubeconfig live', '.kedge/cloud')
-    .option('--api-host <host>', 'address the API listens on', '127.0.0.1')
-    .option('--api-port <port>', 'API port', port, 8080)
-    .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on', '127.0.0.1')
-    .option('--mqtt-port <port>', 'embedded MQTT broker port', port, 1883)
+    .option('--data-dir <dir>', 'where the store, credentials, CA and kubeconfig live', '.kedge/cloud')
+    .option('--bind <addr>', `listen on this address (e.g. 0.0.0.0) for the API (port ${SECURE_API_PORT}) and MQTT over TLS (port ${SECURE_MQTT_PORT}); beyond loopback TLS is on unless --insecure`)
+    .option('--insecure', 'beyond loopback, allow plain HTTP on the API and plain MQTT (traffic can be read and forged on the way)')
+    .option('--tls-san <names>', 'more host names or addresses for the serving certificate, comma-separated', list, [])
+    .option('--api-host <host>', 'address the API listens on (--bind sets it)', '127.0.0.1')
+    .option('--api-port <port>', `API port (${SECURE_API_PORT} with --bind)`, port, 8080)
+    .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on (--bind sets it)', '127.0.0.1')
+    .option('--mqtt-port <port>', `embedded MQTT broker port (${SECURE_MQTT_PORT} with --bind)`, port, 1883)
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])
-    .action(async (o) => {
-      // Loaded on use, so that light commands (kedge link) start fast.
-      const { startCloud } = await import('../../cloud/main.js');
-      await runUntilStopped('cloud', async (logger) => {
-        const cloud = await startCloud({
-          dataDir: o.dataDir,
-          apiHost: o.apiHost,
-          apiPort: o.apiPort,
-          mqttHost: o.mqttHost,
-          mqttPort: o.mqttPort,
-          brokerUrl: o.broker,
-          store: o.store,
-          timing: scaleTiming(defaultTiming, o.timeScale),
-          disable: o.disable,
-          logger,
-        });
-        // The demo (and scripts) wait for this exact line.
-        process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath}\n`);
-        return cloud;
+    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []);
+  return command.action(async (o) => {
+    // Loaded on use, so that light commands (kedge link) start fast.
+    const { startCloud } = await import('../../cloud/main.js');
+    const { isLoopbackHost } = await import('../../cloud/network.js');
+    const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli', isLoopbackHost);
+    await runUntilStopped('cloud', async (logger) => {
+      const cloud = await startCloud({
+        dataDir: o.dataDir,
+        ...where,
+        tlsSans: o.tlsSan,
+        brokerUrl: o.broker,
+        store: o.store,
+        timing: scaleTiming(defaultTiming, o.timeScale),
+        disable: o.disable,
+        logger,
       });
+      // The demo (and scripts) wait for this exact line.
+      process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath}\n`);
+      return cloud;
     });
+  });
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
 import { nodeName, numberIn, port, positive } from '../options.js';
@@ -8,8 +8,13 @@ export function edgeCommand(): Command {
   return new Command('edge')
     .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
     .requiredOption('--node <name>', 'node name', nodeName)
-    .requiredOption('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883')
-    .requiredOption('--token <token>', 'edge token issued by the cloud (<cloud data dir>/tokens.json)')
+    .option('--cloud <url>', "join this cloud's API, e.g. https://10.0.0.1:6443, with a join token (kedge token create --node)")
+    .option('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883 (with --cloud: the one the cloud names)')
+    .addOption(
+      new Option('--token <token>', 'with --cloud, a join token; without, the edge token of a cloud on this machine (<cloud data dir>/tokens.json, "edge")')
+        .env('KEDGE_TOKEN')
+        .makeOptionMandatory(),
+    )
     .option('--data-dir <dir>', 'where the cache and runtime state live (default .kedge/edge/<node>)')
     .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
@@ -18,12 +23,21 @@ export function edgeCommand(): Command {
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startEdge } = await import('../../edge/main.js');
+      const { joinCloud } = await import('../../edge/join.js');
+      if (!o.cloud && !o.broker) {
+        process.stderr.write('error: give --cloud <https://host:6443> (to join with a join token) or --broker <url> (with the edge token)\n');
+        process.exitCode = 1;
+        return;
+      }
+      const dataDir = o.dataDir ?? `.kedge/edge/${o.node}`;
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
+        const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }) : undefined;
         const edge = await startEdge({
           nodeName: o.node,
-          brokerUrl: o.broker,
-          token: o.token,
-          dataDir: o.dataDir ?? `.kedge/edge/${o.node}`,
+          brokerUrl: o.broker ?? joined!.brokerUrl,
+          token: joined?.password ?? o.token,
+          ...(joined ? { ca: joined.caPem } : {}),
+          dataDir,
           localApiPort: o.localApiPort,
           timing: scaleTiming(defaultTiming, o.timeScale),
           logger,

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { nodeName } from '../options.js';
+import { printOrFail } from '../print-or-fail.js';
+import { createJoinToken, DEFAULT_TTL, listJoinTokens, revokeJoinToken } from './join-tokens.js';
 
 interface CreateOptions {
-  role: 'admin' | 'viewer' | 'node';
+  role?: 'admin' | 'viewer' | 'node';
   dataDir: string;
   name?: string;
   node?: string;
@@ -16,20 +18,30 @@ interface CreateOptions {
 /** Where the new token's kubeconfig points: the server (from the data dir's kubeconfig unless given) and the cloud's CA. */
 async function clusterOf(o: CreateOptions): Promise<{ server: string; caPem: string }> {
   const { readKubeconfig } = await import('../../sim/fleet-pods.js');
-  const { TLS_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
+  const { CA_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
   const server =
     o.server ??
     (await readKubeconfig(join(o.dataDir, KUBECONFIG_FILE)).catch(() => {
       throw new Error(`no readable ${join(o.dataDir, KUBECONFIG_FILE)} to take the server from: start the cloud once, or pass --server`);
     })).server;
-  const caPem = await readFile(join(o.dataDir, TLS_CERT_FILE), 'utf8').catch(() => {
-    throw new Error(`no ${join(o.dataDir, TLS_CERT_FILE)} (the cloud's certificate): start the cloud once`);
+  const caPem = await readFile(join(o.dataDir, CA_CERT_FILE), 'utf8').catch(() => {
+    throw new Error(`no ${join(o.dataDir, CA_CERT_FILE)} (the cloud's CA): start the cloud once`);
   });
   return { server, caPem };
 }
 
 /** Checks everything first, then appends the token, so a failed run leaves tokens.json as it was. */
-async function createToken(o: CreateOptions): Promise<string> {
+async function createToken(o: CreateOptions & { bootstrap?: boolean; ttl: string; description?: string }): Promise<string> {
+  if (!o.role) {
+    if (!o.node && !o.bootstrap) throw new Error('say what the token is for: --node <name> or --bootstrap (a join token), or --role admin|viewer|node (an API token)');
+    if (o.node && o.bootstrap) throw new Error('--bootstrap is a join token for any node name: leave out --node, or --bootstrap');
+    return createJoinToken(o);
+  }
+  if (o.bootstrap) throw new Error('--bootstrap makes a join token: leave out --role');
+  return createApiToken({ ...o, role: o.role });
+}
+
+async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptions['role']> }): Promise<string> {
   const { addApiToken, newTokenEntry } = await import('../../cloud/apiserver/token-file.js');
   const { buildKubeconfig, readCredentials } = await import('../../cloud/apiserver/credentials.js');
   if (o.role === 'node' && !o.node) throw new Error('--role node needs --node <name> (the node the token acts for)');
@@ -47,20 +59,29 @@ async function createToken(o: CreateOptions): Promise<string> {
 
 export function tokenCommand(): Command {
   const create = new Command('create')
-    .description("Add an API token to a cloud's data dir and print a kubeconfig for it; the running cloud accepts it within a second.")
-    .addOption(new Option('--role <role>', 'admin (everything), viewer (read only) or node (what a kubelet may do)').choices(['admin', 'viewer', 'node']).makeOptionMandatory())
-    .option('--data-dir <dir>', 'data dir of the cloud or demo (its tokens.json, kubeconfig and tls.crt)', DEFAULT_DEMO_DATA_DIR)
+    .description(
+      'With --node or --bootstrap: a join token for edges on other machines (printed alone on the last line; the cloud must be running). ' +
+        "With --role: an API token added to the cloud's data dir, printed as a kubeconfig; the running cloud accepts it within a second.",
+    )
+    .addOption(new Option('--role <role>', 'an API token: admin (everything), viewer (read only) or node (what a kubelet may do)').choices(['admin', 'viewer', 'node']))
+    .option('--bootstrap', 'a join token any node name may use')
+    .option('--ttl <duration>', 'how long a join token is good for (0: forever)', DEFAULT_TTL)
+    .option('--description <text>', 'a note kept with a join token')
+    .option('--data-dir <dir>', 'data dir of the cloud or demo (its tokens.json, kubeconfig and ca.crt)', DEFAULT_DEMO_DATA_DIR)
     .option('--name <user>', 'user name of an admin or viewer token (default kedge-<role>)')
-    .option('--node <name>', 'the node a node token acts for (its user is system:node:<name>)', nodeName)
+    .option('--node <name>', 'the one node a join token admits; with --role node, the node an API token acts for (user system:node:<name>)', nodeName)
     .option('--server <url>', "API URL in the kubeconfig (default: the one in the data dir's kubeconfig)")
     .addOption(new Option('-o, --output <format>', 'what to print (default: kubeconfig; token for --role node)').choices(['kubeconfig', 'token']))
-    .action(async (o: CreateOptions) => {
-      try {
-        process.stdout.write(await createToken(o));
-      } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`);
-        process.exitCode = 1;
-      }
-    });
-  return new Command('token').description('API tokens for people and nodes.').addCommand(create);
+    .action((o: Parameters<typeof createToken>[0]) => printOrFail(() => createToken(o)));
+  const dataDir = ['--data-dir <dir>', 'data dir of the cloud or demo (its kubeconfig names the cloud)', DEFAULT_DEMO_DATA_DIR] as const;
+  const list = new Command('list')
+    .description('List the join tokens of the running cloud, and the nodes that joined with each.')
+    .option(...dataDir)
+    .action((o: { dataDir: string }) => printOrFail(() => listJoinTokens(o.dataDir)));
+  const revoke = new Command('revoke')
+    .description('Revoke a join token: it admits nobody from now on, and the nodes that joined with it are disconnected and refused.')
+    .argument('<id>', 'the token id (the 6 characters after "::", or from kedge token list)')
+    .option(...dataDir)
+    .action((id: string, o: { dataDir: string }) => printOrFail(() => revokeJoinToken(o.dataDir, id)));
+  return new Command('token').description('Join tokens for edges, API tokens for people and nodes.').addCommand(create).addCommand(list).addCommand(revoke);
 }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writePrivate } from '../../shared/private-file.js';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import type { TokenEntry } from './authn.js';
-import { certCovers, generateServingCert, type ServingCert } from './tls-cert.js';
+import { caUsable, certCovers, generateCa, generateServingCert, type ServingCert } from './tls-cert.js';
 
 /**
  * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600):
@@ -25,6 +26,9 @@ export const TOKENS_FILE = 'tokens.json';
 export const KUBECONFIG_FILE = 'kubeconfig';
 export const TLS_CERT_FILE = 'tls.crt';
 export const TLS_KEY_FILE = 'tls.key';
+/** The CA every client of the cloud trusts (kubeconfig, edges). */
+export const CA_CERT_FILE = 'ca.crt';
+export const CA_KEY_FILE = 'ca.key';
 /** What the serving certificate covers by default. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
@@ -103,38 +107,33 @@ export async function writeKubeconfig(dataDir: string, server: string, token: st
   return path;
 }
 
+/** The cloud's TLS material: its CA (what clients trust) and the serving certificate the CA signed. */
+export interface CloudTls extends ServingCert {
+  caPem: string;
+}
+
 /**
- * The apiserver's serving certificate from `<dataDir>/tls.crt` and `tls.key`, generated (or
- * regenerated, when it no longer covers `hosts` or is about to expire) as needed.
+ * The CA from `<dataDir>/ca.crt` and `ca.key` (generated once, so join tokens that pin it stay
+ * good) and the serving certificate from `tls.crt` and `tls.key`, issued again by the CA when
+ * it no longer covers `hosts`, is about to expire, or was not signed by this CA.
  */
-export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number): Promise<ServingCert> {
-  const certPath = join(dataDir, TLS_CERT_FILE);
-  const keyPath = join(dataDir, TLS_KEY_FILE);
-  const existing = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]).catch(() => undefined);
-  if (existing) {
-    const cert = { certPem: existing[0], keyPem: existing[1] };
-    if (certCovers(cert, hosts, now)) return cert;
-  }
-  const cert = generateServingCert({ commonName: 'kedge-apiserver', hosts, now });
+export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number): Promise<CloudTls> {
   await mkdir(dataDir, { recursive: true });
+  const ca = await loadOrCreate(dataDir, CA_CERT_FILE, CA_KEY_FILE, (c) => caUsable(c, now), () => generateCa({ commonName: 'kedge-ca', now }));
+  const serving = await loadOrCreate(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, (c) => certCovers(c, hosts, now, ca.certPem), () =>
+    generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca }),
+  );
+  return { ...serving, caPem: ca.certPem };
+}
+
+async function loadOrCreate(dataDir: string, certFile: string, keyFile: string, usable: (c: ServingCert) => boolean, create: () => ServingCert): Promise<ServingCert> {
+  const [certPath, keyPath] = [join(dataDir, certFile), join(dataDir, keyFile)];
+  const existing = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]).catch(() => undefined);
+  if (existing && usable({ certPem: existing[0], keyPem: existing[1] })) return { certPem: existing[0], keyPem: existing[1] };
+  const cert = create();
   await writePrivate(keyPath, cert.keyPem);
   await writePrivate(certPath, cert.certPem);
   return cert;
 }
 
-/** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
-export async function writePrivate(path: string, content: string): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(tmp, 'w', 0o600);
-  try {
-    await file.writeFile(content);
-    await file.chmod(0o600); // whatever the umask made of the mode
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path).catch(async (err: unknown) => {
-    await rm(tmp, { force: true });
-    throw err;
-  });
-}
+export { writePrivate } from '../../shared/private-file.js';

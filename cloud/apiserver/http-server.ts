@@ -18,6 +18,13 @@ export interface ApiServerOptions {
    * tokens only over TLS, while curl and scripts may keep using plain http://.
    */
   tls?: { certPem: string; keyPem: string };
+  /**
+   * With `tls`, refuse plain HTTP (as kube-apiserver does: a 400 saying the server speaks
+   * HTTPS) instead of serving it: for a server reachable from other machines.
+   */
+  tlsOnly?: boolean;
+  /** Told of every connection refused for speaking plain HTTP to a TLS-only server. */
+  onPlainRefused?: (remoteAddress: string) => void;
   /** Pages served beside the API (the dashboard): tried first, the API gets what it leaves. */
   pages?: PageHandler;
 }
@@ -42,7 +49,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const server = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    dispatchByFirstByte(socket, plain, secure || undefined);
+    dispatchByFirstByte(socket, options.tlsOnly && secure ? refusePlain(options.onPlainRefused) : plain, secure || undefined);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,7 +69,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     }));
   options.signal?.addEventListener('abort', () => void close(), { once: true });
   if (options.signal?.aborted) await close();
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host; // a wildcard address is not one to connect to
+  const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
   return { url: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`, port, close };
 }
 
@@ -74,13 +82,25 @@ function servePage(pages: PageHandler | undefined, req: IncomingMessage, res: Se
 }
 
 /** A TLS connection starts with a handshake record (0x16); anything else is plain HTTP. */
-function dispatchByFirstByte(socket: Socket, plain: Server, secure: Server | undefined): void {
+function dispatchByFirstByte(socket: Socket, plain: Server | ((socket: Socket) => void), secure: Server | undefined): void {
   socket.once('data', (first: Buffer) => {
     socket.pause();
     socket.unshift(first);
-    (first[0] === 0x16 && secure ? secure : plain).emit('connection', socket);
+    if (first[0] === 0x16 && secure) secure.emit('connection', socket);
+    else if (typeof plain === 'function') return plain(socket);
+    else plain.emit('connection', socket);
     process.nextTick(() => socket.resume());
   });
+}
+
+const PLAIN_REFUSAL = 'HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
+
+function refusePlain(onRefused: ((remoteAddress: string) => void) | undefined): (socket: Socket) => void {
+  return (socket) => {
+    onRefused?.(socket.remoteAddress ?? 'unknown');
+    socket.resume(); // read and drop the request: closing with unread bytes would reset the connection before the answer
+    socket.end(PLAIN_REFUSAL);
+  };
 }
 
 async function serveOne(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, streams: Set<Subscription>): Promise<void> {

@@ -38,6 +38,10 @@ export interface ApiServerDeps {
   components?: ComponentControl;
   /** The dashboard: its session cookie authenticates too, and it serves its /kedge/v1 paths. */
   dashboard?: DashboardApi;
+  /** Paths served before authentication, for edges joining (cloud/join/join-service.ts). */
+  join?: (req: ApiRequest, path: string) => Promise<ApiResponse> | undefined;
+  /** GET /metrics: counters in Prometheus' text format (admins and viewers). */
+  metrics?: () => string;
 }
 
 export interface ApiServer {
@@ -67,6 +71,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
     if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
     checkBodySize(req);
+    const joining = deps.join?.(req, path);
+    if (joining) return joining;
     const user =
       (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ??
       (await authenticate(req.headers.authorization)) ??
@@ -83,6 +89,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
     await authorize(user, { verb: verbForPath(req.method), path });
     if (path === BACKUP_PATH) return serveBackup(user, req.method.toUpperCase(), deps.store);
+    if (path === '/metrics' && deps.metrics) return readOnlyText(req, deps.metrics);
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;
     const dashboard = deps.dashboard && (await deps.dashboard.serve(user, req, path));
@@ -117,11 +124,17 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
 }
 
 function readOnly(req: ApiRequest, body: () => unknown): ApiResponse {
+  return jsonResponse(200, checkReadOnly(req, body));
+}
+
+function readOnlyText(req: ApiRequest, body: () => string): ApiResponse {
+  return textResponse(200, checkReadOnly(req, body));
+}
+
+function checkReadOnly<T>(req: ApiRequest, body: () => T): T {
   const method = req.method.toUpperCase();
-  if (method !== 'GET' && method !== 'HEAD') {
-    throw methodNotAllowed(method, req.path);
-  }
-  return jsonResponse(200, body());
+  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, req.path);
+  return body();
 }
 
 function verbForPath(method: string): string {

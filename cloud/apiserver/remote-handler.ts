@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
 import { Observable } from 'rxjs';
 import { KedgeError } from '../../shared/errors.js';
@@ -7,17 +8,21 @@ import { createLoopbackClient } from './loopback-client.js';
 import type { ApiHandler, ApiRequest, ApiResponse, WireWatchEvent } from './request.js';
 
 /**
- * An ApiHandler that forwards each request to a remote apiserver over plain HTTP, whether
- * baseUrl says http: or https: (the kedge apiserver answers both on one port). With it, the same client code that
+ * An ApiHandler that forwards each request to a remote apiserver. With `ca`, an https:// server
+ * is spoken to over TLS verified against it; without, over plain HTTP whatever baseUrl says
+ * (a kedge apiserver on loopback answers both on one port). With it, the same client code that
  * runs in-process drives a cloud in another process: fleets, benchmarks, tools.
  */
-export function remoteHandler(baseUrl: string, agent = new Agent({ keepAlive: true, maxSockets: 256 })): ApiHandler {
+export function remoteHandler(baseUrl: string, agent?: Agent, ca?: string): ApiHandler {
   const base = new URL(baseUrl);
+  const secure = ca !== undefined && base.protocol === 'https:';
+  const request = secure ? httpsRequest : httpRequest;
+  const pool = agent ?? (secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256, ca }) : new Agent({ keepAlive: true, maxSockets: 256 }));
   return (req) =>
     new Promise<ApiResponse>((resolve, reject) => {
       const query = req.query.toString();
-      const out = httpRequest(
-        { host: base.hostname, port: base.port, method: req.method, path: req.path + (query ? `?${query}` : ''), headers: headersOf(req), agent },
+      const out = request(
+        { host: base.hostname, port: base.port, method: req.method, path: req.path + (query ? `?${query}` : ''), headers: headersOf(req), agent: pool, ...(secure ? { ca } : {}) },
         (res) => resolve(isWatch(req) && res.statusCode === 200 ? watchResponse(res) : bodyResponse(res)),
       );
       out.on('error', (err) => reject(new KedgeError('Unavailable', `apiserver ${baseUrl}: ${err.message}`, { cause: err })));
@@ -26,8 +31,8 @@ export function remoteHandler(baseUrl: string, agent = new Agent({ keepAlive: tr
 }
 
 /** An ApiClient for a cloud reached over HTTP (see remoteHandler). */
-export function createRemoteClient(baseUrl: string, token: string): ApiClient {
-  return createLoopbackClient(remoteHandler(baseUrl), token);
+export function createRemoteClient(baseUrl: string, token: string, ca?: string): ApiClient {
+  return createLoopbackClient(remoteHandler(baseUrl, undefined, ca), token);
 }
 
 function headersOf(req: ApiRequest): Record<string, string> {

@@ -2,9 +2,11 @@ import { createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certifica
 import { isIP } from 'node:net';
 
 /**
- * A self-signed serving certificate (ECDSA P-256), written in DER by hand because Node has
- * no X.509 builder. kubectl sends credentials only over TLS, so the apiserver serves HTTPS
- * even on loopback; clients trust this certificate itself (certificate-authority-data).
+ * The cloud's certificates, ECDSA P-256, written in DER by hand because Node has no X.509
+ * builder: a CA (kept in the data directory; join tokens pin its fingerprint) and serving
+ * certificates it signs for the API and the MQTT broker. kubectl sends credentials only over
+ * TLS, so the apiserver serves HTTPS even on loopback. Without an issuer a serving
+ * certificate signs itself (tests that need a stranger's certificate).
  */
 export interface ServingCert {
   certPem: string;
@@ -18,46 +20,110 @@ export interface CertOptions {
   /** Milliseconds since the epoch (from the Clock). */
   now: number;
   validDays?: number;
+  /** The CA that signs it; none: self-signed. */
+  issuer?: ServingCert;
+}
+
+const ecdsaWithSha256 = (): Buffer => seq(oid('1.2.840.10045.4.3.2'));
+const commonNameOf = (cn: string): Buffer => seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(cn, 'utf8')))));
+const HOUR = 60 * 60_000;
+const DAY = 86_400_000;
+
+export function generateCa(opts: { commonName: string; now: number; validDays?: number }): ServingCert {
+  const keyCertSignAndCrlSign = tlv(0x03, Buffer.from([0x01, 0x06]));
+  return certificate(opts.commonName, opts.now, opts.validDays ?? 3650, undefined, [
+    extension('2.5.29.19', true, seq(tlv(0x01, Buffer.from([0xff])))),
+    extension('2.5.29.15', true, keyCertSignAndCrlSign),
+  ]);
 }
 
 export function generateServingCert(opts: CertOptions): ServingCert {
+  const serverAuth = extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1')));
+  const altNames = extension('2.5.29.17', false, seq(...opts.hosts.map(altName)));
+  const selfSigned = [
+    extension('2.5.29.19', true, seq(tlv(0x01, Buffer.from([0xff])))),
+    extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x02, 0xa4]))),
+  ];
+  const signedByCa = [extension('2.5.29.19', true, seq()), extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x05, 0xa0])))];
+  return certificate(opts.commonName, opts.now, opts.validDays ?? 3650, opts.issuer, [...(opts.issuer ? signedByCa : selfSigned), serverAuth, altNames]);
+}
+
+function certificate(commonName: string, now: number, validDays: number, issuer: ServingCert | undefined, extensions: Buffer[]): ServingCert {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
-  const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(opts.commonName, 'utf8')))));
-  const notBefore = opts.now - 60 * 60_000;
-  const notAfter = opts.now + (opts.validDays ?? 3650) * 86_400_000;
+  const subject = commonNameOf(commonName);
   const serial = randomBytes(16);
   // Positive, and no leading zero byte: DER allows only the minimal encoding of an INTEGER.
   serial[0] = (serial[0]! & 0x3f) | 0x40;
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))),
     int(serial),
-    ecdsaWithSha256,
-    name,
-    seq(time(notBefore), time(notAfter)),
-    name,
+    ecdsaWithSha256(),
+    issuer ? subjectOf(issuer.certPem) : subject,
+    seq(time(now - HOUR), time(now + validDays * DAY)),
+    subject,
     publicKey.export({ type: 'spki', format: 'der' }),
-    tlv(0xa3, seq(
-      extension('2.5.29.19', true, seq(tlv(0x01, Buffer.from([0xff])))),
-      extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x02, 0xa4]))),
-      extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))),
-      extension('2.5.29.17', false, seq(...opts.hosts.map(altName))),
-    )),
+    tlv(0xa3, seq(...extensions)),
   );
-  const signature = sign('sha256', tbs, privateKey);
-  const der = seq(tbs, ecdsaWithSha256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
+  const signature = sign('sha256', tbs, issuer ? createPrivateKey(issuer.keyPem) : privateKey);
+  const der = seq(tbs, ecdsaWithSha256(), tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
   return { certPem: pem('CERTIFICATE', der), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
-/** Whether `certPem` is valid at `now`, covers every host and matches `keyPem`. */
-export function certCovers(cert: ServingCert, hosts: string[], now: number): boolean {
+/**
+ * Whether `certPem` is valid at `now` (and for a day more), covers every host, matches
+ * `keyPem` and, given `ca`, was signed by it.
+ */
+export function certCovers(cert: ServingCert, hosts: string[], now: number, ca?: string): boolean {
   try {
     const x = new X509Certificate(cert.certPem);
-    if (Date.parse(x.validTo) <= now + 86_400_000 || !x.checkPrivateKey(createPrivateKey(cert.keyPem))) return false;
+    if (Date.parse(x.validTo) <= now + DAY || !x.checkPrivateKey(createPrivateKey(cert.keyPem))) return false;
+    if (ca !== undefined && !isIssuedBy(x, new X509Certificate(ca))) return false;
     return hosts.every((h) => (isIP(h) ? x.checkIP(h) !== undefined : x.checkHost(h) !== undefined));
   } catch {
     return false;
   }
+}
+
+/** Whether a CA certificate is valid at `now` (and for a year more) and matches its key. */
+export function caUsable(ca: ServingCert, now: number): boolean {
+  try {
+    const x = new X509Certificate(ca.certPem);
+    return x.ca && Date.parse(x.validTo) > now + 365 * DAY && x.checkPrivateKey(createPrivateKey(ca.keyPem));
+  } catch {
+    return false;
+  }
+}
+
+function isIssuedBy(cert: X509Certificate, ca: X509Certificate): boolean {
+  return cert.checkIssued(ca) && cert.verify(ca.publicKey);
+}
+
+/** The subject Name of a certificate, as DER: the sixth element of its TBSCertificate. */
+function subjectOf(certPem: string): Buffer {
+  const der = new X509Certificate(certPem).raw;
+  const tbs = children(children(der, 0)[0]!, 0);
+  return tbs[5]!;
+}
+
+/** The TLV elements inside the constructed element at `der`, each with its header. */
+function children(der: Buffer, offset: number): Buffer[] {
+  const { start, end } = span(der, offset);
+  const out: Buffer[] = [];
+  for (let at = start; at < end; ) {
+    const child = span(der, at);
+    out.push(der.subarray(at, child.end));
+    at = child.end;
+  }
+  return out;
+}
+
+function span(der: Buffer, offset: number): { start: number; end: number } {
+  const first = der[offset + 1]!;
+  if (first < 0x80) return { start: offset + 2, end: offset + 2 + first };
+  const bytes = first & 0x7f;
+  let length = 0;
+  for (let i = 0; i < bytes; i++) length = length * 256 + der[offset + 2 + i]!;
+  return { start: offset + 2 + bytes, end: offset + 2 + bytes + length };
 }
 
 function altName(host: string): Buffer {

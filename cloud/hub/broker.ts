@@ -1,7 +1,11 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { Observable } from 'rxjs';
+import { realClock, type Clock } from '../../shared/clock.js';
+import { Counters } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import { topics } from '../../shared/protocol/topics.js';
+import { listenForClients } from './broker-listener.js';
+import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
 import { identify, mayPublish, maySubscribe, type BrokerIdentity, type BrokerRole } from './acl.js';
 
 /**
@@ -9,7 +13,16 @@ import { identify, mayPublish, maySubscribe, type BrokerIdentity, type BrokerRol
  * authenticates as a node (username = node name) or as the cloud hub (`kedge-cloud`);
  * topic ACLs keep each node on its own topics (docs/protocol.md, "Topics").
  */
-export type Authenticate = (username: string, password: string) => boolean | BrokerRole | Promise<boolean | BrokerRole>;
+export type Authenticate = (username: string, password: string, peer: { address?: string }) => boolean | BrokerRole | Promise<boolean | BrokerRole>;
+
+/** Counter names (see shared/counters.ts), and why a client was refused. */
+export const REFUSED = 'kedge_broker_refused_total';
+export const DENIED = 'kedge_broker_denied_total';
+export const THROTTLED = 'kedge_broker_throttled_total';
+export type RefusalReason = 'bad-credentials' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
+
+/** Room for the largest object the API accepts (3 MiB) in an envelope; a status flush of a full node well within the rate. */
+export const DEFAULT_LIMITS: ConnectionLimits = { maxPacketBytes: 4 * 1024 * 1024, publishesPerSecond: 500, publishBurst: 2000 };
 
 export interface BrokerOptions {
   host?: string;
@@ -24,10 +37,20 @@ export interface BrokerOptions {
    * hello to a hub that hears it (after a restart of the broker or of the hub).
    */
   nodesWaitForCloud?: boolean;
+  /** Serve MQTT over TLS (mqtts://) with this certificate. */
+  tls?: { certPem: string; keyPem: string };
+  /** Per-client limits (default DEFAULT_LIMITS); the cloud hub has no rate limit. */
+  limits?: ConnectionLimits;
+  /** Where refusals are counted (default: a private set). */
+  counters?: Counters;
+  /** For the rate limit's timers. */
+  clock?: Clock;
+  /** Nodes whose credential was revoked: their connections are closed. */
+  revoked$?: Observable<string>;
 }
 
 export interface BrokerHandle {
-  /** e.g. mqtt://127.0.0.1:1883 */
+  /** e.g. mqtt://127.0.0.1:1883, or mqtts:// with TLS */
   readonly url: string;
   readonly port: number;
   /** Disconnects every client, closes every socket and the listener. Idempotent. */
@@ -45,25 +68,35 @@ function refused(message: string, returnCode = BAD_CREDENTIALS): AuthenticateErr
 
 export async function startBroker(options: BrokerOptions): Promise<BrokerHandle> {
   const { host = '127.0.0.1', port, authenticate, logger, signal } = options;
+  const counters = options.counters ?? new Counters();
+  const limits = options.limits ?? DEFAULT_LIMITS;
   const identities = new WeakMap<Client, BrokerIdentity>();
   const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
   const nodes = new Set<Client>();
   const waitForCloud = options.nodesWaitForCloud === true;
+  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown>): void => {
+    counters.add(REFUSED, { reason });
+    logger.warn(`broker refused a client: ${message}`, { reason, ...details });
+  };
 
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
+      const peer = (client.conn as Partial<GuardedConnection>).remoteAddress;
       Promise.resolve()
-        .then(() => authenticate(username ?? '', password?.toString('utf8') ?? ''))
+        .then(() => authenticate(username ?? '', password?.toString('utf8') ?? '', { address: peer }))
         .then((verdict) => {
           const who = identify(username, verdict);
           if (!who) {
-            logger.warn('broker refused a connection', { clientId: client.id, username });
+            refuse('bad-credentials', 'bad user name or password', { clientId: client.id, username, peer });
             return done(refused('bad user name or password'), false);
           }
           if (waitForCloud && who.role === 'node' && listening.size === 0) {
             return done(refused('no cloud hub is listening yet', UNAVAILABLE), false);
           }
           identities.set(client, who);
+          // From here, not from clientReady: a revocation may come before the CONNACK is out.
+          if (who.role === 'node') nodes.add(client);
+          if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).exemptFromRate?.();
           done(null, true);
         })
         .catch((err: unknown) => done(refused(`authentication failed: ${String(err)}`), false));
@@ -72,16 +105,18 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
       const who = client ? identities.get(client) : undefined;
       if (who && mayPublish(who, packet.topic)) return done(null);
+      counters.add(DENIED, { action: 'publish' });
+      logger.warn('broker denied a publish', { clientId: client?.id, topic: packet.topic });
       done(new Error(`not authorized to publish to ${packet.topic}`));
     },
     authorizeSubscribe: (client, sub, done) => {
       const who = identities.get(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
+      counters.add(DENIED, { action: 'subscribe' });
       logger.warn('broker denied a subscription', { clientId: client.id, topic: sub.topic });
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
   });
-  broker.on('clientReady', (client) => identities.get(client)?.role === 'node' && nodes.add(client));
   broker.on('subscribe', (subs, client) => {
     if (identities.get(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
   });
@@ -92,40 +127,50 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     for (const node of nodes) node.close();
   });
   broker.on('clientError', (client, err) => logger.warn('broker client error', { clientId: client.id, error: err.message }));
+  broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: (client.conn as Partial<GuardedConnection>).remoteAddress }));
 
-  const sockets = new Set<Socket>();
-  const server = createServer({ noDelay: true }, broker.handle);
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+  const revocations = options.revoked$?.subscribe((node) => {
+    for (const client of nodes) {
+      if (client.closed) nodes.delete(client); // failed between authentication and CONNACK: no disconnect event
+      const who = identities.get(client);
+      if (who?.role !== 'node' || who.node !== node) continue;
+      refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id });
+      client.close();
+    }
   });
-  await listen(server, port, host);
-  const bound = (server.address() as { port: number }).port;
+
+  const clock = options.clock ?? realClock;
+  const listener = await listenForClients({
+    host,
+    port,
+    tls: options.tls,
+    onConnection: (socket) =>
+      broker.handle(
+        new GuardedConnection(socket, limits, clock, {
+          refused: (reason, detail) => refuse(reason, detail, { peer: socket.remoteAddress }),
+          throttled: () => {
+            counters.add(THROTTLED);
+            logger.warn('broker is slowing a client down: over its message rate', { peer: socket.remoteAddress, perSecond: limits.publishesPerSecond });
+          },
+        }),
+      ),
+    onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer }),
+  });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       signal?.removeEventListener('abort', onAbort);
+      revocations?.unsubscribe();
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      logger.info('broker stopped', { port: bound });
+      await listener.close();
+      logger.info('broker stopped', { port: listener.port });
     })());
   const onAbort = (): void => void close();
   if (signal?.aborted) await close();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
-  logger.info('broker listening', { host, port: bound });
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return { url: `mqtt://${reachable}:${bound}`, port: bound, close };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  logger.info('broker listening', { host, port: listener.port, tls: Boolean(options.tls) });
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return { url: `${options.tls ? 'mqtts' : 'mqtt'}://${reachable}:${listener.port}`, port: listener.port, close };
 }

@@ -30,6 +30,8 @@ export interface CloudHubOptions {
   /** Default `kedge-cloud`. */
   username?: string;
   password: string;
+  /** The CA to trust for an mqtts:// broker. */
+  ca?: string;
   clock: Clock;
   timing: Timing;
   logger: Logger;
@@ -85,6 +87,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     clientId: `kedge-cloud-${stamper.epoch}`,
     username: options.username ?? CLOUD_USERNAME,
     password: options.password,
+    ...(options.ca ? { ca: options.ca } : {}),
     keepaliveMs: timing.keepaliveMs,
     reconnectMinMs: timing.reconnectMinMs,
     reconnectMaxMs: timing.reconnectMaxMs,

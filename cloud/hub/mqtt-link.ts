@@ -13,6 +13,8 @@ export interface LinkOptions {
   clientId: string;
   username: string;
   password: string;
+  /** The CA to trust for an mqtts:// broker (default: the system's). */
+  ca?: string;
   keepaliveMs: number;
   /** Reconnect backoff: the first retry after `reconnectMinMs`, doubling up to `reconnectMaxMs`. */
   reconnectMinMs: number;
@@ -68,6 +70,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
       clean: true, // [protocol] nothing depends on a persistent session
       keepalive: Math.max(1, Math.round(options.keepaliveMs / 1000)),
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
+      ...(options.ca ? { ca: options.ca } : {}),
     });
     client = c;
     c.on('message', (topic, payload, packet) => client === c && packets.next({ topic, payload, retain: packet.retain }));

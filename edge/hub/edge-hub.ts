@@ -12,6 +12,8 @@ export interface EdgeHubOptions {
   nodeName: string;
   brokerUrl: string;
   token: string;
+  /** The CA to trust for an mqtts:// broker (the cloud's, fetched when joining). */
+  ca?: string;
   /** Changes every time the edge process starts (envelope epoch, presence). */
   epoch: string;
   bootId: string;
@@ -42,6 +44,7 @@ export class EdgeHub {
       clientId: nodeName,
       username: nodeName,
       password: options.token,
+      ...(options.ca ? { ca: options.ca } : {}),
       keepaliveMs: timing.keepaliveMs,
       connectTimeoutMs: Math.max(1000, timing.keepaliveMs),
       reconnectMinMs: timing.reconnectMinMs,

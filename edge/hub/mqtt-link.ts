@@ -20,6 +20,8 @@ export interface MqttLinkOptions {
   clientId: string;
   username: string;
   password: string;
+  /** The CA to trust for an mqtts:// broker (default: the system's). */
+  ca?: string;
   keepaliveMs: number;
   connectTimeoutMs: number;
   reconnectMinMs: number;
@@ -31,6 +33,12 @@ export interface MqttLinkOptions {
   /** Runs on every CONNACK before the link counts as connected (subscribe, presence, hello). */
   onSession: (client: MqttClient) => Promise<void>;
 }
+
+/** CONNACK return codes 4 (bad user name or password) and 5 (not authorized). */
+const BAD_CREDENTIALS = 4;
+const NOT_AUTHORIZED = 5;
+/** A refused credential is retried at this many times the longest reconnect wait (30 s by default). */
+const CREDENTIAL_RETRY_FACTOR = 30;
 
 /**
  * One MQTT connection that comes back by itself. mqtt.js' own reconnect is off
@@ -44,6 +52,8 @@ export class MqttLink {
   private attempt = 0;
   private cancelRetry: Cancel | undefined;
   private stopped = false;
+  /** The broker said our credential is bad (CONNACK 4 or 5): retried, but slowly. */
+  private credentialRefused = false;
 
   constructor(private readonly options: MqttLinkOptions) {
     this.state = new BehaviorSubject<Connectivity>({ connected: false, since: options.clock.now() });
@@ -106,13 +116,29 @@ export class MqttLink {
       connectTimeout: o.connectTimeoutMs,
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
       will: { topic: o.will.topic, payload: o.will.payload, qos: 1, retain: true },
+      ...(o.ca ? { ca: o.ca } : {}),
     });
     this.client = client;
     // Attached before CONNACK so nothing that arrives early is lost.
     client.on('message', (topic, payload) => this.packets.next({ topic, payload }));
     client.on('connect', () => void this.startSession(client));
-    client.on('error', (err) => o.logger.warn('mqtt error', { error: err.message }));
+    client.on('error', (err) => this.onError(err));
     client.on('close', () => this.onClose(client));
+  }
+
+  private onError(err: Error & { code?: unknown }): void {
+    const refused = err.code === BAD_CREDENTIALS || err.code === NOT_AUTHORIZED;
+    if (refused && !this.credentialRefused) {
+      this.options.logger.error('the broker refuses this node\'s credential (revoked, or its Node deleted): retrying slowly; to come back, join again with a new token', {
+        error: err.message,
+        retryMs: this.credentialRetryMs(),
+      });
+    } else if (!refused) this.options.logger.warn('mqtt error', { error: err.message });
+    this.credentialRefused = refused;
+  }
+
+  private credentialRetryMs(): number {
+    return this.options.reconnectMaxMs * CREDENTIAL_RETRY_FACTOR;
   }
 
   private async startSession(client: MqttClient): Promise<void> {
@@ -125,6 +151,7 @@ export class MqttLink {
     }
     if (this.client !== client || !client.connected) return;
     this.attempt = 0;
+    this.credentialRefused = false;
     this.options.logger.info('connected', { broker: this.options.brokerUrl });
     this.setConnected(true);
   }
@@ -136,7 +163,9 @@ export class MqttLink {
     if (this.state.value.connected) this.options.logger.warn('disconnected from broker');
     this.setConnected(false);
     if (this.stopped) return;
-    const delay = reconnectDelay(this.attempt++, this.options.reconnectMinMs, this.options.reconnectMaxMs, this.options.random ?? Math.random);
+    const delay = this.credentialRefused
+      ? this.credentialRetryMs()
+      : reconnectDelay(this.attempt++, this.options.reconnectMinMs, this.options.reconnectMaxMs, this.options.random ?? Math.random);
     this.cancelRetry = this.options.clock.setTimer(delay, () => {
       this.cancelRetry = undefined;
       this.connect();

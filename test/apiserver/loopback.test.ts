@@ -85,5 +85,21 @@ describe('credentials', () => {
     expect(wider.certPem).not.toBe(cert.certPem);
     expect(certCovers(wider, ['10.1.2.3', 'cloud.example'], now)).toBe(true);
     expect(certCovers(wider, LOOPBACK_HOSTS, now + 20 * 365 * 86_400_000)).toBe(false);
+    // The CA stays: a join token that pins it stays good when the serving certificate changes.
+    expect(wider.caPem).toBe(cert.caPem);
+    expect(certCovers(wider, LOOPBACK_HOSTS, now, wider.caPem)).toBe(true);
+    expect((await stat(join(dir, 'ca.key'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('issues the serving certificate again when another CA signed it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-tls-'));
+    dirs.push(dir);
+    const now = Date.UTC(2026, 0, 1);
+    const first = await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, now);
+    await rm(join(dir, 'ca.crt'));
+    const second = await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, now);
+    expect(second.caPem).not.toBe(first.caPem);
+    expect(certCovers(second, LOOPBACK_HOSTS, now, second.caPem)).toBe(true);
+    expect(certCovers(first, LOOPBACK_HOSTS, now, second.caPem)).toBe(false);
   });
 });

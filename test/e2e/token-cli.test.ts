@@ -37,7 +37,7 @@ describe('kedge token create', () => {
     const { config } = await create('viewer.yaml', '--role', 'viewer');
     const admin = parse(await readFile(join(dir, 'kubeconfig'), 'utf8')) as Kubeconfig;
     expect(config.clusters[0]!.cluster.server).toBe(admin.clusters[0]!.cluster.server);
-    expect(Buffer.from(config.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString()).toBe(await readFile(join(dir, 'tls.crt'), 'utf8'));
+    expect(Buffer.from(config.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString()).toBe(await readFile(join(dir, 'ca.crt'), 'utf8'));
     expect(config.users[0]!.name).toBe('kedge-viewer');
     const token = config.users[0]!.user.token;
     expect(token).not.toBe(admin.users[0]!.user.token);

@@ -40,8 +40,8 @@ export async function httpApiFixture(opts: { tls?: boolean; tap?: (req: ApiReque
       }
     : api.handle;
   const server = await startApiServer({ handler, port: 0, tls });
-  const kubeconfig = await writeKubeconfig(dir, server.url, token, tls?.certPem);
-  await writeFile(join(dir, 'kubeconfig.json'), JSON.stringify(buildKubeconfig(server.url, token, tls?.certPem)));
+  const kubeconfig = await writeKubeconfig(dir, server.url, token, tls?.caPem);
+  await writeFile(join(dir, 'kubeconfig.json'), JSON.stringify(buildKubeconfig(server.url, token, tls?.caPem)));
   return {
     api, server, dir, kubeconfig, token,
     async close() {

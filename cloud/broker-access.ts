@@ -1,0 +1,17 @@
+import type { Credentials } from './apiserver/credentials.js';
+import { CLOUD_USERNAME, type Authenticate } from './hub/index.js';
+import type { NodeCredentials } from './join/index.js';
+import { isLoopbackAddress } from './network.js';
+
+/**
+ * Who the embedded broker admits: the cloud hub with the cloud token; a node with its own
+ * credential (obtained by joining); and, from this machine only, a node with the shared edge
+ * token (the demo, fleets, benchmarks).
+ */
+export function brokerAccess(credentials: Credentials, nodes: NodeCredentials): Authenticate {
+  return async (user, password, peer) => {
+    if (user === CLOUD_USERNAME) return password === credentials.cloud ? 'cloud' : false;
+    if (password === credentials.edge && isLoopbackAddress(peer.address)) return 'node';
+    return (await nodes.verify(user, password)) ? 'node' : false;
+  };
+}

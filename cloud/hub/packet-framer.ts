@@ -1,0 +1,57 @@
+/**
+ * Follows the MQTT byte stream of one connection packet by packet, without parsing bodies:
+ * it reads each fixed header (type, remaining length) so the broker can refuse an oversized
+ * packet before buffering it and count PUBLISH packets for the rate limit.
+ */
+export const PUBLISH = 3;
+
+export interface FramedChunk {
+  /** PUBLISH packets whose header was in this chunk. */
+  publishes: number;
+  /** The announced size of a packet over the limit (header included); the connection must go. */
+  oversized?: number;
+  /** A remaining length longer than four bytes: not MQTT. */
+  malformed?: boolean;
+}
+
+export class PacketFramer {
+  private state: 'type' | 'length' | 'body' = 'type';
+  private type = 0;
+  private length = 0;
+  private lengthBytes = 0;
+  private remaining = 0;
+
+  constructor(private readonly maxPacketBytes: number) {}
+
+  feed(chunk: Buffer): FramedChunk {
+    let publishes = 0;
+    for (let i = 0; i < chunk.length; ) {
+      if (this.state === 'body') {
+        const skip = Math.min(this.remaining, chunk.length - i);
+        this.remaining -= skip;
+        i += skip;
+        if (this.remaining === 0) this.state = 'type';
+        continue;
+      }
+      const byte = chunk[i++]!;
+      if (this.state === 'type') {
+        this.type = byte >> 4;
+        this.length = 0;
+        this.lengthBytes = 0;
+        this.state = 'length';
+        continue;
+      }
+      this.length += (byte & 0x7f) * 128 ** this.lengthBytes++;
+      if (byte & 0x80) {
+        if (this.lengthBytes === 4) return { publishes, malformed: true };
+        continue;
+      }
+      const size = 1 + this.lengthBytes + this.length;
+      if (size > this.maxPacketBytes) return { publishes, oversized: size };
+      if (this.type === PUBLISH) publishes++;
+      this.remaining = this.length;
+      this.state = this.length === 0 ? 'type' : 'body';
+    }
+    return { publishes };
+  }
+}

@@ -1,0 +1,33 @@
+import type { Counters } from '../shared/counters.js';
+import type { Logger } from '../shared/log.js';
+import { DENIED, REFUSED, THROTTLED } from './hub/broker.js';
+import type { HubStats } from './hub/index.js';
+import { JOIN_REFUSED } from './join/join-service.js';
+
+/** Counter names beside the broker's (cloud/hub/broker.ts). */
+export const API_REFUSED = 'kedge_api_refused_total';
+
+export function describeCounters(counters: Counters): Counters {
+  return counters
+    .describe(REFUSED, 'MQTT clients refused by the embedded broker, by reason')
+    .describe(DENIED, 'publishes and subscriptions the broker denied, by action')
+    .describe(THROTTLED, 'times a client was slowed down for going over its message rate')
+    .describe(API_REFUSED, 'API connections refused, by reason')
+    .describe(JOIN_REFUSED, 'join requests refused, by reason');
+}
+
+/** The counters, then the hub's (cloud-hub.ts HubStats), in Prometheus' text format. */
+export function metricsText(counters: Counters, hub: HubStats | undefined): string {
+  const lines = Object.entries(hub ?? {}).map(([name, value]) => `# TYPE kedge_hub_${snake(name)}_total counter\nkedge_hub_${snake(name)}_total ${value}`);
+  return counters.text() + (lines.length ? lines.join('\n') + '\n' : '');
+}
+
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A callback that counts one refusal of `reason` and logs it with the peer's address. */
+export function refusalCounter(counters: Counters, name: string, reason: string, logger: Logger, message: string): (peer: string) => void {
+  return (peer) => {
+    counters.add(name, { reason });
+    logger.warn(message, { reason, peer });
+  };
+}

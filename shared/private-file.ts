@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+
+/** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
+export async function writePrivate(path: string, content: string): Promise<void> {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const file = await open(tmp, 'w', 0o600);
+  try {
+    await file.writeFile(content);
+    await file.chmod(0o600); // whatever the umask made of the mode
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path).catch(async (err: unknown) => {
+    await rm(tmp, { force: true });
+    throw err;
+  });
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import mqttPacket from 'mqtt-packet';
+import { PacketFramer } from '../../cloud/hub/packet-framer.js';
+
+const publish = (bytes: number): Buffer =>
+  mqttPacket.generate({ cmd: 'publish', topic: 'kedge/v1/a/up', payload: Buffer.alloc(bytes), qos: 1, messageId: 1, dup: false, retain: false });
+const ping = (): Buffer => mqttPacket.generate({ cmd: 'pingreq' });
+
+describe('PacketFramer', () => {
+  it('counts PUBLISH packets however the stream is cut', () => {
+    const stream = Buffer.concat([publish(10), ping(), publish(300), publish(20_000), ping()]);
+    for (const cut of [1, 2, 3, 7, 64, stream.length]) {
+      const framer = new PacketFramer(1 << 20);
+      let publishes = 0;
+      for (let i = 0; i < stream.length; i += cut) publishes += framer.feed(stream.subarray(i, i + cut)).publishes;
+      expect(publishes, `cut every ${cut} bytes`).toBe(3);
+    }
+  });
+
+  it('stops at the first packet whose announced size is over the limit, before its body arrives', () => {
+    const framer = new PacketFramer(1024);
+    expect(framer.feed(publish(100))).toEqual({ publishes: 1 });
+    const big = publish(5000);
+    expect(framer.feed(big.subarray(0, 4)).oversized).toBe(big.length);
+  });
+
+  it('calls a remaining length of five bytes not MQTT', () => {
+    expect(new PacketFramer(1 << 28).feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]))).toMatchObject({ malformed: true });
+  });
+});
