@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { backupCommand, restoreCommand } from './commands/backup.js';
+import { brokerConfigCommand } from './commands/broker-config.js';
 import { cloudCommand } from './commands/cloud.js';
 import { componentCommand } from './commands/component.js';
 import { demoCommand } from './commands/demo.js';
@@ -22,6 +23,7 @@ const program = new Command('kedge')
   .addCommand(scenarioCommand())
   .addCommand(tokenCommand())
   .addCommand(backupCommand())
-  .addCommand(restoreCommand());
+  .addCommand(restoreCommand())
+  .addCommand(brokerConfigCommand());
 
 await program.parseAsync(process.argv);
