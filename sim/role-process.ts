@@ -35,11 +35,14 @@ export interface RoleOptions {
   /** Receives every output line, prefixed by the role name. */
   onLine?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** A command that runs the role, e.g. ['ip', 'netns', 'exec', ns] to start it in a network namespace. */
+  within?: readonly string[];
 }
 
 /** Starts `kedge <args>` as a child process that also exits when this process dies. */
 export function startRole(options: RoleOptions): RoleProcess {
-  const child = spawn(process.execPath, [kedgeBin, ...options.args], {
+  const [command, ...prefix] = [...(options.within ?? []), process.execPath];
+  const child = spawn(command!, [...prefix, kedgeBin, ...options.args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },
   });
