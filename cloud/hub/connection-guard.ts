@@ -15,15 +15,16 @@ export interface ConnectionLimits {
 export interface GuardEvents {
   /** The connection is closed: a packet over the size limit, or bytes that are not MQTT. */
   refused(reason: 'oversized-packet' | 'not-mqtt', detail: string): void;
-  /** Reading is paused until the client is back under its rate. */
+  /** A client went over its rate: what it sends next waits (once per episode). */
   throttled(): void;
 }
 
 /**
  * A client connection as the broker sees it: the socket's bytes pass through unchanged while
  * a PacketFramer watches them. A packet over the size limit closes the connection before the
- * broker buffers it; a client over its PUBLISH rate is slowed (its socket is not read for a
- * while, so TCP pushes back) rather than dropped, so QoS 1 loses nothing.
+ * broker buffers it. A client over its PUBLISH rate is slowed, not dropped: the bytes from
+ * the first PUBLISH over the budget on are held, and the socket is not read until the budget
+ * allows them, so TCP pushes back and QoS 1 loses nothing.
  */
 export class GuardedConnection extends Duplex {
   readonly remoteAddress: string | undefined;
@@ -31,7 +32,11 @@ export class GuardedConnection extends Duplex {
   private tokens: number;
   private refilledAt: number;
   private unlimited = false;
-  private resumeTimer: Cancel | undefined;
+  /** Bytes read but not passed on yet: they start with a PUBLISH over the budget. */
+  private held: Buffer | undefined;
+  private waiting: Cancel | undefined;
+  /** Held back since the last time everything passed: one report per episode, not per wait. */
+  private slowed = false;
 
   constructor(
     private readonly socket: Socket,
@@ -53,12 +58,11 @@ export class GuardedConnection extends Duplex {
   /** No rate limit for this client (the cloud hub publishes for every node). */
   exemptFromRate(): void {
     this.unlimited = true;
-    this.resumeTimer?.();
-    if (this.socket.isPaused()) this.socket.resume();
+    if (this.waiting) this.release();
   }
 
   override _read(): void {
-    if (this.resumeTimer === undefined) this.socket.resume();
+    if (!this.waiting) this.socket.resume();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
@@ -70,35 +74,55 @@ export class GuardedConnection extends Duplex {
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    this.resumeTimer?.();
+    this.waiting?.();
     this.socket.destroy();
     done(err);
   }
 
   private onData(chunk: Buffer): void {
-    const framed = this.framer.feed(chunk);
+    const framed = this.framer.feed(chunk, () => this.unlimited || this.spend());
     if (framed.oversized !== undefined || framed.malformed) {
       const detail = framed.malformed ? 'a remaining length longer than 4 bytes' : `${framed.oversized} bytes (limit ${this.limits.maxPacketBytes})`;
       this.events.refused(framed.malformed ? 'not-mqtt' : 'oversized-packet', detail);
       this.socket.destroy();
       return;
     }
-    if (!this.push(chunk)) this.socket.pause();
-    if (framed.publishes > 0 && !this.unlimited) this.spend(framed.publishes);
+    const passed = framed.stoppedAt === undefined ? chunk : chunk.subarray(0, framed.stoppedAt);
+    if (passed.length > 0 && !this.push(passed)) this.socket.pause();
+    if (framed.stoppedAt !== undefined) this.hold(chunk.subarray(framed.stoppedAt));
   }
 
-  /** Token bucket: `publishBurst` deep, refilled at `publishesPerSecond`. */
-  private spend(publishes: number): void {
+  /** Token bucket: `publishBurst` deep, refilled at `publishesPerSecond`; true when a PUBLISH may pass. */
+  private spend(): boolean {
     const now = this.clock.now();
     const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000) - publishes;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
     this.refilledAt = now;
-    if (this.tokens >= 0 || this.resumeTimer) return;
-    this.events.throttled();
+    if (this.tokens < 1) return false;
+    this.tokens--;
+    return true;
+  }
+
+  /** Holds `rest` until a tenth of a second's worth of PUBLISHes may pass (or one, at low rates). */
+  private hold(rest: Buffer): void {
+    this.held = rest;
     this.socket.pause();
-    this.resumeTimer = this.clock.setTimer(Math.ceil((-this.tokens * 1000) / rate), () => {
-      this.resumeTimer = undefined;
-      if (!this.destroyed) this.socket.resume();
-    });
+    if (!this.slowed) this.events.throttled();
+    this.slowed = true;
+    const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
+    const batch = Math.max(1, Math.min(burst, rate / 10));
+    this.waiting = this.clock.setTimer(Math.ceil(((batch - this.tokens) * 1000) / rate), () => this.release());
+  }
+
+  private release(): void {
+    this.waiting?.();
+    this.waiting = undefined;
+    const held = this.held;
+    this.held = undefined;
+    if (this.destroyed) return;
+    if (held) this.onData(held);
+    if (this.waiting) return;
+    this.slowed = false;
+    this.socket.resume();
   }
 }

@@ -12,6 +12,8 @@ export interface FramedChunk {
   oversized?: number;
   /** A remaining length longer than four bytes: not MQTT. */
   malformed?: boolean;
+  /** Where a PUBLISH starts that `mayPublish` refused: nothing from here on was read. */
+  stoppedAt?: number;
 }
 
 export class PacketFramer {
@@ -23,7 +25,8 @@ export class PacketFramer {
 
   constructor(private readonly maxPacketBytes: number) {}
 
-  feed(chunk: Buffer): FramedChunk {
+  /** Reads `chunk` up to the first PUBLISH that `mayPublish` refuses (and from there again next time). */
+  feed(chunk: Buffer, mayPublish: () => boolean = () => true): FramedChunk {
     let publishes = 0;
     for (let i = 0; i < chunk.length; ) {
       if (this.state === 'body') {
@@ -33,6 +36,7 @@ export class PacketFramer {
         if (this.remaining === 0) this.state = 'type';
         continue;
       }
+      if (this.state === 'type' && chunk[i]! >> 4 === PUBLISH && !mayPublish()) return { publishes, stoppedAt: i };
       const byte = chunk[i++]!;
       if (this.state === 'type') {
         this.type = byte >> 4;

@@ -24,6 +24,17 @@ describe('PacketFramer', () => {
     expect(framer.feed(big.subarray(0, 4)).oversized).toBe(big.length);
   });
 
+  it('stops before a PUBLISH it may not pass, and carries on from there next time', () => {
+    const [a, b, c] = [publish(10), publish(20), publish(30)];
+    const framer = new PacketFramer(1 << 20);
+    let budget = 1;
+    const take = (): boolean => budget-- > 0;
+    const first = framer.feed(Buffer.concat([a, ping(), b, c]), take);
+    expect(first).toEqual({ publishes: 1, stoppedAt: a.length + ping().length });
+    budget = 5;
+    expect(framer.feed(Buffer.concat([b, c]), take)).toEqual({ publishes: 2 });
+  });
+
   it('calls a remaining length of five bytes not MQTT', () => {
     expect(new PacketFramer(1 << 28).feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]))).toMatchObject({ malformed: true });
   });
