@@ -30,7 +30,7 @@ async function clusterOf(o: CreateOptions): Promise<{ server: string; caPem: str
   return { server, caPem };
 }
 
-/** Checks everything first, then appends the token, so a failed run leaves tokens.json as it was. */
+/** A join token (--node or --bootstrap), or an API token (--role). */
 async function createToken(o: CreateOptions & { bootstrap?: boolean; ttl: string; description?: string }): Promise<string> {
   if (!o.role) {
     if (!o.node && !o.bootstrap) throw new Error('say what the token is for: --node <name> or --bootstrap (a join token), or --role admin|viewer|node (an API token)');
@@ -41,6 +41,7 @@ async function createToken(o: CreateOptions & { bootstrap?: boolean; ttl: string
   return createApiToken({ ...o, role: o.role });
 }
 
+/** Checks everything first, then appends the token, so a failed run leaves tokens.json as it was. */
 async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptions['role']> }): Promise<string> {
   const { addApiToken, newTokenEntry } = await import('../../cloud/apiserver/token-file.js');
   const { buildKubeconfig, readCredentials } = await import('../../cloud/apiserver/credentials.js');

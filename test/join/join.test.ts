@@ -15,7 +15,7 @@ import { startEdge, type EdgeHandle } from '../../edge/main.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import type { Secret } from '../../shared/config-types.js';
 import { caFingerprint, formatJoinToken, newBootstrapToken } from '../../shared/join-token.js';
-import { silentLogger } from '../../shared/log.js';
+import { memoryLogger, silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
 
@@ -33,10 +33,12 @@ describe('joining a TLS-only cloud with a token', () => {
   let dir: string;
   let cloud: Cloud;
   const edges: EdgeHandle[] = [];
+  const log = memoryLogger('cloud');
+  const logged = (text: string): boolean => log.lines.some((l) => l.includes(text));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-join-'));
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, mqttHost: '0.0.0.0', tlsOnly: true, store: 'memory', clock, logger: silentLogger });
+    cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, mqttHost: '0.0.0.0', tlsOnly: true, store: 'memory', clock, logger: log });
   });
   afterAll(async () => {
     for (const e of edges) await e.stop();
@@ -81,6 +83,8 @@ describe('joining a TLS-only cloud with a token', () => {
     await eventually(clock, () => cloud.counters.get(REFUSED, { reason: 'bad-credentials' }) > refusedBefore, 'its retry refused', { stepMs: 1000 });
     expect(edge.hub.connectivity.connected).toBe(false);
     await expect(joinAs('edge-2b', token.text)).rejects.toThrow(/unknown or revoked join token/);
+    expect(logged('the credential of node edge-2 was revoked')).toBe(true);
+    expect(edges[0]!.hub.connectivity.connected, 'edge-1 is not disturbed').toBe(true);
   });
 
   it('deleting the Node disconnects it and refuses it from then on', async () => {
@@ -92,6 +96,7 @@ describe('joining a TLS-only cloud with a token', () => {
     await clock.advance(60_000);
     expect(edge.hub.connectivity.connected).toBe(false);
     expect(await node('edge-3')).toBeUndefined();
+    expect(edges[0]!.hub.connectivity.connected, 'edge-1 is not disturbed').toBe(true);
   });
 
   it.each([
@@ -104,6 +109,7 @@ describe('joining a TLS-only cloud with a token', () => {
     const before = cloud.counters.get(JOIN_REFUSED, { reason });
     await expect(joinAs(name, text)).rejects.toThrow(message);
     expect(cloud.counters.get(JOIN_REFUSED, { reason })).toBe(before + 1);
+    expect(log.lines.filter((l) => l.includes('refused a join') && l.includes(`"reason":"${reason}"`)).length).toBe(before + 1);
   });
 
   it('refuses a cloud whose CA is not the one the token pins', async () => {
@@ -126,6 +132,7 @@ describe('joining a TLS-only cloud with a token', () => {
     });
     expect(answer).toEqual({ status: 400, body: 'Client sent an HTTP request to an HTTPS server.\n' });
     expect(cloud.counters.get(API_REFUSED, { reason: 'plain-http' })).toBe(before + 1);
+    expect(logged('refused plain HTTP on the TLS-only API port')).toBe(true);
   });
 
   const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
