@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
 import { isValidNodeName } from '../shared/protocol/topics.js';
 
@@ -25,4 +26,9 @@ export function nodeName(value: string): string {
 /** A comma-separated list ("a,b"); empty items dropped. */
 export function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function ipAddress(value: string): string {
+  if (isIP(value) === 0) throw new InvalidArgumentError(`"${value}" is not an IPv4 or IPv6 address.`);
+  return value;
 }

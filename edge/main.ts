@@ -41,6 +41,8 @@ export interface EdgeOptions {
   random?: () => number;
   /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
   maxPods?: number;
+  /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of process pods (default 127.0.0.1). */
+  nodeIp?: string;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */
   statusFlushBatch?: number;
 }
@@ -64,7 +66,7 @@ export interface EdgeHandle {
   stop(): Promise<void>;
 }
 
-const HOST_IP = '127.0.0.1';
+const DEFAULT_NODE_IP = '127.0.0.1';
 
 /** The edge's composition root: hub + cache + edged + runtime + local API. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
@@ -73,12 +75,13 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const clock = options.clock ?? realClock;
   const logger = options.logger ?? createLogger(`edge/${nodeName}`);
   const reboot = options.reboot ?? false;
+  const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
   await mkdir(dataDir, { recursive: true });
 
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
   const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: HOST_IP });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
@@ -117,7 +120,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP: HOST_IP, onStatusQueued: () => statuses.flush() });
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush() });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -155,7 +158,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     isConnected,
     send: (draft) => hub.send(draft),
     buildNode: () =>
-      buildNode({ nodeName, hostIP: HOST_IP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
+      buildNode({ nodeName, hostIP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
     clock,
     intervalMs: timing.nodeStatusIntervalMs,
     reportMs: timing.nodeStatusReportMs,

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
-import { nodeName, numberIn, port, positive } from '../options.js';
+import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
 export function edgeCommand(): Command {
@@ -19,6 +19,7 @@ export function edgeCommand(): Command {
     .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
+    .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
     .option('--reboot', 'start as after a node reboot: containers from before are gone and start again')
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
@@ -43,6 +44,7 @@ export function edgeCommand(): Command {
           logger,
           reboot: Boolean(o.reboot),
           maxPods: o.maxPods,
+          ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
         });
         process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
         return edge;

@@ -38,20 +38,25 @@ describe('kedge edge --cloud --token (real processes, TLS only)', () => {
     }
   });
 
-  it('prints a join token alone on the last line; the edge joins with it and connects over mqtts', async () => {
+  it('prints a join token alone on the last line; the edge joins with it, connects over mqtts and its node gets Ready at its --node-ip', async () => {
     const out = await kedge('token', 'create', '--node', 'edge-1', '--data-dir', cloud!.dir);
     expect([out.code, out.stderr]).toEqual([0, '']);
     const token = out.stdout.trimEnd().split('\n').at(-1)!;
     expect(token).toMatch(/^K10[0-9a-f]{64}::[a-z0-9]{6}\.[a-z0-9]{16}$/);
     edge = startRole({
       name: 'edge-1',
-      args: ['edge', '--node', 'edge-1', '--cloud', api, '--token', token, '--data-dir', join(cloud!.dir, 'edge-1'), '--local-api-port', '0', '--time-scale', '10'],
+      args: ['edge', '--node', 'edge-1', '--cloud', api, '--token', token, '--data-dir', join(cloud!.dir, 'edge-1'), '--local-api-port', '0', '--time-scale', '10', '--node-ip', '192.0.2.10'],
       readyPattern: /^kedge edge edge-1 ready /,
       clock: realClock,
       onLine: (l) => edgeLines.push(l),
     });
     await edge.ready;
     await waitFor(() => edgeLines.some((l) => l.includes('connected {"broker":"mqtts://127.0.0.1')), 'the edge on mqtts', 15_000);
+    if (hasKubectl) {
+      const kubectl = kubectlIn(cloud!.dir, join(cloud!.dir, 'kubeconfig'));
+      const jsonpath = 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address} {.status.conditions[?(@.type=="Ready")].status}';
+      await waitFor(async () => (await kubectl('get', 'node', 'edge-1', '-o', jsonpath)).stdout === '192.0.2.10 True', 'edge-1 Ready at its --node-ip', 15_000, 200);
+    }
     const list = await kedge('token', 'list', '--data-dir', cloud!.dir);
     expect(list.stdout).toMatch(/\n[a-z0-9]{6}\s+edge-1\s+\S+\s+edge-1\n/);
   });
