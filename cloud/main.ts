@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { makePrivateDir } from '../shared/private-file.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
@@ -110,7 +110,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.length = 0;
   };
   try {
-    await mkdir(options.dataDir, { recursive: true });
+    await makePrivateDir(options.dataDir);
     const credentials = await loadOrCreateCredentials(options.dataDir);
     const counters = describeCounters(new Counters());
     const apiHost = options.apiHost ?? '127.0.0.1';

@@ -1,10 +1,10 @@
 import { request } from 'node:https';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../shared/errors.js';
 import { caFingerprint, parseJoinToken, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
-import { writePrivate } from '../shared/private-file.js';
+import { makePrivateDir, writePrivate } from '../shared/private-file.js';
 
 /** What an edge keeps after joining (`<data dir>/credential.json`, mode 0600). */
 export interface EdgeCredential {
@@ -46,7 +46,7 @@ export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   const { password, brokerUrl } = JSON.parse(answer) as { password?: unknown; brokerUrl?: unknown };
   if (typeof password !== 'string' || typeof brokerUrl !== 'string') throw new KedgeError('Internal', `the cloud answered the join without a credential: ${answer.slice(0, 200)}`);
   const credential: EdgeCredential = { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
-  await mkdir(o.dataDir, { recursive: true });
+  await makePrivateDir(o.dataDir);
   await writePrivate(path, JSON.stringify(credential, null, 2) + '\n');
   o.logger.info('joined the cloud', { cloud: o.cloudUrl, broker: brokerUrl });
   return credential;
@@ -104,7 +104,10 @@ function call(cloudUrl: string, path: string, o: CallOptions): Promise<string> {
       });
     });
     req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
-    req.on('error', (err) => reject(new KedgeError('Unavailable', `cannot reach ${url.origin}: ${err.message}`)));
+    req.on('error', (err) => {
+      const hint = /altnames/.test(err.message) ? ` (the cloud's certificate does not name ${url.hostname}: start the cloud with --tls-san ${url.hostname})` : '';
+      reject(new KedgeError('Unavailable', `cannot reach ${url.origin}: ${err.message}${hint}`));
+    });
     req.end(o.body);
   });
 }

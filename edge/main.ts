@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { makePrivateDir } from '../shared/private-file.js';
 import { join } from 'node:path';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
@@ -76,7 +76,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const logger = options.logger ?? createLogger(`edge/${nodeName}`);
   const reboot = options.reboot ?? false;
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
 
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));

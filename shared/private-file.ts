@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 
 /** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
 export async function writePrivate(path: string, content: string): Promise<void> {
@@ -16,4 +16,10 @@ export async function writePrivate(path: string, content: string): Promise<void>
     await rm(tmp, { force: true });
     throw err;
   });
+}
+
+/** Makes `dir` (and its parents) and leaves it readable by its owner only: it holds secrets. */
+export async function makePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700); // an existing dir too, whatever the umask made of it
 }

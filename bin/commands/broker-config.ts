@@ -1,4 +1,4 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
@@ -85,7 +85,10 @@ export async function writeMosquittoConfig(o: MosquittoConfigOptions, warn: (lin
   const passwd = mosquittoPasswordFile(users.map((username) => ({ username, passwordHash: hashes.get(username)! })));
   const conf = mosquittoConf({ port: o.port, host: o.host, passwordFile: files.passwd, aclFile: files.acl });
   await mkdir(out, { recursive: true });
+  // Mosquitto started as root reads the file as the mosquitto user: a new file keeps the owner the old one was given.
+  const owner = await stat(files.passwd).then((st) => ({ uid: st.uid, gid: st.gid }), () => undefined);
   await writePrivate(files.passwd, passwd);
+  if (owner) await chown(files.passwd, owner.uid, owner.gid);
   for (const [path, text] of [[files.acl, mosquittoAclFile()], [files.conf, conf]] as const) {
     await writePrivate(path, text); // whole or not at all: Mosquitto re-reads them on SIGHUP
     await chmod(path, 0o644);

@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import type { Secret } from '../../shared/config-types.js';
+import { isKedgeError } from '../../shared/errors.js';
 import { cloudClient } from '../cloud-request.js';
 import { textTable } from '../text-table.js';
 import { realClock } from '../../shared/clock.js';
@@ -21,7 +24,6 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const { formatJoinToken, caFingerprint, newBootstrapToken } = await import('../../shared/join-token.js');
   const { bootstrapTokenSecret, JOIN_NAMESPACE } = await import('../../cloud/join/secrets.js');
   const { CA_CERT_FILE } = await import('../../cloud/apiserver/credentials.js');
-  const errors = await import('../../shared/errors.js');
   const ttl = parseGoDuration(o.ttl);
   if (ttl === undefined || ttl < 0) throw new Error(`--ttl: "${o.ttl}" is not a duration such as 24h, 90m or 0 (never expires)`);
   const caPem = await readFile(join(o.dataDir, CA_CERT_FILE), 'utf8').catch(() => {
@@ -31,20 +33,17 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const { id, secret } = newBootstrapToken();
   const expires = ttl === 0 ? undefined : now + ttl;
   const description = o.description ?? (o.node ? `join token for node ${o.node}` : 'join token for any node');
-  await api.create({ resource: 'secrets', namespace: JOIN_NAMESPACE }, bootstrapTokenSecret({ id, secret, expires, node: o.node, description })).catch((err: Error) => {
-    const { isKedgeError } = errors;
-    throw new Error(isKedgeError(err, 'Unavailable') ? `the cloud of ${o.dataDir} does not answer (${err.message}): is it running, and reachable from here?` : `the cloud of ${o.dataDir} refused the token: ${err.message}`);
-  });
+  await api.create({ resource: 'secrets', namespace: JOIN_NAMESPACE }, bootstrapTokenSecret({ id, secret, expires, node: o.node, description })).catch(explained(o.dataDir, 'refused the token'));
   const until = expires === undefined ? 'never expires' : `valid until ${new Date(expires).toISOString()}`;
   const forWhom = o.node ? `node ${o.node}` : 'any node name';
   const edge = `kedge edge --node ${o.node ?? '<name>'} --cloud https://<cloud address>:6443 --token <the token below>`;
-  return `join token ${id} for ${forWhom}, ${until}; revoke it with: kedge token revoke ${id}\non the edge: ${edge}\n${formatJoinToken({ caHash: caFingerprint(caPem), id, secret })}\n`;
+  return `join token ${id} for ${forWhom}, ${until}; revoke it with: kedge token revoke ${id}${dataDirFlag(o.dataDir)}\non the edge: ${edge}\n${formatJoinToken({ caHash: caFingerprint(caPem), id, secret })}\n`;
 }
 
 export async function listJoinTokens(dataDir: string, now = realClock.now()): Promise<string> {
   const { bootstrapTokenOf, nodeCredentialOf, JOIN_NAMESPACE } = await import('../../cloud/join/secrets.js');
   const api = await cloudClient(dataDir);
-  const secrets = (await api.list<import('../../shared/config-types.js').Secret>({ resource: 'secrets', namespace: JOIN_NAMESPACE })).items;
+  const secrets = (await api.list<Secret>({ resource: 'secrets', namespace: JOIN_NAMESPACE }).catch(explained(dataDir, 'refused the list'))).items;
   const credentials = secrets.flatMap((s) => nodeCredentialOf(s) ?? []);
   const rows = secrets.flatMap((s) => bootstrapTokenOf(s) ?? []).map((t) => [
     t.id,
@@ -61,7 +60,18 @@ export async function revokeJoinToken(dataDir: string, id: string): Promise<stri
   const { bootstrapTokenName, JOIN_NAMESPACE } = await import('../../cloud/join/secrets.js');
   const api = await cloudClient(dataDir);
   await api.delete({ resource: 'secrets', namespace: JOIN_NAMESPACE, name: bootstrapTokenName(id) }).catch((err: Error) => {
-    throw new Error(/not found/i.test(err.message) ? `no join token ${id} (kedge token list shows them)` : err.message);
+    if (isKedgeError(err, 'NotFound')) throw new Error(`no join token ${id} (kedge token list${dataDirFlag(dataDir)} shows them)`);
+    return explained(dataDir, 'refused to revoke it')(err);
   });
   return `join token ${id} revoked; nodes that joined with it are disconnected and refused\n`;
+}
+
+const dataDirFlag = (dataDir: string): string => (dataDir === DEFAULT_DEMO_DATA_DIR ? '' : ` --data-dir ${dataDir}`);
+
+/** A failed call to the cloud, told apart: it does not answer, or it answered no. */
+function explained(dataDir: string, refused: string): (err: Error) => never {
+  return (err) => {
+    if (isKedgeError(err, 'Unavailable')) throw new Error(`the cloud of ${dataDir} does not answer (${err.message}): is it running, and reachable from here?`);
+    throw new Error(`the cloud of ${dataDir} ${refused}: ${err.message}`);
+  };
 }

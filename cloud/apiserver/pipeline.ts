@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
-import { authorize, requestFacts } from './authz.js';
+import { adminOnly, authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { createLoopbackClient } from './loopback-client.js';
@@ -89,7 +89,10 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
     await authorize(user, { verb: verbForPath(req.method), path });
     if (path === BACKUP_PATH) return serveBackup(user, req.method.toUpperCase(), deps.store);
-    if (path === '/metrics' && deps.metrics) return readOnlyText(req, deps.metrics);
+    if (path === '/metrics' && deps.metrics) {
+      if (user.role !== 'viewer') adminOnly(user, path); // not nodes: what others were refused is none of theirs
+      return readOnlyText(req, deps.metrics);
+    }
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;
     const dashboard = deps.dashboard && (await deps.dashboard.serve(user, req, path));

@@ -76,12 +76,12 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const waitForCloud = options.nodesWaitForCloud === true;
   const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown>): void => {
     counters.add(REFUSED, { reason });
-    logger.warn(`broker refused a client: ${message}`, { reason, ...details });
+    logger.warn(`broker refused a client: ${message.trim()}`, { reason, ...details });
   };
 
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
-      const peer = (client.conn as Partial<GuardedConnection>).remoteAddress;
+      const peer = peerOf(client);
       Promise.resolve()
         .then(() => authenticate(username ?? '', password?.toString('utf8') ?? '', { address: peer }))
         .then((verdict) => {
@@ -106,14 +106,14 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       const who = client ? identities.get(client) : undefined;
       if (who && mayPublish(who, packet.topic)) return done(null);
       counters.add(DENIED, { action: 'publish' });
-      logger.warn('broker denied a publish', { clientId: client?.id, topic: packet.topic });
+      logger.warn('broker denied a publish', { action: 'publish', clientId: client?.id, peer: peerOf(client), topic: packet.topic });
       done(new Error(`not authorized to publish to ${packet.topic}`));
     },
     authorizeSubscribe: (client, sub, done) => {
       const who = identities.get(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
       counters.add(DENIED, { action: 'subscribe' });
-      logger.warn('broker denied a subscription', { clientId: client.id, topic: sub.topic });
+      logger.warn('broker denied a subscription', { action: 'subscribe', clientId: client.id, peer: peerOf(client), topic: sub.topic });
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
   });
@@ -127,14 +127,14 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     for (const node of nodes) node.close();
   });
   broker.on('clientError', (client, err) => logger.warn('broker client error', { clientId: client.id, error: err.message }));
-  broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: (client.conn as Partial<GuardedConnection>).remoteAddress }));
+  broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: peerOf(client) }));
 
   const revocations = options.revoked$?.subscribe((node) => {
     for (const client of nodes) {
       if (client.closed) nodes.delete(client); // failed between authentication and CONNACK: no disconnect event
       const who = identities.get(client);
       if (who?.role !== 'node' || who.node !== node) continue;
-      refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id });
+      refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id, peer: peerOf(client) });
       client.close();
     }
   });
@@ -154,7 +154,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
           },
         }),
       ),
-    onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer }),
+    onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   });
 
   let closing: Promise<void> | undefined;
@@ -173,4 +173,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   logger.info('broker listening', { host, port: listener.port, tls: Boolean(options.tls) });
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return { url: `${options.tls ? 'mqtts' : 'mqtt'}://${reachable}:${listener.port}`, port: listener.port, close };
+}
+
+/** The client's address, from the guarded connection under it. */
+function peerOf(client: Client | null): string | undefined {
+  return (client?.conn as Partial<GuardedConnection> | undefined)?.remoteAddress;
 }

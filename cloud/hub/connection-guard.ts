@@ -3,6 +3,9 @@ import type { Socket } from 'node:net';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { PacketFramer } from './packet-framer.js';
 
+/** Holds less than this apart belong to one throttling episode. */
+const EPISODE_GAP_MS = 1000;
+
 export interface ConnectionLimits {
   /** The largest MQTT packet a client may send, header included. */
   maxPacketBytes: number;
@@ -35,8 +38,8 @@ export class GuardedConnection extends Duplex {
   /** Bytes read but not passed on yet: they start with a PUBLISH over the budget. */
   private held: Buffer | undefined;
   private waiting: Cancel | undefined;
-  /** Held back since the last time everything passed: one report per episode, not per wait. */
-  private slowed = false;
+  /** When bytes were last held back: a client held again within a second is the same episode, reported once. */
+  private lastHeldAt = -Infinity;
 
   constructor(
     private readonly socket: Socket,
@@ -107,8 +110,9 @@ export class GuardedConnection extends Duplex {
   private hold(rest: Buffer): void {
     this.held = rest;
     this.socket.pause();
-    if (!this.slowed) this.events.throttled();
-    this.slowed = true;
+    const now = this.clock.now();
+    if (now - this.lastHeldAt > EPISODE_GAP_MS) this.events.throttled();
+    this.lastHeldAt = now;
     const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
     const batch = Math.max(1, Math.min(burst, rate / 10));
     this.waiting = this.clock.setTimer(Math.ceil(((batch - this.tokens) * 1000) / rate), () => this.release());
@@ -121,8 +125,6 @@ export class GuardedConnection extends Duplex {
     this.held = undefined;
     if (this.destroyed) return;
     if (held) this.onData(held);
-    if (this.waiting) return;
-    this.slowed = false;
-    this.socket.resume();
+    if (!this.waiting) this.socket.resume();
   }
 }

@@ -83,7 +83,6 @@ export function mosquittoConf(listener: MosquittoListener): string {
     `password_file ${listener.passwordFile}`,
     `acl_file ${listener.aclFile}`,
     '# kedge drops larger payloads anyway; the broker need not carry them.',
-    `message_size_limit ${MAX_PAYLOAD_BYTES}`,
     `max_packet_size ${MAX_PAYLOAD_BYTES + PACKET_OVERHEAD_BYTES}`,
     `max_queued_messages ${MAX_QUEUED_MESSAGES}`,
     'set_tcp_nodelay true',

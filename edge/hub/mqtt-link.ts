@@ -129,7 +129,7 @@ export class MqttLink {
   private onError(err: Error & { code?: unknown }): void {
     const refused = err.code === BAD_CREDENTIALS || err.code === NOT_AUTHORIZED;
     if (refused && !this.credentialRefused) {
-      this.options.logger.error('the broker refuses this node\'s credential (revoked, or its Node deleted): retrying slowly; to come back, join again with a new token', {
+      this.options.logger.error('the broker refuses this node\'s credential: retrying slowly (a joined node whose token was revoked or whose Node was deleted comes back by joining again with a new token)', {
         error: err.message,
         retryMs: this.credentialRetryMs(),
       });

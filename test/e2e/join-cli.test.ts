@@ -42,6 +42,7 @@ describe('kedge edge --cloud --token (real processes, TLS only)', () => {
     const out = await kedge('token', 'create', '--node', 'edge-1', '--data-dir', cloud!.dir);
     expect([out.code, out.stderr]).toEqual([0, '']);
     const token = out.stdout.trimEnd().split('\n').at(-1)!;
+    expect(out.stdout).toContain(`kedge token revoke ${token.slice(-23, -17)} --data-dir ${cloud!.dir}`);
     expect(token).toMatch(/^K10[0-9a-f]{64}::[a-z0-9]{6}\.[a-z0-9]{16}$/);
     edge = startRole({
       name: 'edge-1',
@@ -67,7 +68,7 @@ describe('kedge edge --cloud --token (real processes, TLS only)', () => {
     const badTtl = await kedge('token', 'create', '--bootstrap', '--ttl', 'soon', '--data-dir', cloud!.dir);
     expect([badTtl.code, badTtl.stderr]).toEqual([1, 'error: --ttl: "soon" is not a duration such as 24h, 90m or 0 (never expires)\n']);
     const unknown = await kedge('token', 'revoke', 'zzzzzz', '--data-dir', cloud!.dir);
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no join token zzzzzz (kedge token list shows them)\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, `error: no join token zzzzzz (kedge token list --data-dir ${cloud!.dir} shows them)\n`]);
     const badToken = await kedge('edge', '--node', 'x', '--cloud', api, '--token', 'nope', '--data-dir', join(cloud!.dir, 'x'));
     expect(badToken.code).toBe(1);
     expect(badToken.stderr).toContain('not a join token: expected K10');

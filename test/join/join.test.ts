@@ -65,8 +65,10 @@ describe('joining a TLS-only cloud with a token', () => {
     const credential = await joinAs('edge-1', token.text);
     expect(credential.brokerUrl).toMatch(/^mqtts:\/\/127\.0\.0\.1:\d+$/);
     expect((await stat(join(dir, 'edge-1', 'credential.json'))).mode & 0o777).toBe(0o600);
+    for (const d of ['cloud', 'edge-1']) expect((await stat(join(dir, d))).mode & 0o777, `${d} is private`).toBe(0o700);
     expect(await joinAs('edge-1', token.text)).toEqual(credential); // a restart reuses it
     const edge = await startJoined('edge-1', credential);
+    expect((await stat(join(dir, 'edge-1'))).mode & 0o777).toBe(0o700);
     await eventually(clock, async () => edge.hub.connectivity.connected && isReady(await node('edge-1')), 'edge-1 Ready');
     await cloud.api.create({ resource: 'pods', namespace: 'default' }, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' }, spec: { nodeName: 'edge-1', containers: [{ name: 'c', image: 'i' }] } });
     await eventually(clock, async () => (await cloud.api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'p1' })).status?.phase === 'Running', 'p1 Running');
