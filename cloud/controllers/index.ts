@@ -4,6 +4,7 @@ import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { garbageCollector } from './garbage-collector/index.js';
 import { namespaceController } from './namespace/index.js';
+import { podGarbageCollector } from './pod-gc/index.js';
 import { nodeLifecycleController } from './node-lifecycle/index.js';
 import { replicaSetController } from './replicaset/index.js';
 
@@ -16,6 +17,7 @@ export function defaultControllers(resources: readonly ResourceDef[]): Controlle
     endpointsController,
     garbageCollector([...resources]),
     namespaceController([...resources]),
+    podGarbageCollector,
   ];
 }
 

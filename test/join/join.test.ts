@@ -89,15 +89,20 @@ describe('joining a TLS-only cloud with a token', () => {
     expect(edges[0]!.hub.connectivity.connected, 'edge-1 is not disturbed').toBe(true);
   });
 
-  it('deleting the Node disconnects it and refuses it from then on', async () => {
+  it('deleting the Node disconnects it, refuses it from then on, and its pods go after the grace period', async () => {
     const token = await newJoinToken();
     const edge = await startJoined('edge-3', await joinAs('edge-3', token.text));
     await eventually(clock, async () => edge.hub.connectivity.connected && isReady(await node('edge-3')), 'edge-3 Ready');
+    const pods = { resource: 'pods', namespace: 'default' };
+    await cloud.api.create(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'on-3' }, spec: { nodeName: 'edge-3', containers: [{ name: 'c', image: 'i' }] } });
+    await eventually(clock, async () => (await cloud.api.get<Pod>({ ...pods, name: 'on-3' })).status?.phase === 'Running', 'on-3 Running');
     await cloud.api.delete({ resource: 'nodes', name: 'edge-3' });
     await eventually(clock, async () => !edge.hub.connectivity.connected && !(await credentialExists('edge-3')), 'edge-3 cut off');
     await clock.advance(60_000);
     expect(edge.hub.connectivity.connected).toBe(false);
     expect(await node('edge-3')).toBeUndefined();
+    // The pod GC deletes the pods of a node gone for the grace period: their controllers replace them elsewhere.
+    await eventually(clock, async () => (await cloud.api.list<Pod>(pods, { fieldSelector: 'spec.nodeName=edge-3' })).items.length === 0, 'on-3 deleted');
     expect(edges[0]!.hub.connectivity.connected, 'edge-1 is not disturbed').toBe(true);
   });
 
