@@ -21,8 +21,8 @@ export const DENIED = 'kedge_broker_denied_total';
 export const THROTTLED = 'kedge_broker_throttled_total';
 export type RefusalReason = 'bad-credentials' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
 
-/** Room for the largest object the API accepts (3 MiB) in an envelope; a status flush of a full node well within the rate. */
-export const DEFAULT_LIMITS: ConnectionLimits = { maxPacketBytes: 4 * 1024 * 1024, publishesPerSecond: 500, publishBurst: 2000 };
+/** Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000 pods (about 3,000 messages) well within the burst. */
+export const DEFAULT_LIMITS: ConnectionLimits = { maxPacketBytes: 4 * 1024 * 1024, publishesPerSecond: 2000, publishBurst: 10_000 };
 
 export interface BrokerOptions {
   host?: string;
