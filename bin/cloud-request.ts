@@ -10,6 +10,13 @@ export async function cloudAccess(dataDir: string): Promise<{ server: string; to
   });
 }
 
+/** The access to the cloud of `dataDir` when it is running and answers /healthz; undefined otherwise. */
+export async function runningCloud(dataDir: string): Promise<{ server: string; token: string; ca?: string } | undefined> {
+  const access = await cloudAccess(dataDir).catch(() => undefined);
+  const answers = access && (await requestAs(access, 'GET', '/healthz').then(() => true, () => false));
+  return answers ? access : undefined;
+}
+
 /** One request to the running cloud of `dataDir`, as its kubeconfig's user: the JSON (or text) answer; failures name the problem. */
 export async function cloudRequest(dataDir: string, method: 'GET' | 'POST', path: string): Promise<unknown> {
   return requestAs(await cloudAccess(dataDir), method, path);

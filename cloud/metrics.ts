@@ -1,5 +1,4 @@
 import type { Counters } from '../shared/counters.js';
-import type { Logger } from '../shared/log.js';
 import { DENIED, REFUSED, THROTTLED } from './hub/broker.js';
 import type { HubStats } from './hub/index.js';
 import { JOIN_REFUSED } from './join/join-service.js';
@@ -24,10 +23,3 @@ export function metricsText(counters: Counters, hub: HubStats | undefined): stri
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** A callback that counts one refusal of `reason` and logs it with the peer's address. */
-export function refusalCounter(counters: Counters, name: string, reason: string, logger: Logger, message: string): (peer: string) => void {
-  return (peer) => {
-    counters.add(name, { reason });
-    logger.warn(message, { reason, peer });
-  };
-}

@@ -1,6 +1,8 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
-import { LOOPBACK_HOSTS } from './apiserver/credentials.js';
+
+/** What the serving certificate covers whatever the cloud listens on. */
+export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 

@@ -1,10 +1,10 @@
 import { request } from 'node:https';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../shared/errors.js';
 import { caFingerprint, parseJoinToken, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
 import { makePrivateDir, writePrivate } from '../shared/private-file.js';
+import { JsonStateFile } from './json-state-file.js';
 
 /** What an edge keeps after joining (`<data dir>/credential.json`, mode 0600). */
 export interface EdgeCredential {
@@ -68,12 +68,9 @@ async function fetchPinnedCa(cloudUrl: string, token: JoinToken): Promise<string
 }
 
 async function readCredential(path: string): Promise<EdgeCredential | undefined> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as EdgeCredential;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new KedgeError('Internal', `${path} is damaged (${(err as Error).message}): remove it to join again`);
-  }
+  return new JsonStateFile<EdgeCredential>(path).read().catch((err: Error) => {
+    throw new KedgeError('Internal', `${path} is damaged (${err.message}): remove it to join again`);
+  });
 }
 
 interface CallOptions {

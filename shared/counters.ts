@@ -2,6 +2,8 @@
  * Counters of what the cloud refused or dropped (bad credentials, topics out of bounds,
  * malformed messages...), by name and labels; served at /metrics in Prometheus' text format.
  */
+import type { Logger } from './log.js';
+
 export type Labels = Readonly<Record<string, string>>;
 
 export class Counters {
@@ -50,4 +52,12 @@ function labelText(labels: Labels): string {
     .sort()
     .map((k) => `${k}="${labels[k]!.replace(/[\\"]/g, '\\$&').replace(/\n/g, '\\n')}"`);
   return pairs.length ? `{${pairs.join(',')}}` : '';
+}
+
+/** Counts and logs one kind of refusal: `counter{reason}` goes up and a WARN line says `what` and why. */
+export function refusals(counters: Counters, counter: string, logger: Logger, what: string): (reason: string, message: string, details?: Record<string, unknown>) => void {
+  return (reason, message, details = {}) => {
+    counters.add(counter, { reason });
+    logger.warn(`${what}: ${message.trim()}`, { reason, ...details });
+  };
 }

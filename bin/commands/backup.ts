@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
-import { cloudAccess, cloudRequest, requestAs } from '../cloud-request.js';
+import { cloudRequest, runningCloud } from '../cloud-request.js';
 import { printOrFail } from '../print-or-fail.js';
 
 interface Options {
@@ -32,23 +32,21 @@ async function restore(file: string, o: Options): Promise<string> {
 
 /** A running cloud holds its store open: restoring under it would be lost or break it. */
 async function refuseWhileRunning(dataDir: string): Promise<void> {
-  const access = await cloudAccess(dataDir).catch(() => undefined);
-  const answers = access && (await requestAs(access, 'GET', '/healthz').then(() => true, () => false));
-  if (answers) throw new Error(`the cloud of ${dataDir} is running (${access.server} answers): stop it first, then restore`);
+  const access = await runningCloud(dataDir);
+  if (access) throw new Error(`the cloud of ${dataDir} is running (${access.server} answers): stop it first, then restore`);
 }
 
-export function backupCommand(): Command {
-  return new Command('backup')
-    .description("Save the running cloud's whole store, at one revision, to a file (the cloud keeps serving)")
-    .argument('<file>', 'where to write the backup')
+/** `kedge <name> <file> [--data-dir D]`: runs `work` and prints what it says. */
+function fileCommand(name: string, description: string, fileHelp: string, work: (file: string, o: Options) => Promise<string>): Command {
+  return new Command(name)
+    .description(description)
+    .argument('<file>', fileHelp)
     .option(...dataDirOption)
-    .action((file: string, o: Options) => printOrFail(() => backup(file, o)));
+    .action((file: string, o: Options) => printOrFail(() => work(file, o)));
 }
 
-export function restoreCommand(): Command {
-  return new Command('restore')
-    .description("Replace a stopped cloud's store with a backup: every object, uid and resourceVersion as it was saved")
-    .argument('<file>', 'a file written by kedge backup')
-    .option(...dataDirOption)
-    .action((file: string, o: Options) => printOrFail(() => restore(file, o)));
-}
+export const backupCommand = (): Command =>
+  fileCommand('backup', "Save the running cloud's whole store, at one revision, to a file (the cloud keeps serving)", 'where to write the backup', backup);
+
+export const restoreCommand = (): Command =>
+  fileCommand('restore', "Replace a stopped cloud's store with a backup: every object, uid and resourceVersion as it was saved", 'a file written by kedge backup', restore);

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
-import { cloudAccess, requestAs } from '../cloud-request.js';
+import { requestAs, runningCloud } from '../cloud-request.js';
 import { numberIn } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';
 
@@ -47,9 +47,8 @@ export function nodePassword(value: string, previous: NodePassword[] = []): Node
 /** The node credentials the running cloud of `dataDir` holds; undefined when no cloud answers there. */
 async function joinedNodes(dataDir: string): Promise<{ node: string; passwordHash: string }[] | undefined> {
   const { JOIN_NAMESPACE, nodeCredentialOf } = await import('../../cloud/join/secrets.js');
-  const access = await cloudAccess(dataDir).catch(() => undefined);
-  const answers = access && (await requestAs(access, 'GET', '/healthz').then(() => true, () => false));
-  if (!answers) return undefined;
+  const access = await runningCloud(dataDir);
+  if (!access) return undefined;
   const list = (await requestAs(access, 'GET', `/api/v1/namespaces/${JOIN_NAMESPACE}/secrets`)) as { items?: Secret[] };
   return (list.items ?? []).flatMap((secret) => nodeCredentialOf(secret) ?? []);
 }

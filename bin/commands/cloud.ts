@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { isLoopbackHost } from '../../cloud/network.js';
 import { list, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
@@ -16,7 +17,7 @@ interface Listening {
 }
 
 /** Where the cloud listens and whether it insists on TLS, from --bind, --insecure and the explicit hosts and ports. */
-export function listening(o: Record<string, unknown>, explicit: (option: string) => boolean, isLoopbackHost: (h: string) => boolean): Listening {
+export function listening(o: Record<string, unknown>, explicit: (option: string) => boolean): Listening {
   const bind = o.bind as string | undefined;
   const apiHost = bind ?? (o.apiHost as string);
   const mqttHost = bind ?? (o.mqttHost as string);
@@ -50,8 +51,7 @@ export function cloudCommand(): Command {
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
-    const { isLoopbackHost } = await import('../../cloud/network.js');
-    const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli', isLoopbackHost);
+    const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
     await runUntilStopped('cloud', async (logger) => {
       const cloud = await startCloud({
         dataDir: o.dataDir,

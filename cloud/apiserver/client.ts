@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { isKedgeError } from '../../shared/errors.js';
 import type { KubeObject, ObjectList } from '../../shared/types.js';
 
 /**
@@ -58,4 +59,14 @@ export interface ApiClient {
   delete(ref: ResourceRef, options?: DeleteOptions): Promise<unknown>;
   /** Errors with an Expired KedgeError when the resourceVersion is older than the window. */
   watch<T extends KubeObject>(ref: ResourceRef, options?: WatchOptions): Observable<ApiWatchEvent<T>>;
+}
+
+/** The object `get` reads, or undefined when there is none (NotFound); other errors pass. */
+export async function getOrUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isKedgeError(err, 'NotFound')) return undefined;
+    throw err;
+  }
 }

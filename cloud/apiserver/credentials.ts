@@ -29,8 +29,7 @@ export const TLS_KEY_FILE = 'tls.key';
 /** The CA every client of the cloud trusts (kubeconfig, edges). */
 export const CA_CERT_FILE = 'ca.crt';
 export const CA_KEY_FILE = 'ca.key';
-/** What the serving certificate covers by default. */
-export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+export { LOOPBACK_HOSTS } from '../network.js';
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');

@@ -49,7 +49,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const server = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    dispatchByFirstByte(socket, options.tlsOnly && secure ? refusePlain(options.onPlainRefused) : plain, secure || undefined);
+    const onPlain = options.tlsOnly && secure ? refusePlain(options.onPlainRefused) : (s: Socket) => plain.emit('connection', s);
+    dispatchByFirstByte(socket, onPlain, secure || undefined);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,13 +83,12 @@ function servePage(pages: PageHandler | undefined, req: IncomingMessage, res: Se
 }
 
 /** A TLS connection starts with a handshake record (0x16); anything else is plain HTTP. */
-function dispatchByFirstByte(socket: Socket, plain: Server | ((socket: Socket) => void), secure: Server | undefined): void {
+function dispatchByFirstByte(socket: Socket, onPlain: (socket: Socket) => void, secure: Server | undefined): void {
   socket.once('data', (first: Buffer) => {
     socket.pause();
     socket.unshift(first);
     if (first[0] === 0x16 && secure) secure.emit('connection', socket);
-    else if (typeof plain === 'function') return plain(socket);
-    else plain.emit('connection', socket);
+    else onPlain(socket);
     process.nextTick(() => socket.resume());
   });
 }

@@ -1,7 +1,7 @@
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
-import { Counters } from '../../shared/counters.js';
+import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
@@ -74,10 +74,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
   const nodes = new Set<Client>();
   const waitForCloud = options.nodesWaitForCloud === true;
-  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown>): void => {
-    counters.add(REFUSED, { reason });
-    logger.warn(`broker refused a client: ${message.trim()}`, { reason, ...details });
-  };
+  const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client');
 
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {

@@ -1,7 +1,7 @@
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Node, NodeCondition, Pod, PodStatus } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
 import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-health.js';
 
 /**
@@ -19,15 +19,6 @@ async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
     } catch (err) {
       if (!isKedgeError(err, 'Conflict') || i >= CONFLICT_RETRIES) throw err;
     }
-  }
-}
-
-async function getOrUndefined<T extends Node | Pod>(get: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await get();
-  } catch (err) {
-    if (isKedgeError(err, 'NotFound')) return undefined;
-    throw err;
   }
 }
 

@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Secret } from '../../shared/config-types.js';
 import type { Clock } from '../../shared/clock.js';
-import type { Counters } from '../../shared/counters.js';
+import { refusals, type Counters } from '../../shared/counters.js';
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { parseBootstrapToken } from '../../shared/join-token.js';
 import type { Logger } from '../../shared/log.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
-import type { ApiClient } from '../apiserver/client.js';
+import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
 import { newToken } from '../apiserver/credentials.js';
 import { jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
 import { hashPassword } from '../hub/password-hash.js';
@@ -58,9 +58,9 @@ function caCerts(req: ApiRequest, caPem: string): ApiResponse {
 }
 
 async function join(deps: JoinDeps, req: ApiRequest): Promise<ApiResponse> {
+  const refusal = refusals(deps.counters, JOIN_REFUSED, deps.logger, 'refused a join');
   const refuse = (reason: string, err: KedgeError): KedgeError => {
-    deps.counters.add(JOIN_REFUSED, { reason });
-    deps.logger.warn(`refused a join: ${err.message}`, { reason });
+    refusal(reason, err.message);
     return err;
   };
   if (req.method.toUpperCase() !== 'POST') throw methodNotAllowed(req.method.toUpperCase(), JOIN_PATH, 'POST');
@@ -91,12 +91,8 @@ function nodeOf(body: Buffer | undefined): string | undefined {
 }
 
 async function tokenNamed(api: ApiClient, id: string): Promise<BootstrapTokenSpec | undefined> {
-  try {
-    return bootstrapTokenOf(await api.get<Secret>({ resource: 'secrets', namespace: JOIN_NAMESPACE, name: bootstrapTokenName(id) }));
-  } catch (err) {
-    if (isKedgeError(err, 'NotFound')) return undefined;
-    throw err;
-  }
+  const secret = await getOrUndefined(() => api.get<Secret>({ resource: 'secrets', namespace: JOIN_NAMESPACE, name: bootstrapTokenName(id) }));
+  return secret && bootstrapTokenOf(secret);
 }
 
 /** A node joining again gets a new credential; the old one stops working (its connections close). */

@@ -1,11 +1,11 @@
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Secret } from '../../shared/config-types.js';
-import { isKedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Node } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import type { CacheEvent } from '../informer/informer.js';
 import type { Informers } from '../informer/shared-informers.js';
+import { ignoreGone } from '../controllers/garbage-collector/apply.js';
 import { verifyPassword } from '../hub/password-hash.js';
 import { bootstrapTokenOf, JOIN_NAMESPACE, nodeCredentialName, nodeCredentialOf, type NodeCredential } from './secrets.js';
 
@@ -51,11 +51,6 @@ export class NodeCredentials {
     return credential !== undefined && verifyPassword(password, credential.passwordHash);
   }
 
-  /** Every credential known now (for broker configuration files). */
-  list(): NodeCredential[] {
-    return [...this.byNode.values()];
-  }
-
   close(): void {
     for (const s of this.subscriptions) s.unsubscribe();
     this.revocations.complete();
@@ -90,16 +85,12 @@ export class NodeCredentials {
 
   /** A revoked join token takes along every credential obtained with it. */
   private async revokeToken(id: string): Promise<void> {
-    for (const c of this.list().filter((c) => c.tokenId === id)) {
+    for (const c of [...this.byNode.values()].filter((c) => c.tokenId === id)) {
       await this.deleteQuietly({ resource: 'secrets', namespace: JOIN_NAMESPACE, name: nodeCredentialName(c.node) });
     }
   }
 
   private async deleteQuietly(ref: { resource: string; namespace: string; name: string }): Promise<void> {
-    try {
-      await this.deps.api.delete(ref);
-    } catch (err) {
-      if (!isKedgeError(err, 'NotFound')) this.deps.logger.warn('cannot revoke a node credential', { name: ref.name, error: (err as Error).message });
-    }
+    await ignoreGone(this.deps.api.delete(ref)).catch((err: Error) => this.deps.logger.warn('cannot revoke a node credential', { name: ref.name, error: err.message }));
   }
 }

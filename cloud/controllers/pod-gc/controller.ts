@@ -18,8 +18,12 @@ async function startPodGc(ctx: ControllerContext): Promise<RunningController> {
   /** When each node was first seen missing while pods were bound to it. */
   const missingSince = new Map<string, number>();
 
+  /** Node names pods named before the first list of nodes was in: looked at once it is (not one list of pods each at start-up). */
+  let early: Set<string> | undefined = new Set();
+
   const suspect = (node: string | undefined): void => {
     if (!node || nodes.has(node)) return;
+    if (early) return void early.add(node);
     if (!missingSince.has(node)) missingSince.set(node, clock.now());
     loop.queue.add(node);
   };
@@ -46,7 +50,12 @@ async function startPodGc(ctx: ControllerContext): Promise<RunningController> {
   const loop = new ControllerLoop({ clock, logger, reconcile, backoff: { minMs: 100, maxMs: 10_000 } });
   await loop.start([
     source(ctx.informers.of<Node>({ resource: 'nodes' }), (e) => {
-      if (e.type === 'SYNCED') return;
+      if (e.type === 'SYNCED') {
+        const named = early;
+        early = undefined;
+        for (const node of named ?? []) suspect(node);
+        return;
+      }
       const name = e.object.metadata.name!;
       if (e.type === 'DELETED') {
         nodes.delete(name);
