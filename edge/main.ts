@@ -85,7 +85,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
   const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const { crashPoint } = options;
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('runtime'), crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
