@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { access, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/log.js';
 import { isSameProcess, processStartTime, signalGroup } from './proc-stat.js';
@@ -11,13 +11,23 @@ export interface ShimIdentity {
   startTime: string;
 }
 
-export async function readShimFile(path: string): Promise<ShimIdentity | undefined> {
+async function readShimFile(path: string): Promise<ShimIdentity | undefined> {
   try {
     const saved = JSON.parse(await readFile(path, 'utf8')) as ShimIdentity;
     return Number.isInteger(saved.pid) && typeof saved.startTime === 'string' ? saved : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the container's shim was let go and ran it: it wrote its pid file, or its log (a
+ * shim from before pid files opened its log first thing, and ran the container at once).
+ */
+export async function shimRan(dataDir: string, id: string): Promise<boolean> {
+  const { pid, log } = containerPaths(dataDir, id);
+  const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+  return (await exists(pid)) || exists(log);
 }
 
 /** Every pid file in the containers directory, by container id. */
@@ -60,7 +70,7 @@ export async function reconcile(dataDir: string, state: ProcessState, logger?: L
   let changed = false;
   for (const record of state.containers) {
     if (record.pid === undefined || record.finishedAt !== undefined) continue;
-    if (await readShimFile(containerPaths(dataDir, record.id).pid)) continue;
+    if (await shimRan(dataDir, record.id)) continue;
     await stopGroup(record.pid, record.startTime);
     unstart(record);
     changed = true;

@@ -10,7 +10,7 @@ import { JsonStateFile } from '../json-state-file.js';
 import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
 import { isSameProcess, signalGroup } from './proc-stat.js';
-import { readShimFile, reconcile, stopEveryShim, stopGroup, unstart } from './process-reconcile.js';
+import { reconcile, shimRan, stopEveryShim, stopGroup, unstart } from './process-reconcile.js';
 import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
 import { CONTAINERS_DIR, containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnShim, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
@@ -190,13 +190,13 @@ export class ProcessRuntime implements Runtime {
   }
 
   /**
-   * Records the end of a shim; its exit file, when there is one, knows best. A shim that ended
-   * without running its container leaves it `created`; one that did takes down whatever is
-   * left in its process group (the container, if the shim died before it).
+   * Records the end of a shim: how its container ended (the exit file, when there is one, knows
+   * best), or, if it never ran it, `created` again. What is left in its process group goes (the
+   * container, if the shim died before it; whatever the container left running).
    */
   private async finishChild(record: ProcessRecord, fallback: ExitInfo): Promise<void> {
-    const paths = containerPaths(this.options.dataDir, record.id);
-    const [recorded, ran] = await Promise.all([readExitFile(paths.exit), readShimFile(paths.pid)]);
+    const { dataDir } = this.options;
+    const [recorded, ran] = await Promise.all([readExitFile(containerPaths(dataDir, record.id).exit), shimRan(dataDir, record.id)]);
     // Our child stays "running" until here, so a liveness check cannot race this with Unknown.
     this.children.delete(record.id);
     if (record.finishedAt !== undefined || record.pid === undefined) return;

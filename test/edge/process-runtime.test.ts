@@ -148,6 +148,22 @@ describe('ProcessRuntime', () => {
     expect(await processStartTime(pid)).toBe(startTime); // a reboot kills only what it recorded
   });
 
+  it('a shim recorded with its log adopts as running (one from before pid files); without, it never ran: created again, stopped', async () => {
+    await open();
+    const shim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+    strays.push(shim);
+    const pid = shim.pid!;
+    const startTime = await processStartTime(pid);
+    const state: ProcessState = { sandboxes: [], containers: [{ id: 'c1', sandboxId: 's1', podUid: 'u1', name: 'app', attempt: 0, image: '', createdAt: 1, startedAt: 2, spec: {}, pid, startTime }] };
+    await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state));
+    await writeFile(join(dir, 'containers', 'c1.log'), '');
+    expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'running' });
+
+    await rm(join(dir, 'containers', 'c1.log'));
+    expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'created' });
+    await untilGone(pid);
+  });
+
   it('a reboot kills the processes that still run', async () => {
     const first = await open();
     const id = await start(first, nodeScript(`setInterval(() => {}, 1000);`));
