@@ -94,5 +94,5 @@ describe('kedge edge killed at each step of a process pod start', () => {
     expect(await processesOf(node, dataDir)).toEqual({ containers: [], shims: 0 });
     await edge.stop();
     await rm(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 });
