@@ -6,7 +6,7 @@ import { CONTAINERS_DIR, containerPaths, removeContainerFiles } from './process-
 import type { ProcessRecord, ProcessState } from './process-state.js';
 
 /** What a shim wrote in its pid file when it was let go: the container ran, in this process group. */
-export interface ShimIdentity {
+interface ShimIdentity {
   pid: number;
   startTime: string;
 }
