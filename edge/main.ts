@@ -6,6 +6,7 @@ import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
 import { answerLogRequest } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
@@ -45,6 +46,8 @@ export interface EdgeOptions {
   nodeIp?: string;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */
   statusFlushBatch?: number;
+  /** Fault injection: kills the process at a step of a pod's start (KEDGE_CRASH_AT; durability tests). */
+  crashPoint?: CrashPoint;
 }
 
 export interface EdgeHandle {
@@ -81,7 +84,8 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
   const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP });
+  const { crashPoint } = options;
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('runtime'), crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
@@ -120,7 +124,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush() });
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), crashPoint });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =

@@ -25,6 +25,7 @@ export function edgeCommand(): Command {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startEdge } = await import('../../edge/main.js');
       const { joinCloud } = await import('../../edge/join.js');
+      const { crashPointFrom } = await import('../../edge/crash-point.js');
       if (!o.cloud && !o.broker) {
         process.stderr.write('error: give --cloud <https://host:6443> (to join with a join token) or --broker <url> (with the edge token)\n');
         process.exitCode = 1;
@@ -32,6 +33,8 @@ export function edgeCommand(): Command {
       }
       const dataDir = o.dataDir ?? `.kedge/edge/${o.node}`;
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
+        // Only the durability tests set it: crash at a step of a pod's start.
+        const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
         const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }) : undefined;
         const edge = await startEdge({
           nodeName: o.node,
@@ -45,6 +48,7 @@ export function edgeCommand(): Command {
           reboot: Boolean(o.reboot),
           maxPods: o.maxPods,
           ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
+          crashPoint,
         });
         process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
         return edge;

@@ -1,6 +1,7 @@
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
+import { noCrash, type CrashPoint } from '../crash-point.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
 import { containerConfig } from './container-config.js';
 import type { ActualPods, PodAction } from './plan-pods.js';
@@ -12,6 +13,8 @@ export interface ApplyContext {
   timing: Pick<Timing, 'timeScale'>;
   /** Every pod the edge holds, those being deleted too: a container's stop grace period comes from its pod. */
   pods: Pod[];
+  /** Fault injection between the steps of a start (durability tests); none by default. */
+  crashPoint?: CrashPoint;
 }
 
 interface ApplyState {
@@ -20,6 +23,7 @@ interface ApplyState {
   /** How long a container may take between SIGTERM and SIGKILL (its pod's grace period). */
   graceMsOf: (containerId: string) => number;
   hostIP: string;
+  crashPoint: CrashPoint;
 }
 
 /** The pod an action is about, so that each pod's actions run in order. */
@@ -48,14 +52,14 @@ export async function applyPodActions(runtime: Runtime, actions: PodAction[], ac
   for (const action of actions) byPod.set(podOf(action, actual), [...(byPod.get(podOf(action, actual)) ?? []), action]);
   const podUidOf = new Map(actual.containers.map((c) => [c.id, c.podUid]));
   const graceMsOf = (containerId: string): number => stopGraceMs(context.pods.find((p) => p.metadata.uid === podUidOf.get(containerId)), context.timing);
-  const state: ApplyState = { sandboxOf, running, graceMsOf, hostIP: context.hostIP };
+  const state: ApplyState = { sandboxOf, running, graceMsOf, hostIP: context.hostIP, crashPoint: context.crashPoint ?? noCrash };
   await Promise.all([...byPod.values()].map((podActions) => applyInOrder(runtime, podActions, state, logger)));
 }
 
 async function applyInOrder(
   runtime: Runtime,
   actions: PodAction[],
-  { sandboxOf, running, graceMsOf, hostIP }: ApplyState,
+  { sandboxOf, running, graceMsOf, hostIP, crashPoint }: ApplyState,
   logger: Logger,
 ): Promise<void> {
   for (const action of actions) {
@@ -84,6 +88,7 @@ async function applyInOrder(
           const handler = action.pod.spec.runtimeClassName;
           const sandbox = await runtime.runSandbox({ podUid: uid, name, namespace, ...(annotations ? { annotations } : {}), ...(handler ? { runtimeHandler: handler } : {}) });
           sandboxOf.set(uid, sandbox);
+          crashPoint('sandbox-created');
           logger.info('started pod sandbox', { pod: `${namespace}/${name}`, ip: sandbox.ip });
           break;
         }
@@ -93,7 +98,9 @@ async function applyInOrder(
           const { config, unset } = containerConfig(action.pod, action.container, action.attempt, { podIP: sandbox.ip, hostIP });
           if (unset.length > 0) logger.warn('env left unset', { pod: action.pod.metadata.name, container: action.container.name, unset });
           const id = await runtime.createContainer(sandbox.id, config);
+          crashPoint('container-created');
           await runtime.startContainer(id);
+          crashPoint('container-started');
           break;
         }
       }

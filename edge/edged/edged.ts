@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
+import { noCrash, type CrashPoint } from '../crash-point.js';
 import { refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
@@ -21,6 +22,8 @@ export interface EdgedDeps {
   hostIP: string;
   /** Called after new pod statuses were queued in the cache outbox and persisted. */
   onStatusQueued: () => void;
+  /** Fault injection between the steps of a pod's start (durability tests); none by default. */
+  crashPoint?: CrashPoint;
 }
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
@@ -110,7 +113,7 @@ export class Edged {
       let { actual, nextStart } = await this.snapshot();
       const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {
-        await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired });
+        await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint });
         ({ actual, nextStart } = await this.snapshot());
       }
       this.prober.update(desired.filter(isDesired), actual);
@@ -178,6 +181,7 @@ export class Edged {
     }
     if (queued === 0) return;
     await cache.flush();
+    (this.deps.crashPoint ?? noCrash)('status-queued');
     this.deps.onStatusQueued();
   }
 }

@@ -26,15 +26,34 @@ export function initDone(pod: Pod, sandboxId: string, containers: ContainerInfo[
 }
 
 /**
- * One container: start it if it has no attempt; kill it when it failed its liveness or startup
- * probe; once it exited and is to run again, restart it when its back-off is over, else say
- * when to look again (a `backOff` action).
+ * Created and never started (the edge was killed between the two): it will never run. As the
+ * kubelet does (ShouldContainerBeRestarted: "always restart container in the created state"),
+ * a new attempt replaces it at once, whatever the restart policy, and it is removed.
+ */
+const neverStarted = (c: ContainerInfo): boolean => c.state === 'created' && !c.starting;
+
+function replaceNeverStarted(input: PlanInput, container: Container, attempts: ContainerInfo[]): PodAction[] {
+  const stale = attempts.at(-1)!;
+  // Kept: the attempt that ran before it (its end is the status' lastState and the back-off's rung).
+  const older = attempts.slice(0, -2).map((c): PodAction => ({ type: 'removeContainer', containerId: c.id, reason: 'superseded by a newer attempt' }));
+  return [
+    { type: 'removeContainer', containerId: stale.id, reason: 'created but never started' },
+    { type: 'startContainer', pod: input.pod, container, attempt: stale.attempt + 1 },
+    ...older,
+  ];
+}
+
+/**
+ * One container: start it if it has no attempt (or only one that never started); kill it when
+ * it failed its liveness or startup probe; once it exited and is to run again, restart it when
+ * its back-off is over, else say when to look again (a `backOff` action).
  */
 function planContainer(input: PlanInput, container: Container, init: boolean): PodAction[] {
   const { pod, now } = input;
   const attempts = attemptsOf(input.containers, input.sandboxId, container.name);
   const latest = attempts.at(-1);
   if (!latest) return [{ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name, init) }];
+  if (neverStarted(latest)) return replaceNeverStarted(input, container, attempts);
   const actions: PodAction[] = [];
   const unhealthy = latest.state === 'running' && !init ? input.probes?.get(latest.id)?.unhealthy : undefined;
   if (unhealthy) {

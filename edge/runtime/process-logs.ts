@@ -8,28 +8,34 @@ import type { LogLine } from './runtime.js';
  * `maxBytes` the file moves to "<file>.1" (one old file kept). When the container ends, the
  * shim records its exit code in the exit file and exits with the same code. SIGTERM is for
  * the container (the whole process group gets it): the shim waits for the container instead.
- * It says "up" on its stdout once that holds; the edge waits for it before a stop can come.
- * argv: logPath exitPath maxBytes command [args...]. Plain JavaScript run with `node -e`.
+ * It runs the container only once the edge says "go" on its stdin, which the edge does after
+ * writing the shim's pid down: a shim whose edge died before that (its stdin ends) runs
+ * nothing and exits. Let go, it writes its pid and start time to the pid file (the container
+ * ran, and which process group holds it), starts the container and says "up" on its stdout;
+ * the edge waits for that before a stop can come. The edge may be gone by then: a closed pipe,
+ * like a full disk under the log, is no reason to die and leave the container unwatched.
+ * argv: logPath exitPath pidPath maxBytes command [args...]. Plain JavaScript run with `node -e`.
  */
 export const LOG_SHIM_SOURCE = String.raw`
 const fs = require('node:fs');
 const os = require('node:os');
 const { spawn } = require('node:child_process');
-const [logPath, exitPath, maxText, command, ...args] = process.argv.slice(1);
+const [logPath, exitPath, pidPath, maxText, command, ...args] = process.argv.slice(1);
 const maxBytes = Number(maxText);
 let size = 0;
-try { size = fs.statSync(logPath).size; } catch {}
-let fd = fs.openSync(logPath, 'a');
+let fd;
 function write(stream, text) {
   const buf = Buffer.from(Date.now() + ' ' + stream + ' ' + text + '\n');
-  if (size > 0 && size + buf.length > maxBytes) {
-    fs.closeSync(fd);
-    fs.renameSync(logPath, logPath + '.1');
-    fd = fs.openSync(logPath, 'a');
-    size = 0;
-  }
-  fs.writeSync(fd, buf);
-  size += buf.length;
+  try {
+    if (size > 0 && size + buf.length > maxBytes) {
+      fs.closeSync(fd);
+      fs.renameSync(logPath, logPath + '.1');
+      fd = fs.openSync(logPath, 'a');
+      size = 0;
+    }
+    fs.writeSync(fd, buf);
+    size += buf.length;
+  } catch {} // a line lost, the container still watched
 }
 function pump(input, stream) {
   let rest = '';
@@ -45,19 +51,42 @@ let ended = false;
 function end(exitCode, reason) {
   if (ended) return;
   ended = true;
-  fs.writeFileSync(exitPath, JSON.stringify({ exitCode, reason }));
+  try { fs.writeFileSync(exitPath, JSON.stringify({ exitCode, reason })); } catch {}
   process.exit(exitCode);
 }
+function startTime() {
+  // /proc/self/stat field 22, counted after the command name in parentheses (as proc-stat.ts reads it).
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+function run() {
+  try { size = fs.statSync(logPath).size; } catch {}
+  fd = fs.openSync(logPath, 'a');
+  fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime() }));
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
+  child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });
+  pump(child.stdout, 'stdout');
+  pump(child.stderr, 'stderr');
+  child.on('close', (code, signal) => {
+    const exitCode = code ?? 128 + (os.constants.signals[signal] ?? 0);
+    end(exitCode, exitCode === 0 ? 'Completed' : 'Error');
+  });
+}
 process.on('SIGTERM', () => {});
-const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
-child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });
-pump(child.stdout, 'stdout');
-pump(child.stderr, 'stderr');
-child.on('close', (code, signal) => {
-  const exitCode = code ?? 128 + (os.constants.signals[signal] ?? 0);
-  end(exitCode, exitCode === 0 ? 'Completed' : 'Error');
+process.stdout.on('error', () => {});
+let told = '';
+let released = false;
+process.stdin.setEncoding('utf8');
+process.stdin.on('error', () => {});
+process.stdin.on('data', (chunk) => {
+  told += chunk;
+  if (released || !told.includes('go\n')) return;
+  released = true;
+  process.stdin.destroy();
+  run();
 });
+process.stdin.on('end', () => { if (!released) process.exit(0); });
 `;
 
 /** Reads the rotated file, then the current one: every line the shim wrote, oldest first. */

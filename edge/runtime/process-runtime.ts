@@ -4,12 +4,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/log.js';
+import { noCrash, type CrashPoint, type CrashStep } from '../crash-point.js';
 import { JsonStateFile } from '../json-state-file.js';
 import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
 import { isSameProcess, signalGroup } from './proc-stat.js';
+import { reconcile, shimRan, stopEveryShim, stopGroup, unstart } from './process-reconcile.js';
 import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
-import { containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnContainer, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
+import { CONTAINERS_DIR, containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnShim, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
@@ -26,6 +29,10 @@ export interface ProcessRuntimeOptions {
   /** Processes share the node's network, so every sandbox gets this IP (default 127.0.0.1). */
   hostIp?: string;
   maxLogBytes?: number;
+  /** Says what it found to put right after a crash of the edge. */
+  logger?: Logger;
+  /** Fault injection between the steps of a start (durability tests); none by default. */
+  crashPoint?: CrashPoint;
 }
 
 const newId = (): string => randomBytes(16).toString('hex');
@@ -33,7 +40,8 @@ const newId = (): string => randomBytes(16).toString('hex');
 /**
  * The `process` runtime: each container is a real process (its image is ignored) under a log
  * shim, in its own process group, outliving the edge process. A later instance over the same
- * data directory adopts the processes that still run (same pid and start time).
+ * data directory adopts the processes that still run (same pid and start time), and stops
+ * any that its records do not account for (process-reconcile.ts).
  */
 export class ProcessRuntime implements Runtime {
   readonly name = 'process';
@@ -49,9 +57,13 @@ export class ProcessRuntime implements Runtime {
 
   static async open(options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
     const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE));
-    if (options.reboot) await forgetAll(options.dataDir, file);
+    if (options.reboot) {
+      await stopEveryShim(options.dataDir);
+      await forgetAll(options.dataDir, file);
+    }
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };
-    await mkdir(join(options.dataDir, 'containers'), { recursive: true });
+    await mkdir(join(options.dataDir, CONTAINERS_DIR), { recursive: true });
+    if (await reconcile(options.dataDir, state, options.logger)) await file.write(state);
     return new ProcessRuntime(options, file, state);
   }
 
@@ -93,15 +105,21 @@ export class ProcessRuntime implements Runtime {
     const { command, args = [], env, workingDir } = record.spec;
     if (!command?.length) return this.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
     const { dataDir, maxLogBytes = DEFAULT_MAX_LOG_BYTES } = this.options;
-    const spawned = await spawnContainer({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes });
-    if (!spawned) return this.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
-    record.pid = spawned.pid;
-    record.startTime = spawned.startTime;
+    const shim = await spawnShim({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes });
+    if (!shim) return this.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
+    this.crashPoint('shim-spawned');
+    record.pid = shim.pid;
+    record.startTime = shim.startTime;
     const exited = new Promise<void>((resolve) =>
-      spawned.child.once('exit', (code, signal) => void this.finishChild(record, exitFromEvent(code, signal)).finally(resolve)),
+      shim.child.once('exit', (code, signal) => void this.finishChild(record, exitFromEvent(code, signal)).finally(resolve)),
     );
-    this.children.set(record.id, { child: spawned.child, exited });
+    this.children.set(record.id, { child: shim.child, exited });
+    // Written down before it is let go: whatever runs, a later edge process knows of it.
     await this.save();
+    this.crashPoint('shim-recorded');
+    const up = shim.release();
+    this.crashPoint('shim-released');
+    await up;
   }
 
   async stopContainer(containerId: string, graceMs: number): Promise<void> {
@@ -120,7 +138,7 @@ export class ProcessRuntime implements Runtime {
   async removeContainer(containerId: string): Promise<void> {
     const record = this.state.containers.find((c) => c.id === containerId);
     if (!record) return;
-    if (await this.isRunning(record)) signalGroup(record.pid!, 'SIGKILL');
+    if (record.pid !== undefined) await stopGroup(record.pid, record.startTime); // and what it left running
     this.children.get(containerId)?.child.removeAllListeners('exit');
     this.children.delete(containerId);
     this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
@@ -171,12 +189,21 @@ export class ProcessRuntime implements Runtime {
     await pollUntil(this.options.clock, ADOPTED_POLL_MS, async () => !(await this.isRunning(record)));
   }
 
-  /** Records the end of a process; the shim's exit file, when there is one, knows best. */
+  /**
+   * Records the end of a shim: how its container ended (the exit file, when there is one, knows
+   * best), or, if it never ran it, `created` again. What is left in its process group goes (the
+   * container, if the shim died before it; whatever the container left running).
+   */
   private async finishChild(record: ProcessRecord, fallback: ExitInfo): Promise<void> {
-    const recorded = await readExitFile(containerPaths(this.options.dataDir, record.id).exit);
+    const { dataDir } = this.options;
+    const [recorded, ran] = await Promise.all([readExitFile(containerPaths(dataDir, record.id).exit), shimRan(dataDir, record.id)]);
     // Our child stays "running" until here, so a liveness check cannot race this with Unknown.
     this.children.delete(record.id);
-    if (record.finishedAt === undefined) await this.finish(record, recorded ?? fallback);
+    if (record.finishedAt !== undefined || record.pid === undefined) return;
+    await stopGroup(record.pid, record.startTime);
+    if (ran) return this.finish(record, recorded ?? fallback);
+    unstart(record);
+    await this.save();
   }
 
   private async finish(record: ProcessRecord, exit: ExitInfo): Promise<void> {
@@ -200,5 +227,9 @@ export class ProcessRuntime implements Runtime {
 
   private save(): Promise<void> {
     return this.file.write(this.state);
+  }
+
+  private crashPoint(step: CrashStep): void {
+    (this.options.crashPoint ?? noCrash)(step);
   }
 }

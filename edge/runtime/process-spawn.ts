@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { LOG_SHIM_SOURCE } from './process-logs.js';
 import { processStartTime } from './proc-stat.js';
 import type { ContainerInfo } from './runtime.js';
@@ -10,15 +10,20 @@ export type ExitInfo = Required<Pick<ContainerInfo, 'exitCode' | 'reason'>>;
 /** An adopted process that ended while nobody watched, with no exit file to tell how. */
 export const UNKNOWN_EXIT: ExitInfo = { exitCode: 255, reason: 'Unknown' };
 
-/** Where a container's files live in the edge's data directory. */
-export function containerPaths(dataDir: string, id: string): { log: string; exit: string } {
-  const base = join(dataDir, 'containers', id);
-  return { log: `${base}.log`, exit: `${base}.exit` };
+export const CONTAINERS_DIR = 'containers';
+
+/**
+ * Where a container's files live in the edge's data directory: absolute, since the shim runs
+ * in the container's working directory.
+ */
+export function containerPaths(dataDir: string, id: string): { log: string; exit: string; pid: string } {
+  const base = resolve(dataDir, CONTAINERS_DIR, id);
+  return { log: `${base}.log`, exit: `${base}.exit`, pid: `${base}.pid` };
 }
 
 export async function removeContainerFiles(dataDir: string, id: string): Promise<void> {
-  const { log, exit } = containerPaths(dataDir, id);
-  await Promise.all([log, `${log}.1`, exit].map((path) => rm(path, { force: true })));
+  const { log, exit, pid } = containerPaths(dataDir, id);
+  await Promise.all([log, `${log}.1`, exit, pid].map((path) => rm(path, { force: true })));
 }
 
 /** The exit the shim recorded, if it lived to record one. */
@@ -53,28 +58,43 @@ export interface SpawnRequest {
   maxLogBytes: number;
 }
 
-export interface Spawned {
+/** A shim that runs and waits to be let go; until then it runs nothing. */
+export interface Shim {
   child: ChildProcess;
   pid: number;
   startTime: string | undefined;
+  /** Lets it start the container; resolves once it says it has (or has ended). */
+  release(): Promise<void>;
 }
 
 /**
- * Starts the container under its log shim, detached into its own process group (and session)
- * so it outlives the edge process; undefined when it cannot even be started.
+ * Starts a container's log shim, detached into its own process group (and session) so that it
+ * and the container outlive the edge process; undefined when it cannot even be started. The
+ * shim waits for `release()`: write its pid down first, so no container runs unrecorded.
  */
-export async function spawnContainer(req: SpawnRequest): Promise<Spawned | undefined> {
+export async function spawnShim(req: SpawnRequest): Promise<Shim | undefined> {
   if (req.workingDir !== undefined && !(await isDirectory(req.workingDir))) return undefined;
-  const { log, exit } = containerPaths(req.dataDir, req.id);
+  const { log, exit, pid } = containerPaths(req.dataDir, req.id);
   const [executable, ...rest] = req.command;
-  const argv = ['-e', LOG_SHIM_SOURCE, '--', log, exit, String(req.maxLogBytes), executable!, ...rest, ...req.args];
-  const child = spawn(process.execPath, argv, { detached: true, stdio: ['ignore', 'pipe', 'ignore'], cwd: req.workingDir, env: req.env });
+  const argv = ['-e', LOG_SHIM_SOURCE, '--', log, exit, pid, String(req.maxLogBytes), executable!, ...rest, ...req.args];
+  const child = spawn(process.execPath, argv, { detached: true, stdio: ['pipe', 'pipe', 'ignore'], cwd: req.workingDir, env: req.env });
   child.on('error', () => undefined); // a failed spawn shows as no pid below, then an exit
+  child.stdin!.on('error', () => undefined); // a shim that died before it was let go
   child.unref();
   if (child.pid === undefined) return undefined;
   const startTime = await processStartTime(child.pid);
-  await shimUp(child);
-  return { child, pid: child.pid, startTime };
+  return { child, pid: child.pid, startTime, release: () => release(child) };
+}
+
+function release(child: ChildProcess): Promise<void> {
+  child.stdin!.end('go\n');
+  unrefPipe(child.stdin!);
+  return shimUp(child);
+}
+
+/** A pipe to a shim must not keep the edge process alive. */
+function unrefPipe(pipe: object): void {
+  (pipe as { unref?: () => void }).unref?.();
 }
 
 /** Resolves once the shim has said "up" (or ended): it then stands between the edge and the container. */
@@ -83,7 +103,7 @@ function shimUp(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       stdout.destroy(); // the pipe must not tie the shim to the edge process
-      (stdout as unknown as { unref?: () => void }).unref?.();
+      unrefPipe(stdout);
       resolve();
     };
     stdout.once('data', done);

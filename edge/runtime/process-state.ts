@@ -20,7 +20,8 @@ export interface ProcessState {
 
 export function infoOf(record: ProcessRecord): ContainerInfo {
   const { spec: _spec, pid: _pid, startTime: _startTime, ...info } = record;
-  const state = record.finishedAt !== undefined ? 'exited' : record.startedAt !== undefined ? 'running' : 'created';
+  // Running once its shim is written down (it runs nothing unrecorded); before that, created.
+  const state = record.finishedAt !== undefined ? 'exited' : record.pid !== undefined ? 'running' : 'created';
   return { ...info, state, ready: state === 'running' };
 }
 

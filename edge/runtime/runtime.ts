@@ -35,6 +35,10 @@ export interface ContainerConfig {
   annotations?: Record<string, string>;
 }
 
+/**
+ * As CRI says: `created` is made but never started. A container an edge was killed between
+ * creating and starting stays `created` for good, so edged replaces it (plan-containers.ts).
+ */
 export type ContainerStateName = 'created' | 'running' | 'exited' | 'unknown';
 
 export interface ContainerInfo {
@@ -52,6 +56,8 @@ export interface ContainerInfo {
   reason?: string;
   /** Readiness as the runtime sees it (simulated containers may report not ready). */
   ready?: boolean;
+  /** Started but not running yet (a simulated start delay): `created`, but on its way. */
+  starting?: boolean;
 }
 
 /** One line of a container's output, with when it was written (ms since the epoch). */

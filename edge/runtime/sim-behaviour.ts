@@ -85,7 +85,8 @@ export function containerAt(record: SimContainerRecord, now: number): ContainerI
   const runningAt = record.startRequestedAt === undefined ? Infinity : record.startRequestedAt + b.startDelayMs;
   if (runningAt > now || runningAt >= stoppedAt) {
     // Never got to run: still starting, or stopped before it started.
-    return stoppedAt <= now ? { ...base, state: 'exited', finishedAt: stoppedAt, exitCode: 0, reason: 'Completed' } : base;
+    if (stoppedAt <= now) return { ...base, state: 'exited', finishedAt: stoppedAt, exitCode: 0, reason: 'Completed' };
+    return record.startRequestedAt === undefined ? base : { ...base, starting: true };
   }
   const crashAt = b.crashAfterMs === undefined ? Infinity : runningAt + b.crashAfterMs;
   const finishedAt = Math.min(crashAt, stoppedAt);

@@ -1,10 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { startEdge, type EdgeHandle, type EdgeOptions } from '../../edge/main.js';
 import { CACHE_FILE, openLowdbCache } from '../../edge/metamanager/lowdb-cache.js';
-import type { FakeClock } from '../../shared/clock.js';
-import type { Logger } from '../../shared/log.js';
+import { FakeClock } from '../../shared/clock.js';
+import { memoryLogger, type Logger } from '../../shared/log.js';
 import { defaultTiming, type Timing } from '../../shared/timing.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
 
@@ -58,4 +61,30 @@ export class EdgeFleet {
   async stopAll(): Promise<void> {
     for (const e of this.edges.splice(0)) await e.stop();
   }
+}
+
+export interface OfflineEdges {
+  /** A temp dir, made before each test and removed after it. */
+  dir: string;
+  clock: FakeClock;
+  /** Edges on `clock`, all stopped after each test. */
+  fleet: EdgeFleet;
+  /** A broker nothing answers on: the cloud is unreachable. */
+  brokerUrl: string;
+}
+
+/** Sets up, before each test of the suite that calls it, edges with the cloud unreachable; tears them down after. */
+export function offlineEdges(prefix: string): OfflineEdges {
+  const t = {} as OfflineEdges;
+  beforeEach(async () => {
+    t.dir = await mkdtemp(join(tmpdir(), prefix));
+    t.clock = new FakeClock();
+    t.fleet = new EdgeFleet(t.clock, memoryLogger('edge'));
+    t.brokerUrl = await deadBrokerUrl();
+  });
+  afterEach(async () => {
+    await t.fleet.stopAll();
+    await rm(t.dir, { recursive: true, force: true });
+  });
+  return t;
 }

@@ -64,9 +64,9 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; p
     expected: [],
   },
   {
-    name: 'still starting: wait',
+    name: 'started, not running yet (a simulated start delay): wait',
     desired: [pod('p', 'u1')],
-    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', { state: 'created' })] },
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', { state: 'created', starting: true })] },
     expected: [],
   },
   {

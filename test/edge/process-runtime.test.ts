@@ -130,16 +130,38 @@ describe('ProcessRuntime', () => {
     const pid = stray.pid!;
     const startTime = await processStartTime(pid);
     const record = (start: string | undefined) => ({ id: 'c1', sandboxId: 's1', podUid: 'u1', name: 'app', attempt: 0, image: '', createdAt: 1, startedAt: 2, spec: {}, pid, startTime: start });
-    const state = (start: string | undefined): ProcessState => ({ sandboxes: [], containers: [record(start)] });
+    /** The runtime's state, and the pid file its shim would have written once let go. */
+    const written = async (start: string | undefined) => {
+      const state: ProcessState = { sandboxes: [], containers: [record(start)] };
+      await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state));
+      await writeFile(join(dir, 'containers', 'c1.pid'), JSON.stringify({ pid, startTime: start }));
+    };
 
-    await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state(startTime)));
+    await open();
+    await written(startTime);
     expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'running' }); // the control: same start time
-    await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state(`${startTime}0`)));
+    await written(`${startTime}0`);
     expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'exited', exitCode: 255, reason: 'Unknown' });
-    await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state(`${startTime}0`)));
+    await written(`${startTime}0`);
     await open({ reboot: true });
     await wallDelay(50);
     expect(await processStartTime(pid)).toBe(startTime); // a reboot kills only what it recorded
+  });
+
+  it('a shim recorded with its log adopts as running (one from before pid files); without, it never ran: created again, stopped', async () => {
+    await open();
+    const shim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+    strays.push(shim);
+    const pid = shim.pid!;
+    const startTime = await processStartTime(pid);
+    const state: ProcessState = { sandboxes: [], containers: [{ id: 'c1', sandboxId: 's1', podUid: 'u1', name: 'app', attempt: 0, image: '', createdAt: 1, startedAt: 2, spec: {}, pid, startTime }] };
+    await writeFile(join(dir, PROCESS_STATE_FILE), JSON.stringify(state));
+    await writeFile(join(dir, 'containers', 'c1.log'), '');
+    expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'running' });
+
+    await rm(join(dir, 'containers', 'c1.log'));
+    expect(await infoOf(await open(), 'c1')).toMatchObject({ state: 'created' });
+    await untilGone(pid);
   });
 
   it('a reboot kills the processes that still run', async () => {

@@ -1,12 +1,10 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EdgeHandle } from '../../edge/main.js';
 import { FakeClock } from '../../shared/clock.js';
-import { memoryLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
-import { allRunning, deadBrokerUrl, EdgeFleet, podsOf, seedCache, timing } from './edge-harness.js';
+import { allRunning, offlineEdges, podsOf, seedCache, timing } from './edge-harness.js';
 import { pod } from './fixtures.js';
 
 const PODS = [pod('web', 'u-web'), pod('db', 'u-db'), pod('crashy', 'u-crashy', {}, { 'kedge.io/crash-after': '1h' })];
@@ -22,45 +20,31 @@ async function after(clock: FakeClock, edge: EdgeHandle, ms: number): Promise<vo
 }
 
 describe('edge restart and node reboot with the cloud unreachable', () => {
-  let dir: string;
-  let clock: FakeClock;
-  let fleet: EdgeFleet;
-  let brokerUrl: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kedge-restart-'));
-    clock = new FakeClock();
-    fleet = new EdgeFleet(clock, memoryLogger('edge'));
-    brokerUrl = await deadBrokerUrl();
-  });
-  afterEach(async () => {
-    await fleet.stopAll();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const t = offlineEdges('kedge-restart-');
 
   /** An edge that got its pods from the cloud earlier, now running them offline; then `kill -9`. */
   async function runningThenKilled(): Promise<{ before: EdgeHandle; pods: Pod[]; dataDir: string }> {
-    const first = join(dir, 'first');
+    const first = join(t.dir, 'first');
     await seedCache(first, PODS);
-    const before = await fleet.start({ brokerUrl, dataDir: first });
+    const before = await t.fleet.start({ brokerUrl: t.brokerUrl, dataDir: first });
     await before.edged.sync(); // the first sync starts the pods at the fake instant of the start
-    await after(clock, before, timing.syncIntervalMs);
+    await after(t.clock, before, timing.syncIntervalMs);
     const pods = await podsOf(before);
     expect(allRunning(pods)).toBe(true);
     // kill -9: only what is on disk survives. Copy the data directory while the edge runs.
-    const dataDir = join(dir, 'killed');
+    const dataDir = join(t.dir, 'killed');
     await cp(first, dataDir, { recursive: true });
-    await fleet.stopAll();
+    await t.fleet.stopAll();
     return { before, pods, dataDir };
   }
 
   it('a restart adopts the running containers: same uids, same container ids, Running at once', async () => {
     const { before, pods, dataDir } = await runningThenKilled();
     const containers = await before.runtime.listContainers();
-    await clock.advance(5_000); // the process was down for a while
+    await t.clock.advance(5_000); // the process was down for a while
 
     const wallStart = performance.now();
-    const edge = await fleet.start({ brokerUrl, dataDir });
+    const edge = await t.fleet.start({ brokerUrl: t.brokerUrl, dataDir });
     await edge.edged.sync(); // the first sync, at the same fake instant as the start
     const now = await podsOf(edge);
     console.info(`[restart] startEdge() to every pod Running in /pods: ${(performance.now() - wallStart).toFixed(0)} ms wall time`);
@@ -71,7 +55,7 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     expect(now.flatMap((p) => p.status!.containerStatuses!.map((c) => c.restartCount))).toEqual([0, 0, 0]);
     expect(edge.bootId).toBe(before.bootId);
     expect(edge.hub.connectivity.connected).toBe(false);
-    await after(clock, edge, timing.syncIntervalMs);
+    await after(t.clock, edge, timing.syncIntervalMs);
     expect(summary(await podsOf(edge))).toEqual(summary(pods));
   });
 
@@ -80,7 +64,7 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     const oldIds = new Set((await before.runtime.listContainers()).map((c) => c.id));
 
     const wallStart = performance.now();
-    const edge = await fleet.start({ brokerUrl, dataDir, reboot: true });
+    const edge = await t.fleet.start({ brokerUrl: t.brokerUrl, dataDir, reboot: true });
     expect(edge.bootId).not.toBe(before.bootId);
     // No sync awaited: /pods itself waits for the first one, so it never shows the lost containers.
     const starting = await podsOf(edge);
@@ -96,7 +80,7 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     }
     // Running within 1 s of the start, on the fake clock: edged looks again a quarter interval
     // after starting containers (they take timing.containerStartMs = 200 ms here).
-    await after(clock, edge, timing.syncIntervalMs / 4);
+    await after(t.clock, edge, timing.syncIntervalMs / 4);
     const running = await podsOf(edge);
     console.info(`[reboot] startEdge() to every pod Running in /pods: ${(performance.now() - wallStart).toFixed(0)} ms wall time`);
     expect(allRunning(running)).toBe(true);
@@ -106,11 +90,11 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     for (const p of running) expect(p.status!.containerStatuses![0]).toMatchObject({ restartCount: 1, lastState: { terminated: { reason: 'Unknown' } } });
 
     // Another reboot: the count keeps growing.
-    await fleet.stopAll();
-    const again = await fleet.start({ brokerUrl, dataDir, reboot: true });
+    await t.fleet.stopAll();
+    const again = await t.fleet.start({ brokerUrl: t.brokerUrl, dataDir, reboot: true });
     expect(again.bootId).not.toBe(edge.bootId);
     await again.edged.ready();
-    await after(clock, again, 1000);
+    await after(t.clock, again, 1000);
     const twice = await podsOf(again);
     expect(allRunning(twice)).toBe(true);
     expect(twice.map((p) => p.status!.containerStatuses![0]!.restartCount)).toEqual([2, 2, 2]);

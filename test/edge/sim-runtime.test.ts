@@ -38,14 +38,26 @@ describe('SimRuntime', () => {
   }
   const stateOf = async (runtime: SimRuntime, id: string) => (await runtime.listContainers()).find((c) => c.id === id);
 
-  it('takes kedge.io/start-delay to go from created to running', async () => {
+  it('takes kedge.io/start-delay to go from created to running, starting meanwhile', async () => {
     const runtime = await open();
     const { id } = await startPod(runtime, { 'kedge.io/start-delay': '2s' });
-    expect((await stateOf(runtime, id))?.state).toBe('created');
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'created', starting: true });
     await clock.advance(1999);
-    expect((await stateOf(runtime, id))?.state).toBe('created');
+    expect(await stateOf(runtime, id)).toMatchObject({ state: 'created', starting: true });
     await clock.advance(1);
-    expect(await stateOf(runtime, id)).toMatchObject({ state: 'running', startedAt: clock.now(), ready: true });
+    const running = await stateOf(runtime, id);
+    expect(running).toMatchObject({ state: 'running', startedAt: clock.now(), ready: true });
+    expect(running?.starting).toBeUndefined();
+  });
+
+  it('a container created and not started is not starting: it never runs by itself', async () => {
+    const runtime = await open();
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default' });
+    const id = await runtime.createContainer(sandbox.id, { name: 'app', image: 'nginx', attempt: 0 });
+    await clock.advance(3_600_000);
+    const info = await stateOf(runtime, id);
+    expect(info?.state).toBe('created');
+    expect(info?.starting).toBeUndefined();
   });
 
   it('uses the default start delay without the annotation', async () => {

@@ -1,0 +1,95 @@
+import { access, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../../shared/log.js';
+import { isSameProcess, processStartTime, signalGroup } from './proc-stat.js';
+import { CONTAINERS_DIR, containerPaths, removeContainerFiles } from './process-spawn.js';
+import type { ProcessRecord, ProcessState } from './process-state.js';
+
+/** What a shim wrote in its pid file when it was let go: the container ran, in this process group. */
+interface ShimIdentity {
+  pid: number;
+  startTime: string;
+}
+
+async function readShimFile(path: string): Promise<ShimIdentity | undefined> {
+  try {
+    const saved = JSON.parse(await readFile(path, 'utf8')) as ShimIdentity;
+    return Number.isInteger(saved.pid) && typeof saved.startTime === 'string' ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the container's shim was let go and ran it: it wrote its pid file, or its log (a
+ * shim from before pid files opened its log first thing, and ran the container at once).
+ */
+export async function shimRan(dataDir: string, id: string): Promise<boolean> {
+  const { pid, log } = containerPaths(dataDir, id);
+  const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+  return (await exists(pid)) || exists(log);
+}
+
+/** Every pid file in the containers directory, by container id. */
+async function shimFiles(dataDir: string): Promise<{ id: string; shim: ShimIdentity }[]> {
+  const names = await readdir(join(dataDir, CONTAINERS_DIR)).catch(() => [] as string[]);
+  const out: { id: string; shim: ShimIdentity }[] = [];
+  for (const name of names.filter((n) => n.endsWith('.pid'))) {
+    const id = name.slice(0, -'.pid'.length);
+    const shim = await readShimFile(containerPaths(dataDir, id).pid);
+    if (shim) out.push({ id, shim });
+  }
+  return out;
+}
+
+/**
+ * Kills a shim's process group: the shim, its container and whatever that started. With the
+ * shim gone, what is left in its group (a container whose shim died, a child the container
+ * left behind); unless its pid now names another process, which means the group is empty.
+ */
+export async function stopGroup(pid: number, startTime: string | undefined): Promise<void> {
+  const now = await processStartTime(pid);
+  if (now === undefined || now === startTime) signalGroup(pid, 'SIGKILL');
+}
+
+/** A shim that never got to run its container: the container is `created` again. */
+export function unstart(record: ProcessRecord): void {
+  delete record.pid;
+  delete record.startTime;
+  delete record.startedAt;
+}
+
+/**
+ * What an edge process killed mid-start may have left, put right when the next one opens the
+ * runtime: a shim written down but never let go runs nothing (it exits by itself) and its
+ * container is `created` again, for edged to replace; a shim that no live record names (the
+ * state was written before it, or is an older copy) is stopped with all it ran, and the files
+ * of a container no record names are removed. Returns whether the state changed.
+ */
+export async function reconcile(dataDir: string, state: ProcessState, logger?: Logger): Promise<boolean> {
+  let changed = false;
+  for (const record of state.containers) {
+    if (record.pid === undefined || record.finishedAt !== undefined) continue;
+    if (await shimRan(dataDir, record.id)) continue;
+    await stopGroup(record.pid, record.startTime);
+    unstart(record);
+    changed = true;
+    logger?.warn('container was never let go by its shim: created again', { container: record.id });
+  }
+  for (const { id, shim } of await shimFiles(dataDir)) {
+    const record = state.containers.find((c) => c.id === id);
+    if (record?.finishedAt === undefined && record?.pid === shim.pid && record.startTime === shim.startTime) continue;
+    if (await isSameProcess(shim.pid, shim.startTime)) {
+      signalGroup(shim.pid, 'SIGKILL');
+      logger?.warn('stopped a container process that no record accounts for', { container: id, pid: shim.pid });
+    }
+    // A record's log and exit file stay with it; a container no record names leaves nothing.
+    await (record ? rm(containerPaths(dataDir, id).pid, { force: true }) : removeContainerFiles(dataDir, id));
+  }
+  return changed;
+}
+
+/** A node reboot: every shim with a pid file dies with it, recorded or not. */
+export async function stopEveryShim(dataDir: string): Promise<void> {
+  for (const { shim } of await shimFiles(dataDir)) if (await isSameProcess(shim.pid, shim.startTime)) signalGroup(shim.pid, 'SIGKILL');
+}

@@ -1,0 +1,24 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+export interface LiveProcess {
+  pid: number;
+  /** Its command line, as exec'd. */
+  args: string[];
+}
+
+/** Every process of this machine that still runs (zombies left out), from Linux's /proc. */
+export async function liveProcesses(): Promise<LiveProcess[]> {
+  const out: LiveProcess[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      if (/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))) continue;
+      const args = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0').slice(0, -1);
+      out.push({ pid: Number(name), args });
+    } catch {
+      // gone while we looked
+    }
+  }
+  return out;
+}
