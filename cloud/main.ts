@@ -115,7 +115,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const counters = describeCounters(new Counters());
     const apiHost = options.apiHost ?? '127.0.0.1';
     const mqttHost = options.mqttHost ?? '127.0.0.1';
-    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now());
+    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
     const tlsOnly = options.tlsOnly ?? false;
     if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
     if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
