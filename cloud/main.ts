@@ -1,4 +1,4 @@
-import { makePrivateDir } from '../shared/private-file.js';
+import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
@@ -63,6 +63,8 @@ export interface CloudOptions {
   tlsSans?: readonly string[];
   /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
   disable?: readonly string[];
+  /** The data dir's lock, taken by the caller and released by the cloud's stop; none: the cloud takes it. */
+  lock?: DataDirLock;
 }
 
 export interface Cloud {
@@ -110,7 +112,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.length = 0;
   };
   try {
-    await makePrivateDir(options.dataDir);
+    const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
+    stops.push(() => lock.release());
     const credentials = await loadOrCreateCredentials(options.dataDir);
     const counters = describeCounters(new Counters());
     const apiHost = options.apiHost ?? '127.0.0.1';
