@@ -1,4 +1,4 @@
-import { makePrivateDir } from '../shared/private-file.js';
+import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
@@ -63,6 +63,8 @@ export interface CloudOptions {
   tlsSans?: readonly string[];
   /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
   disable?: readonly string[];
+  /** The data dir's lock, taken by the caller and released by the cloud's stop; none: the cloud takes it. */
+  lock?: DataDirLock;
 }
 
 export interface Cloud {
@@ -110,12 +112,13 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.length = 0;
   };
   try {
-    await makePrivateDir(options.dataDir);
+    const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
+    stops.push(() => lock.release());
     const credentials = await loadOrCreateCredentials(options.dataDir);
     const counters = describeCounters(new Counters());
     const apiHost = options.apiHost ?? '127.0.0.1';
     const mqttHost = options.mqttHost ?? '127.0.0.1';
-    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now());
+    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
     const tlsOnly = options.tlsOnly ?? false;
     if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
     if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });

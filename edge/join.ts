@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { KedgeError } from '../shared/errors.js';
-import { caFingerprint, parseJoinToken, type JoinToken } from '../shared/join-token.js';
+import { isKedgeError, KedgeError } from '../shared/errors.js';
+import { parseJoinToken, pinnedCa, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
 import { makePrivateDir, writePrivate } from '../shared/private-file.js';
 import { JsonStateFile } from './json-state-file.js';
@@ -20,6 +20,8 @@ export interface EdgeCredential {
 export const CREDENTIAL_FILE = 'credential.json';
 const CA_PATH = '/cacerts';
 const JOIN_PATH = '/kedge/v1/join';
+/** Far more than a CA certificate or a credential: an answer beyond it is not a kedge cloud's. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface JoinOptions {
   /** e.g. https://10.0.0.1:6443 */
@@ -32,19 +34,19 @@ export interface JoinOptions {
 }
 
 /**
- * Joins the cloud once, as k3s agents do: downloads the CA, trusts it only if its fingerprint
- * is the token's, then presents the token over TLS checked against that CA and keeps the node
- * credential it gets. Later starts with the same token reuse the credential.
+ * Joins the cloud once, as k3s agents do: downloads the CA, trusts it only if it is one
+ * certificate whose fingerprint is the token's, then presents the token over TLS checked
+ * against that one certificate and keeps the node credential it gets. Later starts with the
+ * same token reuse the credential, once it is checked against the token again.
  */
 export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   const token = parseJoinToken(o.token);
   const path = join(o.dataDir, CREDENTIAL_FILE);
-  const kept = await readCredential(path);
-  if (kept && kept.cloud === o.cloudUrl && kept.node === o.node && kept.tokenId === token.id) return kept;
+  const kept = await keptCredential(path, o, token);
+  if (kept) return kept;
   const caPem = await fetchPinnedCa(o.cloudUrl, token);
   const answer = await call(o.cloudUrl, JOIN_PATH, { method: 'POST', ca: caPem, bearer: `${token.id}.${token.secret}`, body: JSON.stringify({ node: o.node }) });
-  const { password, brokerUrl } = JSON.parse(answer) as { password?: unknown; brokerUrl?: unknown };
-  if (typeof password !== 'string' || typeof brokerUrl !== 'string') throw new KedgeError('Internal', `the cloud answered the join without a credential: ${answer.slice(0, 200)}`);
+  const { password, brokerUrl } = credentialIn(answer);
   const credential: EdgeCredential = { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
   await makePrivateDir(o.dataDir);
   await writePrivate(path, JSON.stringify(credential, null, 2) + '\n');
@@ -52,19 +54,43 @@ export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   return credential;
 }
 
+/** The credential kept from an earlier join with this token, if it still trusts only the CA the token pins. */
+async function keptCredential(path: string, o: JoinOptions, token: JoinToken): Promise<EdgeCredential | undefined> {
+  const kept = await readCredential(path);
+  if (!kept || kept.cloud !== o.cloudUrl || kept.node !== o.node || kept.tokenId !== token.id) return undefined;
+  try {
+    return { ...kept, caPem: pinnedCa(kept.caPem, token.caHash, path) };
+  } catch (err) {
+    o.logger.warn(`${path} trusts more than the one CA the token pins: joining again`, { error: (err as Error).message });
+    return undefined;
+  }
+}
+
 async function fetchPinnedCa(cloudUrl: string, token: JoinToken): Promise<string> {
   // Not verified yet, on purpose: the fingerprint in the token is what makes it trusted.
-  const caPem = await call(cloudUrl, CA_PATH, { method: 'GET', ca: undefined });
-  let fingerprint: string;
+  const answer = await call(cloudUrl, CA_PATH, { method: 'GET', ca: undefined });
   try {
-    fingerprint = caFingerprint(caPem);
+    return pinnedCa(answer, token.caHash, `${cloudUrl}${CA_PATH}`);
+  } catch (err) {
+    const hint = isKedgeError(err, 'Forbidden') ? 'another cloud, or something in between; the token was not sent' : 'is this a kedge cloud?';
+    throw new KedgeError(isKedgeError(err, 'Forbidden') ? 'Forbidden' : 'Invalid', `${(err as Error).message}: ${hint}`);
+  }
+}
+
+/** The password and broker URL of the cloud's answer to a join. */
+function credentialIn(answer: string): { password: string; brokerUrl: string } {
+  let parsed: { password?: unknown; brokerUrl?: unknown } | undefined;
+  try {
+    parsed = JSON.parse(answer) as typeof parsed;
   } catch {
-    throw new KedgeError('Invalid', `${cloudUrl}${CA_PATH} did not answer with a certificate: is this a kedge cloud?`);
+    // told below
   }
-  if (fingerprint !== token.caHash) {
-    throw new KedgeError('Forbidden', `the CA of ${cloudUrl} (sha256 ${fingerprint}) is not the one the token pins (${token.caHash}): another cloud, or something in between`);
+  const { password, brokerUrl } = parsed ?? {};
+  const protocol = typeof brokerUrl === 'string' && URL.canParse(brokerUrl) ? new URL(brokerUrl).protocol : undefined;
+  if (typeof password !== 'string' || (protocol !== 'mqtt:' && protocol !== 'mqtts:')) {
+    throw new KedgeError('Internal', `the cloud answered the join without a credential and an mqtt:// or mqtts:// broker: ${answer.slice(0, 200)}`);
   }
-  return caPem;
+  return { password, brokerUrl: brokerUrl as string };
 }
 
 async function readCredential(path: string): Promise<EdgeCredential | undefined> {
@@ -92,12 +118,23 @@ function call(cloudUrl: string, path: string, o: CallOptions): Promise<string> {
       headers: { ...(o.bearer ? { authorization: `Bearer ${o.bearer}` } : {}), ...(o.body ? { 'content-type': 'application/json' } : {}) },
     });
     req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        res.destroy();
+        return reject(new KedgeError('Forbidden', `${url.href} answered ${status}, a redirect to ${res.headers.location ?? 'nowhere'}: not followed (give --cloud the address the cloud itself answers at)`));
+      }
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_ANSWER_BYTES) return void chunks.push(c);
+        res.destroy();
+        reject(new KedgeError('TooLarge', `${url.href} answered with more than ${MAX_ANSWER_BYTES / 1024} KiB: not a kedge cloud's answer`));
+      });
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        if ((res.statusCode ?? 0) < 300) return resolve(text);
-        reject(new KedgeError(res.statusCode === 403 ? 'Forbidden' : res.statusCode === 401 ? 'Unauthorized' : 'Internal', `${url.href}: ${res.statusCode} ${statusMessage(text)}`));
+        if (status < 300) return resolve(text);
+        reject(new KedgeError(status === 403 ? 'Forbidden' : status === 401 ? 'Unauthorized' : 'Internal', `${url.href}: ${status} ${statusMessage(text)}`));
       });
     });
     req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));

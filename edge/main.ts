@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { makePrivateDir } from '../shared/private-file.js';
+import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
@@ -48,6 +48,8 @@ export interface EdgeOptions {
   statusFlushBatch?: number;
   /** Fault injection: kills the process at a step of a pod's start (KEDGE_CRASH_AT; durability tests). */
   crashPoint?: CrashPoint;
+  /** The data dir's lock, taken by the caller (before joining) and released by the edge's stop; none: the edge takes it. */
+  lock?: DataDirLock;
 }
 
 export interface EdgeHandle {
@@ -71,15 +73,25 @@ export interface EdgeHandle {
 
 const DEFAULT_NODE_IP = '127.0.0.1';
 
-/** The edge's composition root: hub + cache + edged + runtime + local API. */
+/** The edge's composition root: hub + cache + edged + runtime + local API, on a data dir it alone holds. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
+  const logger = options.logger ?? createLogger(`edge/${options.nodeName}`);
+  const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: `kedge edge ${options.nodeName}`, logger }));
+  try {
+    const edge = await startHolding(options, logger);
+    return { ...edge, stop: () => edge.stop().finally(() => lock.release()) };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeHandle> {
   const { nodeName, dataDir } = options;
   const timing = options.timing ?? defaultTiming;
   const clock = options.clock ?? realClock;
-  const logger = options.logger ?? createLogger(`edge/${nodeName}`);
   const reboot = options.reboot ?? false;
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
-  await makePrivateDir(dataDir);
 
   const identity = await loadIdentity(dataDir, reboot);
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE));

@@ -38,10 +38,39 @@ export function newBootstrapToken(): { id: string; secret: string } {
   return { id: randomText(6), secret: randomText(16) };
 }
 
-/** SHA-256 of the certificate's DER encoding, lowercase hex. */
-export function caFingerprint(caPem: string): string {
-  return createHash('sha256').update(new X509Certificate(caPem).raw).digest('hex');
+/** SHA-256 of the DER encoding of the one certificate `caPem` holds, lowercase hex. */
+export function caFingerprint(caPem: string, source = 'the CA'): string {
+  return fingerprintOf(onlyCertificate(caPem, source));
 }
+
+/**
+ * The one certificate `pem` holds, as PEM made again from its DER so that nothing else rides
+ * along; throws when `pem` holds none, more than one, or anything beside it. A join token pins
+ * one CA: a bundle would have the edge trust whatever else came in it.
+ */
+export function onlyCertificate(pem: string, source: string): X509Certificate {
+  const blocks = pem.match(/-----BEGIN [^-]*-----[\s\S]*?-----END [^-]*-----/g) ?? [];
+  const rest = blocks.reduce((text, block) => text.replace(block, ''), pem);
+  if (blocks.length > 1) throw new KedgeError('Forbidden', `${source} holds ${blocks.length} PEM blocks: a join token pins exactly one CA certificate, and nothing may come with it`);
+  if (blocks.length === 0 || !blocks[0]!.startsWith('-----BEGIN CERTIFICATE-----') || rest.trim() !== '') {
+    throw new KedgeError('Invalid', `${source} is not one PEM certificate and nothing else`);
+  }
+  try {
+    return new X509Certificate(blocks[0]!);
+  } catch (err) {
+    throw new KedgeError('Invalid', `${source} is not a certificate: ${(err as Error).message}`);
+  }
+}
+
+/** The CA certificate in `pem`, as PEM, when it is the only one there and the one `caHash` pins; throws otherwise. */
+export function pinnedCa(pem: string, caHash: string, source: string): string {
+  const ca = onlyCertificate(pem, source);
+  const fingerprint = fingerprintOf(ca);
+  if (fingerprint !== caHash) throw new KedgeError('Forbidden', `the CA in ${source} (sha256 ${fingerprint}) is not the one the token pins (${caHash})`);
+  return ca.toString();
+}
+
+const fingerprintOf = (cert: X509Certificate): string => createHash('sha256').update(cert.raw).digest('hex');
 
 function randomText(length: number): string {
   // 252 is the largest multiple of 36 under 256: rejecting above it keeps every character equally likely.

@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
+import { FOR_PARENT_ENV, lockDataDir } from '../shared/data-dir-lock.js';
 import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
@@ -61,9 +61,10 @@ function hostAndPort(url: URL): { host: string; port: number } {
  */
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  // The demo holds its data dir; its cloud works for it there, each edge holds its own below.
+  const lock = await lockDataDir(dataDir, { command: 'kedge demo', logger: o.logger });
   const scale = ['--time-scale', String(o.timeScale)];
-  const stops: (() => Promise<void>)[] = [];
+  const stops: (() => Promise<void>)[] = [() => lock.release()];
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
@@ -76,6 +77,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     readyPattern: /^kedge cloud ready /,
     clock: o.clock,
     onLine: o.onLine,
+    env: { [FOR_PARENT_ENV]: '1' },
   });
   stops.push(() => cloud.stop());
   const links = new Map<string, LinkProxy>();

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEdge, type EdgeHandle } from '../edge/main.js';
 import { realClock, type Clock } from '../shared/clock.js';
+import { lockDataDir } from '../shared/data-dir-lock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import type { Pod } from '../shared/types.js';
@@ -74,6 +75,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const links = new Map<string, LinkProxy>();
   const broker = new URL(options.brokerUrl);
   const target = { host: broker.hostname.replace(/^\[|\]$/g, ''), port: Number(broker.port || 1883) };
+  // The fleet holds its data dir; each hollow edge holds its own below.
+  const lock = await lockDataDir(options.dataDir, { command: 'kedge fleet', logger });
 
   const startOne = async (node: string): Promise<void> => {
     let brokerUrl = options.brokerUrl;
@@ -101,6 +104,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     (stopping ??= (async () => {
       await Promise.all([...edges.values()].map((e) => e.stop().catch((err: Error) => logger.warn(`stop ${e.nodeName}: ${err.message}`))));
       await Promise.all([...links.values()].map((l) => l.close()));
+      await lock.release();
       if (options.removeDataOnStop) await rm(options.dataDir, { recursive: true, force: true });
     })());
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
-import { cloudRequest, runningCloud } from '../cloud-request.js';
+import { cloudRequest } from '../cloud-request.js';
 import { printOrFail } from '../print-or-fail.js';
 
 interface Options {
@@ -21,19 +21,20 @@ async function backup(file: string, o: Options): Promise<string> {
   return `backed up ${info.count} objects at revision ${info.revision} to ${file}\n`;
 }
 
+/** Holds the data dir while it writes: a cloud running there keeps its store open, and restoring under it would be lost or break it. */
 async function restore(file: string, o: Options): Promise<string> {
   const { restoreBackup } = await import('../../cloud/store/backup.js');
-  await refuseWhileRunning(o.dataDir);
-  const storeDir = join(o.dataDir, 'store');
-  const restored = await restoreBackup(file, storeDir, new Date());
-  const before = restored.kept ? `; the store it replaced is kept in ${restored.kept}` : '';
-  return `restored ${restored.count} objects at revision ${restored.revision} into ${storeDir}${before}\nstart the cloud with this data dir to serve them\n`;
-}
-
-/** A running cloud holds its store open: restoring under it would be lost or break it. */
-async function refuseWhileRunning(dataDir: string): Promise<void> {
-  const access = await runningCloud(dataDir);
-  if (access) throw new Error(`the cloud of ${dataDir} is running (${access.server} answers): stop it first, then restore`);
+  const { lockDataDir } = await import('../../shared/data-dir-lock.js');
+  const { createLogger } = await import('../../shared/log.js');
+  const lock = await lockDataDir(o.dataDir, { command: 'kedge restore', logger: createLogger('restore') });
+  try {
+    const storeDir = join(o.dataDir, 'store');
+    const restored = await restoreBackup(file, storeDir, new Date());
+    const before = restored.kept ? `; the store it replaced is kept in ${restored.kept}` : '';
+    return `restored ${restored.count} objects at revision ${restored.revision} into ${storeDir}${before}\nstart the cloud with this data dir to serve them\n`;
+  } finally {
+    await lock.release();
+  }
 }
 
 /** `kedge <name> <file> [--data-dir D]`: runs `work` and prints what it says. */

@@ -51,9 +51,13 @@ export function cloudCommand(): Command {
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
+    const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
     await runUntilStopped('cloud', async (logger) => {
+      // Started by kedge demo, which holds the data dir: this cloud works for it.
+      const lock = await lockDataDir(o.dataDir, { command: 'kedge cloud', logger, forParent: process.env[FOR_PARENT_ENV] === '1' });
       const cloud = await startCloud({
+        lock,
         dataDir: o.dataDir,
         ...where,
         tlsSans: o.tlsSan,

@@ -26,6 +26,7 @@ export function edgeCommand(): Command {
       const { startEdge } = await import('../../edge/main.js');
       const { joinCloud } = await import('../../edge/join.js');
       const { crashPointFrom } = await import('../../edge/crash-point.js');
+      const { lockDataDir } = await import('../../shared/data-dir-lock.js');
       if (!o.cloud && !o.broker) {
         process.stderr.write('error: give --cloud <https://host:6443> (to join with a join token) or --broker <url> (with the edge token)\n');
         process.exitCode = 1;
@@ -35,8 +36,14 @@ export function edgeCommand(): Command {
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
         // Only the durability tests set it: crash at a step of a pod's start.
         const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
-        const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }) : undefined;
+        // Before joining: credential.json is the data dir's too.
+        const lock = await lockDataDir(dataDir, { command: `kedge edge ${o.node}`, logger });
+        const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }).catch(async (err: unknown) => {
+          await lock.release();
+          throw err;
+        }) : undefined;
         const edge = await startEdge({
+          lock,
           nodeName: o.node,
           brokerUrl: o.broker ?? joined!.brokerUrl,
           token: joined?.password ?? o.token,

@@ -67,10 +67,10 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
   }
 }
 
-async function createPods(o: FleetCommandOptions, access: { server: string; token: string }, names: string[]): Promise<void> {
+async function createPods(o: FleetCommandOptions, access: { server: string; token: string; ca?: string }, names: string[]): Promise<void> {
   const { createRemoteClient } = await import('../../cloud/apiserver/remote-handler.js');
   const { createFleetPods, fleetPod, fleetPodNames, waitForReadyNodes } = await import('../../sim/fleet-pods.js');
-  const api = createRemoteClient(access.server, access.token);
+  const api = createRemoteClient(access.server, access.token, access.ca);
   await waitForReadyNodes(api, names, {
     clock: realClock,
     timeoutMs: 120_000 + names.length * 100,

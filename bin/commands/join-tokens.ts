@@ -29,6 +29,7 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const caPem = await readFile(join(o.dataDir, CA_CERT_FILE), 'utf8').catch(() => {
     throw new Error(`no ${join(o.dataDir, CA_CERT_FILE)} (the cloud's CA): is ${o.dataDir} a cloud's data dir? start the cloud there once`);
   });
+  const caHash = caFingerprint(caPem, join(o.dataDir, CA_CERT_FILE)); // before the token exists: a CA file holding more than one certificate makes none
   const api = await cloudClient(o.dataDir);
   const { id, secret } = newBootstrapToken();
   const expires = ttl === 0 ? undefined : now + ttl;
@@ -37,7 +38,7 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const until = expires === undefined ? 'never expires' : `valid until ${new Date(expires).toISOString()}`;
   const forWhom = o.node ? `node ${o.node}` : 'any node name';
   const edge = `kedge edge --node ${o.node ?? '<name>'} --cloud https://<cloud address>:6443 --token <the token below>`;
-  return `join token ${id} for ${forWhom}, ${until}; revoke it with: kedge token revoke ${id}${dataDirFlag(o.dataDir)}\non the edge: ${edge}\n${formatJoinToken({ caHash: caFingerprint(caPem), id, secret })}\n`;
+  return `join token ${id} for ${forWhom}, ${until}; revoke it with: kedge token revoke ${id}${dataDirFlag(o.dataDir)}\non the edge: ${edge}\n${formatJoinToken({ caHash, id, secret })}\n`;
 }
 
 export async function listJoinTokens(dataDir: string, now = realClock.now()): Promise<string> {

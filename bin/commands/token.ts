@@ -19,15 +19,18 @@ interface CreateOptions {
 async function clusterOf(o: CreateOptions): Promise<{ server: string; caPem: string }> {
   const { readKubeconfig } = await import('../../sim/fleet-pods.js');
   const { CA_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
+  const { onlyCertificate } = await import('../../shared/join-token.js');
   const server =
     o.server ??
     (await readKubeconfig(join(o.dataDir, KUBECONFIG_FILE)).catch(() => {
       throw new Error(`no readable ${join(o.dataDir, KUBECONFIG_FILE)} to take the server from: start the cloud once, or pass --server`);
     })).server;
-  const caPem = await readFile(join(o.dataDir, CA_CERT_FILE), 'utf8').catch(() => {
-    throw new Error(`no ${join(o.dataDir, CA_CERT_FILE)} (the cloud's CA): start the cloud once`);
+  const caFile = join(o.dataDir, CA_CERT_FILE);
+  const caPem = await readFile(caFile, 'utf8').catch(() => {
+    throw new Error(`no ${caFile} (the cloud's CA): start the cloud once`);
   });
-  return { server, caPem };
+  // The kubeconfig trusts exactly the cloud's CA, whatever else the file might hold.
+  return { server, caPem: onlyCertificate(caPem, caFile).toString() };
 }
 
 /** A join token (--node or --bootstrap), or an API token (--role). */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import type { TokenEntry } from './authn.js';
-import { caUsable, certCovers, generateCa, generateServingCert, type ServingCert } from './tls-cert.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { caUsable, certCovers, generateCa, generateServingCert, hasKeyIdentifiers, reissueCa, type ServingCert } from './tls-cert.js';
 
 /**
  * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600):
@@ -114,25 +115,50 @@ export interface CloudTls extends ServingCert {
 /**
  * The CA from `<dataDir>/ca.crt` and `ca.key` (generated once, so join tokens that pin it stay
  * good) and the serving certificate from `tls.crt` and `tls.key`, issued again by the CA when
- * it no longer covers `hosts`, is about to expire, or was not signed by this CA.
+ * it no longer covers `hosts`, is about to expire, was not signed by this CA, or lacks what
+ * strict verification asks for. A CA certificate made before kedge wrote key identifiers is
+ * issued again with the same name and key (docs/operations.md says why).
  */
-export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number): Promise<CloudTls> {
+export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number, logger: Logger = silentLogger): Promise<CloudTls> {
   await mkdir(dataDir, { recursive: true });
-  const ca = await loadOrCreate(dataDir, CA_CERT_FILE, CA_KEY_FILE, (c) => caUsable(c, now), () => generateCa({ commonName: 'kedge-ca', now }));
+  const ca = await loadOrCreateCa(dataDir, now, logger);
   const serving = await loadOrCreate(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, (c) => certCovers(c, hosts, now, ca.certPem), () =>
     generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca }),
   );
   return { ...serving, caPem: ca.certPem };
 }
 
+async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Promise<ServingCert> {
+  const existing = await readPair(dataDir, CA_CERT_FILE, CA_KEY_FILE);
+  if (existing && caUsable(existing, now) && hasKeyIdentifiers(existing.certPem)) return existing;
+  const kept = existing && caUsable(existing, now);
+  const ca = kept ? reissueCa(existing, now) : generateCa({ commonName: 'kedge-ca', now });
+  await writePair(dataDir, CA_CERT_FILE, CA_KEY_FILE, ca);
+  if (kept) {
+    logger.warn(
+      'issued the CA certificate again, same name and key, with the key identifiers strict verification asks for: joined edges and kubeconfigs keep trusting the cloud; join tokens made before pin the old certificate: make new ones',
+      { ca: join(dataDir, CA_CERT_FILE) },
+    );
+  }
+  return ca;
+}
+
 async function loadOrCreate(dataDir: string, certFile: string, keyFile: string, usable: (c: ServingCert) => boolean, create: () => ServingCert): Promise<ServingCert> {
-  const [certPath, keyPath] = [join(dataDir, certFile), join(dataDir, keyFile)];
-  const existing = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]).catch(() => undefined);
-  if (existing && usable({ certPem: existing[0], keyPem: existing[1] })) return { certPem: existing[0], keyPem: existing[1] };
+  const existing = await readPair(dataDir, certFile, keyFile);
+  if (existing && usable(existing)) return existing;
   const cert = create();
-  await writePrivate(keyPath, cert.keyPem);
-  await writePrivate(certPath, cert.certPem);
+  await writePair(dataDir, certFile, keyFile, cert);
   return cert;
+}
+
+async function readPair(dataDir: string, certFile: string, keyFile: string): Promise<ServingCert | undefined> {
+  const read = await Promise.all([readFile(join(dataDir, certFile), 'utf8'), readFile(join(dataDir, keyFile), 'utf8')]).catch(() => undefined);
+  return read && { certPem: read[0], keyPem: read[1] };
+}
+
+async function writePair(dataDir: string, certFile: string, keyFile: string, cert: ServingCert): Promise<void> {
+  await writePrivate(join(dataDir, keyFile), cert.keyPem);
+  await writePrivate(join(dataDir, certFile), cert.certPem);
 }
 
 export { writePrivate } from '../../shared/private-file.js';

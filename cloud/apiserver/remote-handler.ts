@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
 import { Observable } from 'rxjs';
 import { KedgeError } from '../../shared/errors.js';
+import { isLoopbackHost } from '../network.js';
 import type { ApiClient } from './client.js';
 import { createLoopbackClient } from './loopback-client.js';
 import type { ApiHandler, ApiRequest, ApiResponse, WireWatchEvent } from './request.js';
@@ -10,12 +11,16 @@ import type { ApiHandler, ApiRequest, ApiResponse, WireWatchEvent } from './requ
 /**
  * An ApiHandler that forwards each request to a remote apiserver. With `ca`, an https:// server
  * is spoken to over TLS verified against it; without, over plain HTTP whatever baseUrl says
- * (a kedge apiserver on loopback answers both on one port). With it, the same client code that
- * runs in-process drives a cloud in another process: fleets, benchmarks, tools.
+ * (a kedge apiserver on loopback answers both on one port), but never to an https:// server
+ * beyond loopback. With it, the same client code that runs in-process drives a cloud in
+ * another process: fleets, benchmarks, tools.
  */
 export function remoteHandler(baseUrl: string, agent?: Agent, ca?: string): ApiHandler {
   const base = new URL(baseUrl);
   const secure = ca !== undefined && base.protocol === 'https:';
+  if (base.protocol === 'https:' && !secure && !isLoopbackHost(base.hostname.replace(/^\[|\]$/g, ''))) {
+    throw new KedgeError('Invalid', `${baseUrl} is https:// but no CA to check it against was given (a kubeconfig's certificate-authority-data): no token goes to it over plain HTTP`);
+  }
   const request = secure ? httpsRequest : httpRequest;
   const pool = agent ?? (secure ? new HttpsAgent({ keepAlive: true, maxSockets: 256, ca }) : new Agent({ keepAlive: true, maxSockets: 256 }));
   return (req) =>

@@ -1,8 +1,9 @@
 import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CrashPoint, CrashStep } from '../../edge/crash-point.js';
 import type { EdgeHandle } from '../../edge/main.js';
+import { LOCK_DIR } from '../../shared/data-dir-lock.js';
 import { allRunning, offlineEdges, podsOf, seedCache, timing } from '../edge/edge-harness.js';
 import { pod } from '../edge/fixtures.js';
 
@@ -33,7 +34,7 @@ describe('a sim pod, the edge killed at each step of its start', () => {
     let left = n;
     return {
       crashPoint: (reached) => {
-        if (reached === step && --left === 0) cpSync(from, to, { recursive: true });
+        if (reached === step && --left === 0) cpSync(from, to, { recursive: true, filter: (path) => basename(path) !== LOCK_DIR }); // the lock names this live process
       },
       crashed: () => left <= 0,
     };

@@ -50,7 +50,7 @@ describe('kedge backup and kedge restore', () => {
     await api.delete(ref);
     const refused = await kedge('restore', file, '--data-dir', dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: the cloud of .* is running \(.* answers\): stop it first, then restore\n$/);
+    expect(refused.stderr).toBe(`error: data dir ${dir} is in use by pid ${first.cloud.child.pid} (kedge cloud): a data dir has one owner; stop it first\n`);
 
     await first.cloud.stop();
     const restore = await kedge('restore', file, '--data-dir', dir);

@@ -1,8 +1,9 @@
 import { cp } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EdgeHandle } from '../../edge/main.js';
 import { FakeClock } from '../../shared/clock.js';
+import { LOCK_DIR } from '../../shared/data-dir-lock.js';
 import type { Pod } from '../../shared/types.js';
 import { allRunning, offlineEdges, podsOf, seedCache, timing } from './edge-harness.js';
 import { pod } from './fixtures.js';
@@ -31,9 +32,10 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     await after(t.clock, before, timing.syncIntervalMs);
     const pods = await podsOf(before);
     expect(allRunning(pods)).toBe(true);
-    // kill -9: only what is on disk survives. Copy the data directory while the edge runs.
+    // kill -9: only what is on disk survives. Copy the data directory while the edge runs,
+    // but for its lock: it names this very process, which a kill would have ended.
     const dataDir = join(t.dir, 'killed');
-    await cp(first, dataDir, { recursive: true });
+    await cp(first, dataDir, { recursive: true, filter: (path) => basename(path) !== LOCK_DIR });
     await t.fleet.stopAll();
     return { before, pods, dataDir };
   }

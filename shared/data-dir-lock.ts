@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { link, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KedgeError } from './errors.js';
+import { describeHolder, entriesOf, judge, thisProcess, type Verdict } from './lock-holders.js';
+import type { Logger } from './log.js';
+import { processStartTime } from './proc-stat.js';
+import { makePrivateDir } from './private-file.js';
+
+/**
+ * One owner per data dir. The lock is the directory `<data dir>/owner.lock`, holding one file
+ * per holder (pid, process start time, boot id, host, what it is). It is taken by renaming a
+ * prepared directory onto it, which the kernel does only when there is none or it is empty:
+ * of two processes starting at the same instant exactly one wins. A holder whose process is
+ * gone (kill -9, a power cut, its pid reused since) is removed by the next one to come, file
+ * by file; only a process that runs, or ran on another machine, keeps the data dir from
+ * others. A clean stop removes its own file.
+ */
+export const LOCK_DIR = 'owner.lock';
+
+export interface DataDirLock {
+  readonly dataDir: string;
+  /** Removes this process's file, and the lock directory once it is empty. */
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** What takes it, as `kedge cloud`: named to whoever else tries. */
+  command: string;
+  logger: Logger;
+  /** The process that started this one holds the data dir, and this one works for it (`kedge demo`'s cloud). */
+  forParent?: boolean;
+}
+
+/** Set by `kedge demo` for the cloud it starts: its parent holds the data dir, and the cloud works for it (LockOptions.forParent). */
+export const FOR_PARENT_ENV = 'KEDGE_DATA_DIR_FOR_PARENT';
+
+const TRIES = 20;
+const STAGED = `${LOCK_DIR}.`;
+
+/** Takes `dataDir` for this process, or throws a Conflict naming the pid that holds it. */
+export async function lockDataDir(dataDir: string, o: LockOptions): Promise<DataDirLock> {
+  await makePrivateDir(dataDir);
+  const lockDir = join(dataDir, LOCK_DIR);
+  const nonce = randomBytes(6).toString('hex');
+  const file = `${process.pid}.${nonce}.json`;
+  const staged = join(dataDir, `${STAGED}${process.pid}.${nonce}.new`);
+  await makePrivateDir(staged);
+  await writeFile(join(staged, file), JSON.stringify(await thisProcess(o.command, o.forParent ? process.ppid : undefined)) + '\n', { mode: 0o600 });
+  try {
+    await take({ dataDir, lockDir, staged, file }, o);
+  } finally {
+    await rm(staged, { recursive: true, force: true });
+  }
+  await removeAbandonedStagings(dataDir);
+  let released: Promise<void> | undefined;
+  const release = async (): Promise<void> => {
+    await ignoring(['ENOENT'], unlink(join(lockDir, file)));
+    await ignoring(['ENOENT', 'ENOTEMPTY', 'EEXIST'], rmdir(lockDir)); // another holder's file may still be there
+  };
+  return { dataDir, release: () => (released ??= release()) };
+}
+
+interface Paths {
+  dataDir: string;
+  lockDir: string;
+  /** This process's prepared lock directory, and its file in it. */
+  staged: string;
+  file: string;
+}
+
+async function take(p: Paths, o: LockOptions): Promise<void> {
+  const { lockDir, staged, file } = p;
+  for (let i = 0; i < TRIES; i++) {
+    if (await renamedOnto(staged, lockDir)) return;
+    const verdicts = await Promise.all((await entriesOf(lockDir)).map(judge));
+    const holding = verdicts.filter((v) => v.state !== 'gone');
+    if (o.forParent && holding.some((v) => v.entry.holder?.pid === process.ppid && v.state === 'running')) {
+      if (await joined(lockDir, staged, file)) return;
+      continue;
+    }
+    if (holding.length > 0) throw refusal(p, holding);
+    for (const v of verdicts) {
+      if (v.state === 'gone' && (await ignoring(['ENOENT'], unlink(join(lockDir, v.entry.file))))) {
+        o.logger.warn(`taking over data dir ${p.dataDir}: ${describeHolder(v.entry.holder)} held it and ${v.why}`);
+      }
+    }
+  }
+  throw new KedgeError('Conflict', `could not take ${lockDir} in ${TRIES} tries: other processes keep taking it`);
+}
+
+/** Renames `staged` onto `lockDir`: true when there was none, or an empty one. */
+async function renamedOnto(staged: string, lockDir: string): Promise<boolean> {
+  try {
+    await rename(staged, lockDir);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+    if (code === 'ENOTDIR') throw new KedgeError('Conflict', `${lockDir} is not a kedge lock (not a directory): remove it if no kedge uses this data dir`);
+    throw err;
+  }
+}
+
+/** Adds this process's file beside its parent's; true once it is in with the parent's still there. */
+async function joined(lockDir: string, staged: string, file: string): Promise<boolean> {
+  if (!(await ignoring(['ENOENT'], link(join(staged, file), join(lockDir, file))))) return false;
+  const after = await entriesOf(lockDir);
+  if (after.some((e) => e.holder?.pid === process.ppid)) return true;
+  await ignoring(['ENOENT'], unlink(join(lockDir, file))); // the parent let go meanwhile: start over
+  return false;
+}
+
+function refusal({ dataDir, lockDir }: Paths, holding: Verdict[]): KedgeError {
+  const who = holding.map((v) => (v.state === 'elsewhere' ? `${describeHolder(v.entry.holder)} on host ${v.entry.holder!.host}` : describeHolder(v.entry.holder))).join(' and ');
+  const hint = holding.every((v) => v.state === 'elsewhere') ? `if nothing runs there any more, remove ${lockDir}` : 'stop it first';
+  return new KedgeError('Conflict', `data dir ${dataDir} is in use by ${who}: a data dir has one owner; ${hint}`);
+}
+
+/** Prepared lock directories left by a process killed while it took the lock. */
+async function removeAbandonedStagings(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    const pid = name.startsWith(STAGED) && name.endsWith('.new') ? Number(name.slice(STAGED.length).split('.')[0]) : NaN;
+    if (Number.isInteger(pid) && (await processStartTime(pid)) === undefined) await rm(join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+/** Resolves true once `op` did it, false when it failed with one of `codes`. */
+async function ignoring(codes: string[], op: Promise<unknown>): Promise<boolean> {
+  try {
+    await op;
+    return true;
+  } catch (err) {
+    if (codes.includes((err as NodeJS.ErrnoException).code ?? '')) return false;
+    throw err;
+  }
+}
