@@ -30,6 +30,15 @@ export type ApiResponse =
 
 export type ApiHandler = (req: ApiRequest) => Promise<ApiResponse>;
 
+/**
+ * What a transport learns from a request's head (its body not read yet): refused at once, or
+ * let in with the most body it may send and a `done` to call once its answer is over.
+ */
+export type Admission = { refusal: ApiResponse } | { maxBodyBytes: number; done(): void };
+
+/** Decides on a request from its method, path, query and headers alone (see request-gate.ts). */
+export type RequestGate = (head: ApiRequest) => Promise<Admission>;
+
 export function jsonResponse(status: number, body: unknown): ApiResponse {
   return { type: 'json', status, body };
 }
