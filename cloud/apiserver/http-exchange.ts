@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { catchError, map, of, startWith, Subscription, type Observable } from 'rxjs';
+import { catchError, map, of, startWith, type Observable, type Subscription } from 'rxjs';
 import { toKubeStatus, type KubeStatus } from '../../shared/errors.js';
-import { streamStarted, type ListenerTimeouts } from '../../shared/http-timeouts.js';
+import { streamEnded, streamStarted, type ListenerTimeouts } from '../../shared/http-timeouts.js';
 import { errorResponse, type ApiHandler, type ApiRequest, type ApiResponse, type RequestGate, type WireWatchEvent } from './request.js';
 import { tooLarge } from './request-body.js';
+import { pump, type Piece, type StreamLimits } from './response-stream.js';
 
 /** Counts and logs one refusal (shared/counters.ts refusals()). */
 export type Refuse = (reason: string, message: string, details?: Record<string, unknown>) => void;
@@ -13,6 +14,7 @@ export interface Exchange {
   handler: ApiHandler;
   gate: RequestGate;
   timeouts: ListenerTimeouts;
+  streamLimits: StreamLimits;
   refuse: Refuse;
   /** Open streams, ended when the server closes. */
   streams: Set<Subscription>;
@@ -76,8 +78,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 type Seen = Record<string, string | undefined>;
 
 function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): void {
-  if (out.type === 'watch') return stream(x, res, 'application/json', watchLines(out.events));
-  if (out.type === 'text' && out.more) return stream(x, res, TEXT, out.more.pipe(startWith(out.body)));
+  if (out.type === 'watch') return stream(x, res, 'application/json', watchPieces(out.events), x.streamLimits.watchEvents, 'slow-watcher', seen);
+  if (out.type === 'text' && out.more) return stream(x, res, TEXT, textPieces(out.more.pipe(startWith(out.body))), x.streamLimits.textBytes, 'slow-reader', seen);
   const isJson = out.type === 'json';
   const payload = isJson ? JSON.stringify(out.body) : out.body;
   const retryAfter = isJson ? (out.body as Partial<KubeStatus>).details?.retryAfterSeconds : undefined;
@@ -94,34 +96,32 @@ function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): 
 
 const TEXT = 'text/plain; charset=utf-8';
 
-/** One compact JSON event per line; a failure ends the watch with an ERROR event carrying its Status. */
-function watchLines(events: Observable<WireWatchEvent>): Observable<string> {
+/** One compact JSON event per line, encoded as it is sent; a failure ends the watch with an ERROR event carrying its Status. */
+function watchPieces(events: Observable<WireWatchEvent>): Observable<Piece> {
   return events.pipe(
-    map((e) => JSON.stringify(e) + '\n'),
-    catchError((err: unknown) => of(JSON.stringify({ type: 'ERROR', object: toKubeStatus(err) }) + '\n')),
+    catchError((err: unknown) => of<WireWatchEvent>({ type: 'ERROR', object: toKubeStatus(err) })),
+    map((e) => ({ encode: () => JSON.stringify({ type: e.type, object: e.object }) + '\n', weight: e.initial ? 0 : 1 })),
   );
 }
 
-/** A 200 written chunk by chunk as `chunks` emits; headers flushed at once; the idle limit off; client disconnect seen via res 'close'. */
-function stream(x: Exchange, res: ServerResponse, contentType: string, chunks: Observable<string>): void {
+/** The text so far, then what follows it, which counts by its size. */
+function textPieces(chunks: Observable<string>): Observable<Piece> {
+  return chunks.pipe(map((chunk, i) => ({ encode: () => chunk, weight: i === 0 ? 0 : Buffer.byteLength(chunk) })));
+}
+
+/** A 200 written piece by piece; headers flushed at once; the idle limit off, the backlog bounded. */
+function stream(x: Exchange, res: ServerResponse, contentType: string, pieces: Observable<Piece>, limit: number, slow: string, seen: Seen): void {
   res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   streamStarted(res);
-  const sub = new Subscription();
-  const end = (): void => {
-    res.end();
+  const sub = pump(res, pieces, limit, (backlog) => {
     x.streams.delete(sub);
-  };
+    streamEnded(res, x.timeouts);
+    x.refuse(slow, `closed a stream whose client left ${backlog} ${slow === 'slow-watcher' ? 'events' : 'bytes'} unread`, seen);
+  });
   x.streams.add(sub);
   res.on('close', () => {
     sub.unsubscribe();
     x.streams.delete(sub);
   });
-  sub.add(
-    chunks.subscribe({
-      next: (chunk) => void (chunk && res.write(chunk)),
-      error: end, // only a text stream can fail here, and kube's just ends
-      complete: end,
-    }),
-  );
 }

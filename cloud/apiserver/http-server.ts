@@ -4,6 +4,7 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { describeTimeout, enforceTimeouts, KUBE_LISTENER_TIMEOUTS, startTimeoutChecks, timeoutOptions, type ListenerTimeouts, type TimeoutReason } from '../../shared/http-timeouts.js';
 import { serveOne, type Exchange, type Refuse } from './http-exchange.js';
 import { errorResponse, type ApiHandler, type RequestGate } from './request.js';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './response-stream.js';
 
 export interface ApiServerOptions {
   handler: ApiHandler;
@@ -30,6 +31,8 @@ export interface ApiServerOptions {
   pages?: PageHandler;
   /** Default KUBE_LISTENER_TIMEOUTS; the first byte of a connection (and a TLS handshake) gets headersMs. */
   timeouts?: ListenerTimeouts;
+  /** Default DEFAULT_STREAM_LIMITS. */
+  streamLimits?: StreamLimits;
 }
 
 /** Answers a request for a page, or returns undefined (and leaves `res` alone) when it is not for one. */
@@ -46,7 +49,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const timeouts = options.timeouts ?? KUBE_LISTENER_TIMEOUTS;
   const refuse: Refuse = options.refused ?? (() => {});
-  const exchange: Exchange = { handler: options.handler, gate: options.gate, timeouts, refuse, streams: new Set() };
+  const exchange: Exchange = { handler: options.handler, gate: options.gate, timeouts, streamLimits: options.streamLimits ?? DEFAULT_STREAM_LIMITS, refuse, streams: new Set() };
   const listener = (req: IncomingMessage, res: ServerResponse): void => void (servePage(options.pages, req, res) ?? serveOne(exchange, req, res));
   const onTimeout = (reason: TimeoutReason, socket: Socket): void => refuse(reason, describeTimeout(reason, timeouts), { peer: socket.remoteAddress });
   const plain = createServer(timeoutOptions(timeouts), listener);

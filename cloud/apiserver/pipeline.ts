@@ -46,6 +46,8 @@ export interface ApiServerDeps {
   inflight?: InflightLimits;
   /** GET /metrics: counters in Prometheus' text format (admins and viewers). */
   metrics?: () => string;
+  /** A number in [0, 1) (default Math.random): when a watch that names no timeout ends (rest-read.ts). */
+  random?: () => number;
 }
 
 /** Paths served before authentication: their callers have no credential yet. */
@@ -81,7 +83,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs };
+  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs, random: deps.random ?? Math.random };
   const log = deps.logger.child('apiserver');
   const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
     (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));

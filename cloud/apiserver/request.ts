@@ -19,6 +19,11 @@ export interface ApiRequest {
 export interface WireWatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: unknown;
+  /**
+   * Part of the state the watch starts from (the synthetic ADDED events, the history it resumes
+   * with), not a change since: never sent, it spares the event from a slow watcher's budget.
+   */
+  initial?: true;
 }
 
 export type ApiResponse =

@@ -6,6 +6,7 @@ import { LOOPBACK_HOSTS, loadOrCreateServingCert } from '../../cloud/apiserver/c
 import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http-server.js';
 import type { InflightLimits } from '../../cloud/apiserver/inflight.js';
 import { createApiServer, type ApiServer, type ApiServerDeps } from '../../cloud/apiserver/pipeline.js';
+import type { StreamLimits } from '../../cloud/apiserver/response-stream.js';
 import { API_REFUSED, describeCounters } from '../../cloud/metrics.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
@@ -32,6 +33,7 @@ export interface GuardedApi {
 export interface GuardedApiOptions {
   tls?: boolean;
   timeouts?: ListenerTimeouts;
+  streamLimits?: StreamLimits;
   inflight?: InflightLimits;
   /** More of the apiserver's collaborators (join paths, pod logs...). */
   deps?: Partial<ApiServerDeps>;
@@ -56,7 +58,7 @@ export async function guardedApi(o: GuardedApiOptions = {}): Promise<GuardedApi>
   const dir = o.tls ? await mkdtemp(join(tmpdir(), 'kedge-guarded-')) : undefined;
   const tls = dir ? await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, realClock.now()) : undefined;
   const refused = refusals(counters, API_REFUSED, silentLogger, 'refused a request');
-  const server = await startApiServer({ handler: api.handle, gate: api.gate, port: 0, tls, refused, timeouts: o.timeouts });
+  const server = await startApiServer({ handler: api.handle, gate: api.gate, port: 0, tls, refused, timeouts: o.timeouts, streamLimits: o.streamLimits });
   return {
     api, server, store, clock, counters, caPem: tls?.caPem,
     refused: (reason) => counters.get(API_REFUSED, { reason }),
