@@ -31,7 +31,7 @@ import { KedgeError } from '../shared/errors.js';
 import { Counters, refusals } from '../shared/counters.js';
 import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
 import { brokerAccess } from './broker-access.js';
-import { startJoining, type JoinHandler } from './join/index.js';
+import { joinBodyLimit, startJoining, type JoinHandler } from './join/index.js';
 import { API_REFUSED, describeCounters, metricsText } from './metrics.js';
 import type { LogOptions } from '../shared/protocol/envelope.js';
 import type { Pod } from '../shared/types.js';
@@ -134,15 +134,14 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const dashboard = createDashboard({ dataDir: options.dataDir, timing, clock, logger: logger.child('dashboard') });
     const api = createApiServer({
       store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir), resources: clusterResources, components, podLogs,
-      dashboard: dashboard.api, join: (req, path) => started.join?.(req, path), metrics: () => metricsText(counters, started.hub?.stats()),
+      dashboard: dashboard.api, join: { bodyLimit: joinBodyLimit, serve: (req, path) => started.join?.(req, path) }, metrics: () => metricsText(counters, started.hub?.stats()),
     });
     const loopback = api.loopback(credentials.cloud);
     await ensureSystemNamespaces(loopback);
     await ensureKubernetesService(loopback);
     await ensureRuntimeClasses(loopback);
-    const refuseApi = refusals(counters, API_REFUSED, logger.child('apiserver'), 'refused a connection');
-    const onPlainRefused = (peer: string): void => refuseApi('plain-http', 'plain HTTP on the TLS-only API port', { peer });
-    const server = await startApiServer({ handler: api.handle, host: apiHost, port: options.apiPort, tls, tlsOnly, onPlainRefused, pages: dashboard.pages });
+    const refused = refusals(counters, API_REFUSED, logger.child('apiserver'), 'refused a request');
+    const server = await startApiServer({ handler: api.handle, gate: api.gate, host: apiHost, port: options.apiPort, tls, tlsOnly, refused, pages: dashboard.pages });
     stops.push(() => server.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);

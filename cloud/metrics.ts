@@ -11,7 +11,7 @@ export function describeCounters(counters: Counters): Counters {
     .describe(REFUSED, 'MQTT clients refused by the embedded broker, by reason')
     .describe(DENIED, 'publishes and subscriptions the broker denied, by action')
     .describe(THROTTLED, 'times a client was slowed down for going over its message rate')
-    .describe(API_REFUSED, 'API connections refused, by reason')
+    .describe(API_REFUSED, 'API requests and connections refused, by reason (401, 403, 413, 422, 429, timeouts, slow streams, plain HTTP)')
     .describe(JOIN_REFUSED, 'join requests refused, by reason');
 }
 

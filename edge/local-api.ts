@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import type { LocalCache } from './metamanager/local-cache.js';
@@ -11,6 +12,8 @@ export interface LocalApiDeps {
   /** Resolves once the pods' statuses are current (edged's first sync); /pods waits for it. */
   ready?: () => Promise<void>;
   logger: Logger;
+  /** Default KUBE_LISTENER_TIMEOUTS. */
+  timeouts?: ListenerTimeouts;
 }
 
 export interface LocalApi {
@@ -67,13 +70,15 @@ function fail(deps: LocalApiDeps, res: ServerResponse, err: Error): void {
  * the hub's connectivity, so it answers while the cloud is unreachable.
  */
 export async function startLocalApi(deps: LocalApiDeps): Promise<LocalApi> {
-  const server = createServer((req, res) => {
+  const timeouts = deps.timeouts ?? KUBE_LISTENER_TIMEOUTS;
+  const server = createServer(timeoutOptions(timeouts), (req, res) => {
     try {
       route(deps, req, res);
     } catch (err) {
       fail(deps, res, err as Error);
     }
   });
+  enforceTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.port, '127.0.0.1', () => resolve());

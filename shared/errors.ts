@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'TooLarge'
   | 'UnsupportedMediaType'
   | 'Invalid'
+  | 'TooManyRequests'
   | 'Internal'
   | 'Unavailable'
   | 'Timeout';
@@ -30,6 +31,7 @@ export const errorTable: Record<ErrorCode, { status: number; reason: string }> =
   TooLarge: { status: 413, reason: 'RequestEntityTooLarge' },
   UnsupportedMediaType: { status: 415, reason: 'UnsupportedMediaType' },
   Invalid: { status: 422, reason: 'Invalid' },
+  TooManyRequests: { status: 429, reason: 'TooManyRequests' },
   Internal: { status: 500, reason: 'InternalError' },
   Unavailable: { status: 503, reason: 'ServiceUnavailable' },
   Timeout: { status: 504, reason: 'Timeout' },

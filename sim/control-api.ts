@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
@@ -28,6 +29,8 @@ export interface ControlApiOptions {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** Default KUBE_LISTENER_TIMEOUTS (an edge restart answers within them: see DEMO_PROXY_TIMEOUT_MS). */
+  timeouts?: ListenerTimeouts;
 }
 
 export interface ControlApi {
@@ -116,7 +119,8 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
 }
 
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
-  const server = createServer((req, res) => {
+  const timeouts = options.timeouts ?? KUBE_LISTENER_TIMEOUTS;
+  const server = createServer(timeoutOptions(timeouts), (req, res) => {
     try {
       route(options, req, res);
     } catch (err) {
@@ -124,6 +128,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
       if (!res.headersSent) fail(res, 500, 'Internal', (err as Error).message);
     }
   });
+  enforceTimeouts(server, timeouts);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

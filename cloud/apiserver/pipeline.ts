@@ -1,14 +1,14 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
-import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
+import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './authn.js';
 import { adminOnly, authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { createLoopbackClient } from './loopback-client.js';
 import { parseApiPath, type ApiPath } from './paths.js';
 import { ResourceRegistry, type ResourceDef } from './registry.js';
-import { errorResponse, jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from './request.js';
+import { errorResponse, jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse, type RequestGate } from './request.js';
 import { checkBodySize } from './request-body.js';
 import { BACKUP_PATH, serveBackup } from './backup-path.js';
 import { componentStatusResource, serveComponents } from './components-api.js';
@@ -21,6 +21,8 @@ import { coreResources } from './resources.js';
 import { ObjectStorage } from './storage.js';
 import { reloadingAuthenticator, type TokenSource } from './token-reload.js';
 import { openApiV3 } from './openapi.js';
+import { KUBE_INFLIGHT_LIMITS, type InflightLimits } from './inflight.js';
+import { requestGate, trimmedPath } from './request-gate.js';
 
 export interface ApiServerDeps {
   store: Store;
@@ -39,14 +41,28 @@ export interface ApiServerDeps {
   /** The dashboard: its session cookie authenticates too, and it serves its /kedge/v1 paths. */
   dashboard?: DashboardApi;
   /** Paths served before authentication, for edges joining (cloud/join/join-service.ts). */
-  join?: (req: ApiRequest, path: string) => Promise<ApiResponse> | undefined;
+  join?: PreAuthPaths;
+  /** Requests served at once, reads and writes apart (default kube's 400 and 200). */
+  inflight?: InflightLimits;
   /** GET /metrics: counters in Prometheus' text format (admins and viewers). */
   metrics?: () => string;
+  /** A number in [0, 1) (default Math.random): when a watch that names no timeout ends (rest-read.ts). */
+  random?: () => number;
+}
+
+/** Paths served before authentication: their callers have no credential yet. */
+export interface PreAuthPaths {
+  /** The most body a request to `path` may send (read before anything checks it), or undefined when it is not one of these paths. */
+  bodyLimit(path: string): number | undefined;
+  /** Answers a request to one of these paths (undefined for any other path). */
+  serve(req: ApiRequest, path: string): Promise<ApiResponse> | undefined;
 }
 
 export interface ApiServer {
   /** The whole pipeline: authentication → authorization → admission → storage. Never rejects. */
   handle(req: ApiRequest): Promise<ApiResponse>;
+  /** Authentication and the in-flight limits from a request's head, for a transport to run before it reads the body. */
+  gate: RequestGate;
   /** An in-process ApiClient that runs every call through `handle` as the given token's user. */
   loopback(token: string): ApiClient;
   readonly registry: ResourceRegistry;
@@ -55,6 +71,9 @@ export interface ApiServer {
 const healthPaths = new Set(['/healthz', '/livez', '/readyz']);
 /** Paths an anonymous caller may read (as system:public-info-viewer allows). */
 const publicPaths = new Set(['/version', '/version/']);
+/** The most body a health or public path takes: they read none. */
+const PUBLIC_BODY_BYTES = 4096;
+const isHealthPath = (path: string): boolean => healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path);
 
 /** Builds the apiserver core around its collaborators. No sockets: see http-server.ts for those. */
 export function createApiServer(deps: ApiServerDeps): ApiServer {
@@ -64,19 +83,23 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs };
+  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs, random: deps.random ?? Math.random };
   const log = deps.logger.child('apiserver');
+  const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
+    (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));
+  const gate = requestGate({
+    authenticate: credentialsOf,
+    anonymousBodyLimit: (path) => (isHealthPath(path) || publicPaths.has(path) ? PUBLIC_BODY_BYTES : deps.join?.bodyLimit(path)),
+    inflight: deps.inflight ?? KUBE_INFLIGHT_LIMITS,
+  });
 
   async function dispatch(req: ApiRequest): Promise<ApiResponse> {
-    const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
-    if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
+    const path = trimmedPath(req.path);
+    if (isHealthPath(path)) return textResponse(200, 'ok');
     checkBodySize(req);
-    const joining = deps.join?.(req, path);
+    const joining = deps.join?.serve(req, path);
     if (joining) return joining;
-    const user =
-      (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ??
-      (await authenticate(req.headers.authorization)) ??
-      (publicPaths.has(path) ? anonymousUser : undefined);
+    const user = (await credentialsOf(req)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     const parsed = parseApiPath(path);
@@ -122,7 +145,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
   }
 
-  const server: ApiServer = { handle, registry, loopback: (token) => createLoopbackClient(handle, token) };
+  const server: ApiServer = { handle, gate, registry, loopback: (token) => createLoopbackClient(handle, token) };
   return server;
 }
 

@@ -14,8 +14,8 @@ export function checkBodySize(req: ApiRequest): void {
   if (req.body && req.body.length > MAX_BODY_BYTES) throw tooLarge();
 }
 
-export function tooLarge(): KedgeError {
-  return new KedgeError('TooLarge', `Request entity too large: limit is ${MAX_BODY_BYTES}`);
+export function tooLarge(limit = MAX_BODY_BYTES): KedgeError {
+  return new KedgeError('TooLarge', `Request entity too large: limit is ${limit}`);
 }
 
 /** The body as a JSON value; `patch` allows the +json patch media types. */

@@ -19,6 +19,11 @@ export interface ApiRequest {
 export interface WireWatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
   object: unknown;
+  /**
+   * Part of the state the watch starts from (the synthetic ADDED events, the history it resumes
+   * with), not a change since: never sent, it spares the event from a slow watcher's budget.
+   */
+  initial?: true;
 }
 
 export type ApiResponse =
@@ -29,6 +34,15 @@ export type ApiResponse =
   | { type: 'watch'; status: 200; events: Observable<WireWatchEvent> };
 
 export type ApiHandler = (req: ApiRequest) => Promise<ApiResponse>;
+
+/**
+ * What a transport learns from a request's head (its body not read yet): refused at once, or
+ * let in with the most body it may send and a `done` to call once its answer is over.
+ */
+export type Admission = { refusal: ApiResponse } | { maxBodyBytes: number; done(): void };
+
+/** Decides on a request from its method, path, query and headers alone (see request-gate.ts). */
+export type RequestGate = (head: ApiRequest) => Promise<Admission>;
 
 export function jsonResponse(status: number, body: unknown): ApiResponse {
   return { type: 'json', status, body };

@@ -15,6 +15,8 @@ export interface RestDeps {
   clock: Clock;
   /** Container logs from the edges (absent: pods/log answers Unavailable). */
   podLogs?: PodLogSource;
+  /** A number in [0, 1): spreads the ends of watches that name no timeout. */
+  random: () => number;
 }
 
 export interface ResourceCall {

@@ -29,6 +29,12 @@ export async function listObjects(deps: RestDeps, call: ResourceCall): Promise<A
   });
 }
 
+/**
+ * A watch that names no timeout ends after kube-apiserver's --min-request-timeout (1800 s)
+ * times a random factor in [1, 2), as kube's do: clients watch again, at spread-out times.
+ */
+export const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+
 export function watchObjectsResponse(deps: RestDeps, call: ResourceCall): ApiResponse {
   const q = call.req.query;
   const resourceVersion = q.get('resourceVersion') ?? undefined;
@@ -46,7 +52,7 @@ export function watchObjectsResponse(deps: RestDeps, call: ResourceCall): ApiRes
     matches: namedMatch === undefined ? selector : (obj) => obj.metadata.name === namedMatch && selector(obj),
     resourceVersion: resourceVersion || undefined,
     allowBookmarks: isTrue(q.get('allowWatchBookmarks')),
-    timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : MIN_REQUEST_TIMEOUT_SECONDS * (1 + deps.random()),
   });
   if (!wantsTable(call.req.headers.accept)) return { type: 'watch', status: 200, events };
   return { type: 'watch', status: 200, events: defer(() => asTables(deps, call, events)) };
@@ -66,7 +72,7 @@ function asTables(deps: RestDeps, call: ResourceCall, events: Observable<WireWat
         withColumns: !columnsSent,
       });
       columnsSent = true;
-      return { type: e.type, object: t };
+      return e.initial ? { type: e.type, object: t, initial: true } : { type: e.type, object: t };
     }),
   );
 }

@@ -45,16 +45,17 @@ export function watchObjects(spec: WatchSpec): Observable<WireWatchEvent> {
         if (closed) return;
         for (const kv of list.items) {
           const obj = toObject(spec.def, kv);
-          if (spec.matches(obj)) subscriber.next({ type: 'ADDED', object: obj });
+          if (spec.matches(obj)) subscriber.next({ type: 'ADDED', object: obj, initial: true });
         }
         after = list.revision;
       }
       lastRevision = after;
+      const replayedUpTo = spec.store.revision; // what the store replays from its history; later events are news
       inner = spec.store.watch(storePrefix(spec.def, spec.namespace), after).subscribe({
         next: (e) => {
           lastRevision = e.kv.modRevision;
           const out = translate(spec, e);
-          if (out) subscriber.next(out);
+          if (out) subscriber.next(e.kv.modRevision <= replayedUpTo ? { ...out, initial: true } : out);
         },
         error: fail,
         complete: () => subscriber.complete(),

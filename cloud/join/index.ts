@@ -6,7 +6,7 @@ import type { Informers } from '../informer/shared-informers.js';
 import { joinHandler, type JoinHandler } from './join-service.js';
 import { NodeCredentials } from './node-credentials.js';
 
-export { CA_PATH, JOIN_PATH, JOIN_REFUSED, type JoinAnswer, type JoinHandler } from './join-service.js';
+export { CA_PATH, JOIN_MAX_BODY_BYTES, JOIN_PATH, JOIN_REFUSED, joinBodyLimit, type JoinAnswer, type JoinHandler } from './join-service.js';
 export { NodeCredentials } from './node-credentials.js';
 
 export interface JoiningDeps {

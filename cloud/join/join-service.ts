@@ -17,6 +17,11 @@ export const CA_PATH = '/cacerts';
 /** POST {"node": name} with the join token's `<id>.<secret>` as bearer token: the node's broker credential. */
 export const JOIN_PATH = '/kedge/v1/join';
 export const JOIN_REFUSED = 'kedge_join_refused_total';
+/**
+ * The most body a join path takes: `{"node": "<name>"}` (a node name is at most 253 bytes).
+ * These paths are served before any credential is checked, so they read little.
+ */
+export const JOIN_MAX_BODY_BYTES = 1024;
 
 /** What a joining edge gets back. */
 export interface JoinAnswer {
@@ -41,6 +46,11 @@ export interface JoinDeps {
 }
 
 export type JoinHandler = (req: ApiRequest, path: string) => Promise<ApiResponse> | undefined;
+
+/** For the join paths, the most body they take; undefined for any other path. */
+export function joinBodyLimit(path: string): number | undefined {
+  return path === CA_PATH || path === JOIN_PATH ? JOIN_MAX_BODY_BYTES : undefined;
+}
 
 /** The two paths served before authentication: a joining edge has no credential yet. */
 export function joinHandler(deps: JoinDeps): JoinHandler {

@@ -3,12 +3,17 @@ import { KedgeError } from '../../shared/errors.js';
 import type { WatchEvent } from './store.js';
 
 /**
- * Recent write events in revision order, bounded to `capacity`, plus the live feed.
+ * Recent write events in revision order, at most `capacity` of them, plus the live feed.
  * Shared by every Store backend: they record each committed write here, in order.
+ *
+ * The events sit in a ring of `capacity` slots: a write past the window overwrites the
+ * oldest event (no copying), so the history never holds more than its window.
  */
 export class WatchHistory {
-  private events: WatchEvent[] = [];
-  private start = 0;
+  private readonly ring: (WatchEvent | undefined)[];
+  /** Slot of the oldest retained event. */
+  private head = 0;
+  private size = 0;
   private readonly live = new Subject<WatchEvent>();
   /** Every revision at or before this has been forgotten. */
   compacted: number;
@@ -17,19 +22,22 @@ export class WatchHistory {
     private readonly capacity: number,
     startRevision = 0,
   ) {
+    this.ring = new Array<WatchEvent | undefined>(Math.max(0, capacity)).fill(undefined);
     this.compacted = startRevision;
   }
 
   record(event: WatchEvent): void {
-    this.events.push(event);
-    if (this.events.length - this.start > this.capacity) this.dropTo(this.start + 1);
+    if (this.capacity <= 0) this.compacted = Math.max(this.compacted, event.kv.modRevision);
+    else {
+      if (this.size === this.capacity) this.dropOldest();
+      this.ring[(this.head + this.size) % this.capacity] = event;
+      this.size++;
+    }
     this.live.next(event);
   }
 
   compact(revision: number): void {
-    let i = this.start;
-    while (i < this.events.length && this.events[i]!.kv.modRevision <= revision) i++;
-    this.dropTo(i);
+    while (this.size > 0 && this.at(0).kv.modRevision <= revision) this.dropOldest();
     this.compacted = Math.max(this.compacted, revision);
   }
 
@@ -50,25 +58,30 @@ export class WatchHistory {
     this.live.complete();
   }
 
-  private *replayAfter(revision: number): Iterable<WatchEvent> {
-    let lo = this.start;
-    let hi = this.events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.events[mid]!.kv.modRevision <= revision) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < this.events.length; i++) yield this.events[i]!;
+  /** The retained event `index` places after the oldest. */
+  private at(index: number): WatchEvent {
+    return this.ring[(this.head + index) % this.capacity]!;
   }
 
-  private dropTo(index: number): void {
-    if (index <= this.start) return;
-    const dropped = this.events[index - 1];
-    if (dropped) this.compacted = Math.max(this.compacted, dropped.kv.modRevision);
-    this.start = index;
-    if (this.start > 1024 && this.start * 2 > this.events.length) {
-      this.events = this.events.slice(this.start);
-      this.start = 0;
+  /** The retained events after `revision`, copied: a subscriber may write (and so record) while they replay. */
+  private replayAfter(revision: number): WatchEvent[] {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at(mid).kv.modRevision <= revision) lo = mid + 1;
+      else hi = mid;
     }
+    const events: WatchEvent[] = [];
+    for (let i = lo; i < this.size; i++) events.push(this.at(i));
+    return events;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.at(0);
+    this.compacted = Math.max(this.compacted, oldest.kv.modRevision);
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
   }
 }

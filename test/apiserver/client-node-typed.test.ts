@@ -29,7 +29,7 @@ async function server() {
     watchesServed++;
     return { ...res, events: res.events.pipe(takeUntil(closeWatches)) };
   };
-  const http = await startApiServer({ handler, port: 0 });
+  const http = await startApiServer({ handler, gate: api.gate, port: 0 });
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'kedge', server: http.url, skipTLSVerify: true }],

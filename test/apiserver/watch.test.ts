@@ -71,6 +71,18 @@ describe('watch', () => {
     expect(f.clock.pending).toBe(0);
   });
 
+  it("ends a watch that names no timeout after kube's min-request-timeout, 30 to 60 minutes", async () => {
+    const f = await apiFixture();
+    const res = await f.send('GET', pods, { query: { watch: 'true', resourceVersion: String(f.store.revision) } });
+    if (res.type !== 'watch') throw new Error('not a watch');
+    const c = collect(res.events);
+    await f.clock.advance(30 * 60_000 - 1);
+    expect(c.done()).toBe(false);
+    await f.clock.advance(30 * 60_000);
+    expect(c.done()).toBe(true);
+    expect(f.clock.pending).toBe(0);
+  });
+
   it('watches a single object by name', async () => {
     const f = await apiFixture();
     await f.json('POST', pods, { body: pod('a') });

@@ -75,7 +75,7 @@ describe('the dashboard served by the cloud', () => {
       tokens: [{ token: ADMIN, user: 'kedge-admin', role: 'admin' }, { token: VIEWER, user: 'watcher', role: 'viewer' }],
     });
     await ensureSystemNamespaces(api.loopback(ADMIN));
-    server = await startApiServer({ handler: api.handle, port: 0, pages: dashboard.pages });
+    server = await startApiServer({ handler: api.handle, gate: api.gate, port: 0, pages: dashboard.pages });
     link = await startLinkProxy({ name: 'edge-1', target: { host: '127.0.0.1', port: await freePort() }, clock, logger: silentLogger });
     control = await startControlApi({ links: new Map([['edge-1', link]]), logger: silentLogger });
   });

@@ -139,7 +139,7 @@ describe('joining a TLS-only cloud with a token', () => {
     });
     expect(answer).toEqual({ status: 400, body: 'Client sent an HTTP request to an HTTPS server.\n' });
     expect(cloud.counters.get(API_REFUSED, { reason: 'plain-http' })).toBe(before + 1);
-    expect(logged('refused a connection: plain HTTP on the TLS-only API port')).toBe(true);
+    expect(logged('refused a request: plain HTTP on the TLS-only API port')).toBe(true);
   });
 
   const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;

@@ -39,7 +39,7 @@ export async function httpApiFixture(opts: { tls?: boolean; tap?: (req: ApiReque
         return api.handle(req);
       }
     : api.handle;
-  const server = await startApiServer({ handler, port: 0, tls });
+  const server = await startApiServer({ handler, gate: api.gate, port: 0, tls });
   const kubeconfig = await writeKubeconfig(dir, server.url, token, tls?.caPem);
   await writeFile(join(dir, 'kubeconfig.json'), JSON.stringify(buildKubeconfig(server.url, token, tls?.caPem)));
   return {
