@@ -4,7 +4,7 @@ import { KedgeError } from '../shared/errors.js';
 import { caFingerprint, parseJoinToken, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
 import { makePrivateDir, writePrivate } from '../shared/private-file.js';
-import { JsonStateFile } from './json-state-file.js';
+import { jsonDocument, readRecovering } from '../shared/recovering-read.js';
 
 /** What an edge keeps after joining (`<data dir>/credential.json`, mode 0600). */
 export interface EdgeCredential {
@@ -39,7 +39,7 @@ export interface JoinOptions {
 export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   const token = parseJoinToken(o.token);
   const path = join(o.dataDir, CREDENTIAL_FILE);
-  const kept = await readCredential(path);
+  const kept = await readCredential(path, o.logger);
   if (kept && kept.cloud === o.cloudUrl && kept.node === o.node && kept.tokenId === token.id) return kept;
   const caPem = await fetchPinnedCa(o.cloudUrl, token);
   const answer = await call(o.cloudUrl, JOIN_PATH, { method: 'POST', ca: caPem, bearer: `${token.id}.${token.secret}`, body: JSON.stringify({ node: o.node }) });
@@ -47,7 +47,7 @@ export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   if (typeof password !== 'string' || typeof brokerUrl !== 'string') throw new KedgeError('Internal', `the cloud answered the join without a credential: ${answer.slice(0, 200)}`);
   const credential: EdgeCredential = { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
   await makePrivateDir(o.dataDir);
-  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n');
+  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n', { keepPrevious: true });
   o.logger.info('joined the cloud', { cloud: o.cloudUrl, broker: brokerUrl });
   return credential;
 }
@@ -67,10 +67,10 @@ async function fetchPinnedCa(cloudUrl: string, token: JoinToken): Promise<string
   return caPem;
 }
 
-async function readCredential(path: string): Promise<EdgeCredential | undefined> {
-  return new JsonStateFile<EdgeCredential>(path).read().catch((err: Error) => {
-    throw new KedgeError('Internal', `${path} is damaged (${err.message}): remove it to join again`);
-  });
+async function readCredential(path: string, logger: Logger): Promise<EdgeCredential | undefined> {
+  const fields = { cloud: 'string', node: 'string', tokenId: 'string', password: 'string', brokerUrl: 'string', caPem: 'string' } as const;
+  const read = await readRecovering(path, { parse: jsonDocument<EdgeCredential>(fields), logger, otherwise: 'joining the cloud again with the token' });
+  return read.value;
 }
 
 interface CallOptions {

@@ -78,10 +78,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
   await makePrivateDir(dataDir);
 
-  const identity = await loadIdentity(dataDir, reboot);
-  const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP });
+  const identity = await loadIdentity(dataDir, reboot, logger);
+  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager') });
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('process') });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();

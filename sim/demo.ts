@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
+import { makePrivateDir } from '../shared/private-file.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
@@ -61,7 +61,7 @@ function hostAndPort(url: URL): { host: string; port: number } {
  */
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const scale = ['--time-scale', String(o.timeScale)];
   const stops: (() => Promise<void>)[] = [];
   let stopping: Promise<void> | undefined;

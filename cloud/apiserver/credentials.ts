@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { writePrivate } from '../../shared/private-file.js';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { makePrivateDir, previousCopy, writePrivate } from '../../shared/private-file.js';
+import { jsonDocument, readRecovering } from '../../shared/recovering-read.js';
 import type { TokenEntry } from './authn.js';
 import { caUsable, certCovers, generateCa, generateServingCert, type ServingCert } from './tls-cert.js';
 
@@ -35,30 +37,35 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Reads the stored tokens, or generates and stores them on first start. */
-export async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {
-  const existing = await readCredentials(dataDir);
+/** Reads the stored tokens, or generates and stores them on first start (never over a damaged file). */
+export async function loadOrCreateCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials> {
+  const existing = await readCredentials(dataDir, logger);
   if (existing) return existing;
   const creds: Credentials = { admin: newToken(), cloud: newToken(), edge: newToken() };
-  await mkdir(dataDir, { recursive: true });
-  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n');
+  await makePrivateDir(dataDir);
+  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n', { keepPrevious: true });
   return creds;
 }
 
-/** The stored tokens, or undefined when none were generated yet. */
-export async function readCredentials(dataDir: string): Promise<Credentials | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, TOKENS_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const parsed = JSON.parse(text) as Partial<Credentials>;
-  if (typeof parsed.admin !== 'string' || typeof parsed.cloud !== 'string' || typeof parsed.edge !== 'string') {
-    throw new KedgeError('Internal', `${join(dataDir, TOKENS_FILE)} is damaged: expected admin, cloud and edge tokens`);
-  }
-  return { admin: parsed.admin, cloud: parsed.cloud, edge: parsed.edge };
+/**
+ * The stored tokens, or undefined when none were generated yet. A damaged tokens.json falls
+ * back to its last good copy (with a WARN); with none, this throws: new tokens would lock out
+ * every kubeconfig, token and edge given the old ones.
+ */
+export async function readCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials | undefined> {
+  const read = await readRecovering(join(dataDir, TOKENS_FILE), { parse: parseCredentials, logger, otherwise: (problem) => lostTokens(dataDir, problem) });
+  return read.value && { admin: read.value.admin, cloud: read.value.cloud, edge: read.value.edge };
+}
+
+const parseCredentials = jsonDocument<Credentials>({ admin: 'string', cloud: 'string', edge: 'string', tokens: 'array?' });
+
+export function lostTokens(dataDir: string, problem: string): KedgeError {
+  const path = join(dataDir, TOKENS_FILE);
+  return new KedgeError(
+    'Internal',
+    `${path} is ${problem}, and ${previousCopy(path)} is no good copy either. New tokens would lock out every kubeconfig, ` +
+      `token and edge given the old ones, so none are made: restore ${TOKENS_FILE} from a backup of ${dataDir}, or remove it to start with new tokens`,
+  );
 }
 
 /** The edge bootstrap token (for the MQTT broker's authentication). NotFound before the cloud's first start. */
@@ -100,7 +107,7 @@ export function buildKubeconfig(server: string, token: string, caPem?: string, n
 
 /** Writes `<dataDir>/kubeconfig` (YAML, mode 0600) and returns its path. */
 export async function writeKubeconfig(dataDir: string, server: string, token: string, caPem?: string): Promise<string> {
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const path = join(dataDir, KUBECONFIG_FILE);
   await writePrivate(path, stringify(buildKubeconfig(server, token, caPem)));
   return path;
@@ -117,7 +124,7 @@ export interface CloudTls extends ServingCert {
  * it no longer covers `hosts`, is about to expire, or was not signed by this CA.
  */
 export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number): Promise<CloudTls> {
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const ca = await loadOrCreate(dataDir, CA_CERT_FILE, CA_KEY_FILE, (c) => caUsable(c, now), () => generateCa({ commonName: 'kedge-ca', now }));
   const serving = await loadOrCreate(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, (c) => certCovers(c, hosts, now, ca.certPem), () =>
     generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca }),

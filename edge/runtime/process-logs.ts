@@ -14,18 +14,19 @@ import type { LogLine } from './runtime.js';
 export const LOG_SHIM_SOURCE = String.raw`
 const fs = require('node:fs');
 const os = require('node:os');
+const { dirname } = require('node:path');
 const { spawn } = require('node:child_process');
 const [logPath, exitPath, maxText, command, ...args] = process.argv.slice(1);
 const maxBytes = Number(maxText);
 let size = 0;
 try { size = fs.statSync(logPath).size; } catch {}
-let fd = fs.openSync(logPath, 'a');
+let fd = fs.openSync(logPath, 'a', 0o600);
 function write(stream, text) {
   const buf = Buffer.from(Date.now() + ' ' + stream + ' ' + text + '\n');
   if (size > 0 && size + buf.length > maxBytes) {
     fs.closeSync(fd);
     fs.renameSync(logPath, logPath + '.1');
-    fd = fs.openSync(logPath, 'a');
+    fd = fs.openSync(logPath, 'a', 0o600);
     size = 0;
   }
   fs.writeSync(fd, buf);
@@ -41,11 +42,23 @@ function pump(input, stream) {
   });
   input.on('end', () => { if (rest) write(stream, rest); });
 }
+// Durably (temp file, fsync, rename, fsync of the directory): after an edge restart, it decides the restart.
+function writeExit(text) {
+  const tmp = exitPath + '.tmp';
+  const out = fs.openSync(tmp, 'w', 0o600);
+  fs.writeSync(out, text);
+  fs.fsyncSync(out);
+  fs.closeSync(out);
+  fs.renameSync(tmp, exitPath);
+  const dir = fs.openSync(dirname(exitPath), 'r');
+  fs.fsyncSync(dir);
+  fs.closeSync(dir);
+}
 let ended = false;
 function end(exitCode, reason) {
   if (ended) return;
   ended = true;
-  fs.writeFileSync(exitPath, JSON.stringify({ exitCode, reason }));
+  writeExit(JSON.stringify({ exitCode, reason }));
   process.exit(exitCode);
 }
 process.on('SIGTERM', () => {});

@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { makePrivateDir } from '../../shared/private-file.js';
+import { jsonDocument } from '../../shared/recovering-read.js';
 import { JsonStateFile } from '../json-state-file.js';
 import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
@@ -26,6 +28,8 @@ export interface ProcessRuntimeOptions {
   /** Processes share the node's network, so every sandbox gets this IP (default 127.0.0.1). */
   hostIp?: string;
   maxLogBytes?: number;
+  /** Told when the state file was damaged, and what the runtime fell back to. */
+  logger?: Logger;
 }
 
 const newId = (): string => randomBytes(16).toString('hex');
@@ -48,10 +52,14 @@ export class ProcessRuntime implements Runtime {
   ) {}
 
   static async open(options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
-    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE));
+    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE), {
+      parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
+      logger: options.logger ?? silentLogger,
+      otherwise: 'starting with no containers; the pods are started again (processes from before are not adopted)',
+    });
     if (options.reboot) await forgetAll(options.dataDir, file);
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };
-    await mkdir(join(options.dataDir, 'containers'), { recursive: true });
+    await makePrivateDir(join(options.dataDir, 'containers'));
     return new ProcessRuntime(options, file, state);
   }
 
