@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { makePrivateDir } from '../shared/private-file.js';
 import { join } from 'node:path';
-import type { Observable } from 'rxjs';
+import { take, type Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
@@ -120,7 +120,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush() });
+  // A lost cache holds no pods, but the runtime may still run them: they run on until the
+  // cloud's first sync (the answer to a hello holding nothing relists every pod) says which.
+  let keepUnheld = cache.recovered;
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => keepUnheld });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -153,6 +156,10 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const resends = handler.synced$.subscribe((m) => {
     if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
   });
+  const firstSync = handler.synced$.pipe(take(1)).subscribe(() => {
+    keepUnheld = false;
+    void edged.sync();
+  });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
     isConnected,
@@ -179,6 +186,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     inbound.unsubscribe();
     sessions.unsubscribe();
     resends.unsubscribe();
+    firstSync.unsubscribe();
     await hub.stop();
     handler.stop();
     await cache.flush();
