@@ -120,26 +120,48 @@ export interface CloudTls extends ServingCert {
 
 /**
  * The CA from `<dataDir>/ca.crt` and `ca.key` (generated once, so join tokens that pin it stay
- * good) and the serving certificate from `tls.crt` and `tls.key`, issued again by the CA when
- * it no longer covers `hosts`, is about to expire, or was not signed by this CA.
+ * good; again only when it expires within a year; never over a damaged one) and the serving
+ * certificate from `tls.crt` and `tls.key`, issued again by the CA when it no longer covers
+ * `hosts`, is about to expire, was not signed by this CA, or is damaged.
  */
 export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number): Promise<CloudTls> {
   await makePrivateDir(dataDir);
-  const ca = await loadOrCreate(dataDir, CA_CERT_FILE, CA_KEY_FILE, (c) => caUsable(c, now), () => generateCa({ commonName: 'kedge-ca', now }));
+  // Intact: usable at some time (it merely expires); a CA that is not is never made again silently.
+  const caKept = { intact: (c: ServingCert) => caUsable(c, Number.NEGATIVE_INFINITY), lost: () => lostCa(dataDir) };
+  const ca = await loadOrCreate(dataDir, CA_CERT_FILE, CA_KEY_FILE, (c) => caUsable(c, now), () => generateCa({ commonName: 'kedge-ca', now }), caKept);
   const serving = await loadOrCreate(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, (c) => certCovers(c, hosts, now, ca.certPem), () =>
     generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca }),
   );
   return { ...serving, caPem: ca.certPem };
 }
 
-async function loadOrCreate(dataDir: string, certFile: string, keyFile: string, usable: (c: ServingCert) => boolean, create: () => ServingCert): Promise<ServingCert> {
+async function loadOrCreate(
+  dataDir: string,
+  certFile: string,
+  keyFile: string,
+  usable: (c: ServingCert) => boolean,
+  create: () => ServingCert,
+  /** For a pair that must not be made again over a damaged one: what is intact, and the error instead. */
+  kept?: { intact: (c: ServingCert) => boolean; lost: () => KedgeError },
+): Promise<ServingCert> {
   const [certPath, keyPath] = [join(dataDir, certFile), join(dataDir, keyFile)];
-  const existing = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]).catch(() => undefined);
-  if (existing && usable({ certPem: existing[0], keyPem: existing[1] })) return { certPem: existing[0], keyPem: existing[1] };
+  const [certPem, keyPem] = await Promise.all([certPath, keyPath].map((path) => readFile(path, 'utf8').catch(() => undefined)));
+  const existing = { certPem: certPem ?? '', keyPem: keyPem ?? '' };
+  if (usable(existing)) return existing;
+  if (kept && (certPem !== undefined || keyPem !== undefined) && !kept.intact(existing)) throw kept.lost();
   const cert = create();
   await writePrivate(keyPath, cert.keyPem);
   await writePrivate(certPath, cert.certPem);
   return cert;
+}
+
+function lostCa(dataDir: string): KedgeError {
+  const [cert, key] = [join(dataDir, CA_CERT_FILE), join(dataDir, CA_KEY_FILE)];
+  return new KedgeError(
+    'Internal',
+    `${cert} and ${key} do not hold a CA and its key (one is missing or damaged). A new CA would void every join token and cut off ` +
+      `every edge, so none is made: restore both from a backup of ${dataDir}, or remove both to make a new CA (every edge then joins again)`,
+  );
 }
 
 export { writePrivate } from '../../shared/private-file.js';

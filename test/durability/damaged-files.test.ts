@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOrCreateCredentials } from '../../cloud/apiserver/credentials.js';
+import { loadOrCreateCredentials, loadOrCreateServingCert } from '../../cloud/apiserver/credentials.js';
 import { addApiToken, newTokenEntry } from '../../cloud/apiserver/token-file.js';
 import { loadIdentity } from '../../edge/identity.js';
 import { joinCloud, type EdgeCredential } from '../../edge/join.js';
@@ -192,5 +192,40 @@ describe('a torn, empty or damaged file at start', () => {
     const log = memoryLogger();
     const cache = await openLowdbCache(join(dir, CACHE_FILE), { logger: log });
     expect([cache.objects(), cache.recovered, log.lines]).toEqual([[], false, []]);
+  });
+});
+
+describe("the cloud's certificates at start", () => {
+  let dir: string;
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-damaged-ca-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it.each(DAMAGES)('a CA certificate %s: no new CA is made over it (it would void every join token); the cloud says what to do', async (_, damage) => {
+    await loadOrCreateServingCert(dir, ['127.0.0.1'], now);
+    const ca = join(dir, 'ca.crt');
+    const damaged = damage(await readFile(ca, 'utf8'));
+    await writeFile(ca, damaged);
+    const key = await readFile(join(dir, 'ca.key'), 'utf8');
+    await expect(loadOrCreateServingCert(dir, ['127.0.0.1'], now)).rejects.toThrow(
+      `${ca} and ${join(dir, 'ca.key')} do not hold a CA and its key (one is missing or damaged). A new CA would void every join token`,
+    );
+    expect([await readFile(ca, 'utf8'), await readFile(join(dir, 'ca.key'), 'utf8')]).toEqual([damaged, key]);
+  });
+
+  it('a CA key gone: the same', async () => {
+    await loadOrCreateServingCert(dir, ['127.0.0.1'], now);
+    await rm(join(dir, 'ca.key'));
+    await expect(loadOrCreateServingCert(dir, ['127.0.0.1'], now)).rejects.toThrow('remove both to make a new CA (every edge then joins again)');
+  });
+
+  it.each(DAMAGES)('a serving certificate %s: the CA issues a new one', async (_, damage) => {
+    const first = await loadOrCreateServingCert(dir, ['127.0.0.1'], now);
+    await writeFile(join(dir, 'tls.crt'), damage(first.certPem));
+    const second = await loadOrCreateServingCert(dir, ['127.0.0.1'], now);
+    expect(second.caPem).toBe(first.caPem);
+    expect(second.certPem).not.toBe(first.certPem);
   });
 });
