@@ -18,6 +18,7 @@ export interface EdgeCredential {
 }
 
 export const CREDENTIAL_FILE = 'credential.json';
+const parseCredential = jsonDocument<EdgeCredential>({ cloud: 'string', node: 'string', tokenId: 'string', password: 'string', brokerUrl: 'string', caPem: 'string' });
 const CA_PATH = '/cacerts';
 const JOIN_PATH = '/kedge/v1/join';
 
@@ -39,17 +40,23 @@ export interface JoinOptions {
 export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   const token = parseJoinToken(o.token);
   const path = join(o.dataDir, CREDENTIAL_FILE);
-  const kept = await readCredential(path, o.logger);
-  if (kept && kept.cloud === o.cloudUrl && kept.node === o.node && kept.tokenId === token.id) return kept;
+  const kept = await readRecovering(path, { parse: parseCredential, logger: o.logger, otherwise: 'joining the cloud again with the token' });
+  const reuse = kept.value && kept.value.cloud === o.cloudUrl && kept.value.node === o.node && kept.value.tokenId === token.id ? kept.value : undefined;
+  if (reuse && kept.problem === undefined) return reuse;
+  const credential = reuse ?? (await requestCredential(o, token));
+  await makePrivateDir(o.dataDir);
+  // A damaged file is replaced, not kept as the last good copy.
+  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n', { keepPrevious: kept.problem === undefined });
+  return credential;
+}
+
+async function requestCredential(o: JoinOptions, token: JoinToken): Promise<EdgeCredential> {
   const caPem = await fetchPinnedCa(o.cloudUrl, token);
   const answer = await call(o.cloudUrl, JOIN_PATH, { method: 'POST', ca: caPem, bearer: `${token.id}.${token.secret}`, body: JSON.stringify({ node: o.node }) });
   const { password, brokerUrl } = JSON.parse(answer) as { password?: unknown; brokerUrl?: unknown };
   if (typeof password !== 'string' || typeof brokerUrl !== 'string') throw new KedgeError('Internal', `the cloud answered the join without a credential: ${answer.slice(0, 200)}`);
-  const credential: EdgeCredential = { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
-  await makePrivateDir(o.dataDir);
-  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n', { keepPrevious: true });
   o.logger.info('joined the cloud', { cloud: o.cloudUrl, broker: brokerUrl });
-  return credential;
+  return { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
 }
 
 async function fetchPinnedCa(cloudUrl: string, token: JoinToken): Promise<string> {
@@ -67,11 +74,6 @@ async function fetchPinnedCa(cloudUrl: string, token: JoinToken): Promise<string
   return caPem;
 }
 
-async function readCredential(path: string, logger: Logger): Promise<EdgeCredential | undefined> {
-  const fields = { cloud: 'string', node: 'string', tokenId: 'string', password: 'string', brokerUrl: 'string', caPem: 'string' } as const;
-  const read = await readRecovering(path, { parse: jsonDocument<EdgeCredential>(fields), logger, otherwise: 'joining the cloud again with the token' });
-  return read.value;
-}
 
 interface CallOptions {
   method: 'GET' | 'POST';

@@ -33,10 +33,11 @@ export class JsonStateFile<T> {
     return (await this.readRecovered()).value;
   }
 
-  /** The same, and what was wrong with the file when it was not used as it was. */
+  /** The same, and what was wrong with the file when it was not used as it was (the file then holds the last good copy again). */
   async readRecovered(): Promise<Recovered<T>> {
     const read = await readRecovering(this.path, this.options);
     this.damaged = read.problem !== undefined;
+    if (this.damaged && read.value !== undefined) await this.write(read.value);
     return read;
   }
 

@@ -8,8 +8,8 @@ import { dirname } from 'node:path';
  * cut leaves the old file or the whole new one, and never takes back a write that resolved.
  */
 
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** Where `writePrivate(…, { keepPrevious: true })` keeps the version it replaced. */
 export const previousCopy = (path: string): string => `${path}.prev`;
@@ -25,7 +25,7 @@ export async function writePrivate(path: string, content: string | Uint8Array, o
   const file = await openPrivate(tmp, 'w');
   try {
     await file.writeFile(content);
-    await file.sync();
+    await file.datasync(); // its data and size: all the rename needs
   } catch (err) {
     await file.close();
     await rm(tmp, { force: true });
@@ -36,7 +36,7 @@ export async function writePrivate(path: string, content: string | Uint8Array, o
   await replacePrivate(tmp, path);
 }
 
-/** Opens (creating) a file with mode 0600 whatever the umask, or an existing one's mode, made of it. */
+/** Opens `path` (creating it if `flags` say so) and makes its mode 0600, whatever the umask or its mode before. */
 export async function openPrivate(path: string, flags: string): Promise<FileHandle> {
   const file = await open(path, flags, PRIVATE_FILE_MODE);
   try {

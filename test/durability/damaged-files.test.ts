@@ -154,6 +154,10 @@ describe('a torn, empty or damaged file at start', () => {
       expect(warnings(log)).toHaveLength(1);
       expect(warnings(log)[0]).toContain(`${path} is `);
       expect(warnings(log)[0]).toContain(`using its last good copy ${c.file}.prev`);
+      // The edge puts the good copy back: the next start reads it quietly. tokens.json is left for its owner to mend.
+      const again = memoryLogger();
+      expect(await c.start(dir, again)).toEqual(versions.first);
+      expect(warnings(again)).toHaveLength(c.refuses ? 1 : 0);
     });
 
     it.each(DAMAGES)("%s, and no good copy: falls back to what the file's loss means, and says so", async (_, damage) => {
