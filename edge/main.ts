@@ -157,7 +157,9 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
     if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
   });
   const firstSync = handler.synced$.pipe(take(1)).subscribe(() => {
+    if (!keepUnheld) return;
     keepUnheld = false;
+    logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
     void edged.sync();
   });
   const stopHeartbeat = startNodeHeartbeat({
