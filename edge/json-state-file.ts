@@ -1,11 +1,8 @@
 import { dirname } from 'node:path';
 import { settle } from '../shared/clock.js';
-import type { Logger } from '../shared/log.js';
 import { makePrivateDir, removePrivate, writePrivate } from '../shared/private-file.js';
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
-
-export type StateFileOptions<T> = Pick<RecoverOptions<T>, 'parse' | 'otherwise'> & { logger: Logger };
 
 /**
  * One JSON document in one file, written durably (shared/private-file.ts: a crash leaves the
@@ -25,7 +22,7 @@ export class JsonStateFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly options: StateFileOptions<T>,
+    private readonly options: RecoverOptions<T>,
   ) {}
 
   /** The document; undefined when there is none (a first start) or none that is good (said in a WARN). */
@@ -37,7 +34,7 @@ export class JsonStateFile<T> {
   async readRecovered(): Promise<Recovered<T>> {
     const read = await readRecovering(this.path, this.options);
     this.damaged = read.problem !== undefined;
-    if (this.damaged && read.value !== undefined) await this.write(read.value);
+    if (this.damaged && read.value !== undefined) await this.write(read.value).catch(() => undefined); // else the next write mends it
     return read;
   }
 
