@@ -114,7 +114,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
     stops.push(() => lock.release());
-    const credentials = await loadOrCreateCredentials(options.dataDir);
+    const credentials = await loadOrCreateCredentials(options.dataDir, logger);
     const counters = describeCounters(new Counters());
     const apiHost = options.apiHost ?? '127.0.0.1';
     const mqttHost = options.mqttHost ?? '127.0.0.1';

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import os from 'node:os';
+import type { Logger } from '../shared/log.js';
+import { jsonDocument } from '../shared/recovering-read.js';
 import { JsonStateFile } from './json-state-file.js';
 
 export interface EdgeIdentity {
@@ -13,9 +15,15 @@ export interface EdgeIdentity {
   kernelVersion: string;
 }
 
+export const IDENTITY_FILE = 'identity.json';
+
 /** Reads (or creates) the node's machine and boot ids in the data directory. */
-export async function loadIdentity(dataDir: string, reboot: boolean): Promise<EdgeIdentity> {
-  const file = new JsonStateFile<{ machineId: string; bootId: string }>(join(dataDir, 'identity.json'));
+export async function loadIdentity(dataDir: string, reboot: boolean, logger: Logger): Promise<EdgeIdentity> {
+  const file = new JsonStateFile<{ machineId: string; bootId: string }>(join(dataDir, IDENTITY_FILE), {
+    parse: jsonDocument({ machineId: 'string', bootId: 'string' }),
+    logger,
+    otherwise: 'a new machine id and boot id',
+  });
   const saved = await file.read();
   const ids = {
     machineId: saved?.machineId ?? randomUUID().replaceAll('-', ''),

@@ -4,7 +4,7 @@ import { isKedgeError, KedgeError } from '../shared/errors.js';
 import { parseJoinToken, pinnedCa, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
 import { makePrivateDir, writePrivate } from '../shared/private-file.js';
-import { JsonStateFile } from './json-state-file.js';
+import { jsonDocument, readRecovering } from '../shared/recovering-read.js';
 
 /** What an edge keeps after joining (`<data dir>/credential.json`, mode 0600). */
 export interface EdgeCredential {
@@ -18,6 +18,7 @@ export interface EdgeCredential {
 }
 
 export const CREDENTIAL_FILE = 'credential.json';
+const parseCredential = jsonDocument<EdgeCredential>({ cloud: 'string', node: 'string', tokenId: 'string', password: 'string', brokerUrl: 'string', caPem: 'string' });
 const CA_PATH = '/cacerts';
 const JOIN_PATH = '/kedge/v1/join';
 /** Far more than a CA certificate or a credential: an answer beyond it is not a kedge cloud's. */
@@ -42,21 +43,26 @@ export interface JoinOptions {
 export async function joinCloud(o: JoinOptions): Promise<EdgeCredential> {
   const token = parseJoinToken(o.token);
   const path = join(o.dataDir, CREDENTIAL_FILE);
-  const kept = await keptCredential(path, o, token);
-  if (kept) return kept;
-  const caPem = await fetchPinnedCa(o.cloudUrl, token);
-  const answer = await call(o.cloudUrl, JOIN_PATH, { method: 'POST', ca: caPem, bearer: `${token.id}.${token.secret}`, body: JSON.stringify({ node: o.node }) });
-  const { password, brokerUrl } = credentialIn(answer);
-  const credential: EdgeCredential = { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
+  const kept = await readRecovering(path, { parse: parseCredential, logger: o.logger, otherwise: 'joining the cloud again with the token' });
+  const reuse = keptCredential(kept.value, path, o, token);
+  if (reuse && kept.problem === undefined) return reuse;
+  const credential = reuse ?? (await requestCredential(o, token));
   await makePrivateDir(o.dataDir);
-  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n');
-  o.logger.info('joined the cloud', { cloud: o.cloudUrl, broker: brokerUrl });
+  // A damaged file is replaced, not kept as the last good copy.
+  await writePrivate(path, JSON.stringify(credential, null, 2) + '\n', { keepPrevious: kept.problem === undefined });
   return credential;
 }
 
+async function requestCredential(o: JoinOptions, token: JoinToken): Promise<EdgeCredential> {
+  const caPem = await fetchPinnedCa(o.cloudUrl, token);
+  const answer = await call(o.cloudUrl, JOIN_PATH, { method: 'POST', ca: caPem, bearer: `${token.id}.${token.secret}`, body: JSON.stringify({ node: o.node }) });
+  const { password, brokerUrl } = credentialIn(answer);
+  o.logger.info('joined the cloud', { cloud: o.cloudUrl, broker: brokerUrl });
+  return { cloud: o.cloudUrl, node: o.node, tokenId: token.id, password, brokerUrl, caPem };
+}
+
 /** The credential kept from an earlier join with this token, if it still trusts only the CA the token pins. */
-async function keptCredential(path: string, o: JoinOptions, token: JoinToken): Promise<EdgeCredential | undefined> {
-  const kept = await readCredential(path);
+function keptCredential(kept: EdgeCredential | undefined, path: string, o: JoinOptions, token: JoinToken): EdgeCredential | undefined {
   if (!kept || kept.cloud !== o.cloudUrl || kept.node !== o.node || kept.tokenId !== token.id) return undefined;
   try {
     return { ...kept, caPem: pinnedCa(kept.caPem, token.caHash, path) };
@@ -91,12 +97,6 @@ function credentialIn(answer: string): { password: string; brokerUrl: string } {
     throw new KedgeError('Internal', `the cloud answered the join without a credential and an mqtt:// or mqtts:// broker: ${answer.slice(0, 200)}`);
   }
   return { password, brokerUrl: brokerUrl as string };
-}
-
-async function readCredential(path: string): Promise<EdgeCredential | undefined> {
-  return new JsonStateFile<EdgeCredential>(path).read().catch((err: Error) => {
-    throw new KedgeError('Internal', `${path} is damaged (${err.message}): remove it to join again`);
-  });
 }
 
 interface CallOptions {

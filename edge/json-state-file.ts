@@ -1,11 +1,13 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { settle } from '../shared/clock.js';
+import { makePrivateDir, removePrivate, writePrivate } from '../shared/private-file.js';
+import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
 
 /**
- * One JSON document in one file, written atomically (write a temp file, then rename it over
- * the old one) so a crash leaves either the old or the new document, never half of one.
+ * One JSON document in one file, written durably (shared/private-file.ts: a crash leaves the
+ * old or the new document, never half of one) with its previous version kept, and read
+ * defensively (a damaged file falls back to that version, with a WARN; shared/recovering-read.ts).
  * Writes are serialised and coalesced: every write requested in one turn of the event loop,
  * or while another write is in flight, shares a single write of the newest value. The value
  * is serialised when its write begins, so callers may keep mutating the object they passed
@@ -15,16 +17,25 @@ export class JsonStateFile<T> {
   private readonly writes = new Coalescer(() => this.writeLatest());
   private latest: { value: T } | undefined;
   private dirMade = false;
+  /** The file was damaged when read: the next write replaces it without keeping it as the last good copy. */
+  private damaged = false;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly options: RecoverOptions<T>,
+  ) {}
 
+  /** The document; undefined when there is none (a first start) or none that is good (said in a WARN). */
   async read(): Promise<T | undefined> {
-    try {
-      return JSON.parse(await readFile(this.path, 'utf8')) as T;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    return (await this.readRecovered()).value;
+  }
+
+  /** The same, and what was wrong with the file when it was not used as it was (the file then holds the last good copy again). */
+  async readRecovered(): Promise<Recovered<T>> {
+    const read = await readRecovering(this.path, this.options);
+    this.damaged = read.problem !== undefined;
+    if (this.damaged && read.value !== undefined) await this.write(read.value).catch(() => undefined); // else the next write mends it
+    return read;
   }
 
   /** Resolves once `value` (as it is when the write begins, or a newer value) is on disk. */
@@ -36,7 +47,7 @@ export class JsonStateFile<T> {
   async remove(): Promise<void> {
     this.latest = undefined;
     await this.writes.run().catch(() => undefined); // waits out a write in flight
-    await rm(this.path, { force: true });
+    await removePrivate(this.path);
   }
 
   private async writeLatest(): Promise<void> {
@@ -45,10 +56,9 @@ export class JsonStateFile<T> {
     if (!pending) return;
     this.latest = undefined;
     const text = JSON.stringify(pending.value);
-    const tmp = `${this.path}.tmp`;
-    if (!this.dirMade) await mkdir(dirname(this.path), { recursive: true });
+    if (!this.dirMade) await makePrivateDir(dirname(this.path));
     this.dirMade = true;
-    await writeFile(tmp, text);
-    await rename(tmp, this.path);
+    await writePrivate(this.path, text, { keepPrevious: !this.damaged });
+    this.damaged = false;
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
-import type { Observable } from 'rxjs';
+import { take, type Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
@@ -93,11 +93,11 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const reboot = options.reboot ?? false;
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
 
-  const identity = await loadIdentity(dataDir, reboot);
-  const cache = await openLowdbCache(join(dataDir, CACHE_FILE));
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
+  const identity = await loadIdentity(dataDir, reboot, logger);
+  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager') });
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const { crashPoint } = options;
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('runtime'), crashPoint });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('process'), crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
@@ -136,7 +136,10 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), crashPoint });
+  // A lost cache holds no pods, but the runtime may still run them: they run on until the
+  // cloud's first sync (the answer to a hello holding nothing relists every pod) says which.
+  let keepUnheld = cache.recovered;
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => keepUnheld, crashPoint });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -169,6 +172,12 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const resends = handler.synced$.subscribe((m) => {
     if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
   });
+  const firstSync = handler.synced$.pipe(take(1)).subscribe(() => {
+    if (!keepUnheld) return;
+    keepUnheld = false;
+    logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
+    void edged.sync();
+  });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
     isConnected,
@@ -195,6 +204,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     inbound.unsubscribe();
     sessions.unsubscribe();
     resends.unsubscribe();
+    firstSync.unsubscribe();
     await hub.stop();
     handler.stop();
     await cache.flush();

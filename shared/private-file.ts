@@ -1,25 +1,96 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
-/** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
-export async function writePrivate(path: string, content: string): Promise<void> {
+/*
+ * The one way a process writes a file it acts on after a restart: owner-only, and durable
+ * (temp file, fsync of the file, rename, fsync of the directory), so that a crash or a power
+ * cut leaves the old file or the whole new one, and never takes back a write that resolved.
+ */
+
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+
+/** Where `writePrivate(…, { keepPrevious: true })` keeps the version it replaced. */
+export const previousCopy = (path: string): string => `${path}.prev`;
+
+export interface WriteOptions {
+  /** Keep the version being replaced as `<path>.prev`: a reader falls back to it when `path` is damaged. */
+  keepPrevious?: boolean;
+}
+
+/** Writes `content` to `path`, mode 0600, durably; with keepPrevious, the old version stays as `<path>.prev`. */
+export async function writePrivate(path: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(tmp, 'w', 0o600);
+  const file = await openPrivate(tmp, 'w');
   try {
     await file.writeFile(content);
-    await file.chmod(0o600); // whatever the umask made of the mode
-    await file.sync();
-  } finally {
+    await file.datasync(); // its data and size: all the rename needs
+  } catch (err) {
     await file.close();
+    await rm(tmp, { force: true });
+    throw err;
   }
+  await file.close();
+  if (options.keepPrevious) await linkPrevious(path);
+  await replacePrivate(tmp, path);
+}
+
+/** Opens `path` (creating it if `flags` say so) and makes its mode 0600, whatever the umask or its mode before. */
+export async function openPrivate(path: string, flags: string): Promise<FileHandle> {
+  const file = await open(path, flags, PRIVATE_FILE_MODE);
+  try {
+    await file.chmod(PRIVATE_FILE_MODE);
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+  return file;
+}
+
+/** Puts `tmp` (written and fsynced) in place of `path` and fsyncs the directory: the rename is then for good. */
+export async function replacePrivate(tmp: string, path: string): Promise<void> {
   await rename(tmp, path).catch(async (err: unknown) => {
     await rm(tmp, { force: true });
     throw err;
   });
+  await syncDir(dirname(path));
 }
 
-/** Makes `dir` (and its parents) and leaves it readable by its owner only: it holds secrets. */
+/** Removes `path` and its previous copy (that first: it must not outlive the file), for good. */
+export async function removePrivate(path: string): Promise<void> {
+  await rm(previousCopy(path), { force: true });
+  await rm(path, { force: true });
+  await syncDir(dirname(path)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+/** fsyncs a directory, so that files created, renamed or removed in it stay that way. */
+export async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Makes `dir` (and its parents) and leaves it readable by its owner only, whatever the umask. */
 export async function makePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700); // an existing dir too, whatever the umask made of it
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await chmod(dir, PRIVATE_DIR_MODE); // an existing dir too, whatever the umask made of it
+}
+
+/**
+ * `<path>.prev` becomes the current version of `path` (a hard link: the file itself, fsynced
+ * when it was written), so `path` never goes missing. The rename's directory fsync covers it.
+ */
+async function linkPrevious(path: string): Promise<void> {
+  const prev = previousCopy(path);
+  await rm(prev, { force: true });
+  await link(path, prev).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'EEXIST') return; // no version yet; another writer's
+    await copyFile(path, prev); // a file system without hard links
+  });
 }

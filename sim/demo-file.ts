@@ -1,5 +1,6 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { writePrivate } from '../shared/private-file.js';
 
 /** `<data-dir>/demo.json`: how other commands find a running demo. Removed when it stops. */
 export interface DemoFile {
@@ -29,7 +30,7 @@ export function demoFilePath(dataDir: string): string {
 
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
   // Private, as the credentials beside it: it may hold an unspent login token.
-  await writeFile(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
+  await writePrivate(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n');
 }
 
 /** The demo file, or undefined when there is none (or it is not a demo file). */

@@ -48,10 +48,11 @@ async function createToken(o: CreateOptions & { bootstrap?: boolean; ttl: string
 async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptions['role']> }): Promise<string> {
   const { addApiToken, newTokenEntry } = await import('../../cloud/apiserver/token-file.js');
   const { buildKubeconfig, readCredentials } = await import('../../cloud/apiserver/credentials.js');
+  const { createLogger } = await import('../../shared/log.js');
   if (o.role === 'node' && !o.node) throw new Error('--role node needs --node <name> (the node the token acts for)');
   if (o.role === 'node' && o.name) throw new Error('--name does not apply to node tokens: their user is system:node:<node>');
   if (o.role !== 'node' && o.node) throw new Error(`--node applies only to --role node`);
-  if (!(await readCredentials(o.dataDir))) throw new Error(`no kedge cloud data in ${o.dataDir}: start one there first (kedge cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
+  if (!(await readCredentials(o.dataDir, createLogger('token')))) throw new Error(`no kedge cloud data in ${o.dataDir}: start one there first (kedge cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
   const output = o.output ?? (o.role === 'node' ? 'token' : 'kubeconfig');
   const cluster = output === 'kubeconfig' ? await clusterOf(o) : undefined;
   const entry = newTokenEntry(o.role, { name: o.name, node: o.node });

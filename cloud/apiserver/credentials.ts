@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { writePrivate } from '../../shared/private-file.js';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
-import type { TokenEntry } from './authn.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
+import { makePrivateDir, previousCopy, writePrivate } from '../../shared/private-file.js';
+import { jsonDocument, readRecovering } from '../../shared/recovering-read.js';
+import type { TokenEntry } from './authn.js';
 import { caUsable, certCovers, generateCa, generateServingCert, hasKeyIdentifiers, reissueCa, type ServingCert } from './tls-cert.js';
 
 /**
@@ -36,30 +37,35 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Reads the stored tokens, or generates and stores them on first start. */
-export async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {
-  const existing = await readCredentials(dataDir);
+/** Reads the stored tokens, or generates and stores them on first start (never over a damaged file). */
+export async function loadOrCreateCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials> {
+  const existing = await readCredentials(dataDir, logger);
   if (existing) return existing;
   const creds: Credentials = { admin: newToken(), cloud: newToken(), edge: newToken() };
-  await mkdir(dataDir, { recursive: true });
-  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n');
+  await makePrivateDir(dataDir);
+  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n', { keepPrevious: true });
   return creds;
 }
 
-/** The stored tokens, or undefined when none were generated yet. */
-export async function readCredentials(dataDir: string): Promise<Credentials | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, TOKENS_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const parsed = JSON.parse(text) as Partial<Credentials>;
-  if (typeof parsed.admin !== 'string' || typeof parsed.cloud !== 'string' || typeof parsed.edge !== 'string') {
-    throw new KedgeError('Internal', `${join(dataDir, TOKENS_FILE)} is damaged: expected admin, cloud and edge tokens`);
-  }
-  return { admin: parsed.admin, cloud: parsed.cloud, edge: parsed.edge };
+/**
+ * The stored tokens, or undefined when none were generated yet. A damaged tokens.json falls
+ * back to its last good copy (with a WARN); with none, this throws: new tokens would lock out
+ * every kubeconfig, token and edge given the old ones.
+ */
+export async function readCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials | undefined> {
+  const read = await readRecovering(join(dataDir, TOKENS_FILE), { parse: parseCredentials, logger, otherwise: (problem) => lostTokens(dataDir, problem) });
+  return read.value && { admin: read.value.admin, cloud: read.value.cloud, edge: read.value.edge };
+}
+
+const parseCredentials = jsonDocument<Credentials>({ admin: 'string', cloud: 'string', edge: 'string', tokens: 'array?' });
+
+export function lostTokens(dataDir: string, problem: string): KedgeError {
+  const path = join(dataDir, TOKENS_FILE);
+  return new KedgeError(
+    'Internal',
+    `${path} is ${problem}, and ${previousCopy(path)} is no good copy either. New tokens would lock out every kubeconfig, ` +
+      `token and edge given the old ones, so none are made: restore ${TOKENS_FILE} from a backup of ${dataDir}, or remove it to start with new tokens`,
+  );
 }
 
 /** The edge bootstrap token (for the MQTT broker's authentication). NotFound before the cloud's first start. */
@@ -101,7 +107,7 @@ export function buildKubeconfig(server: string, token: string, caPem?: string, n
 
 /** Writes `<dataDir>/kubeconfig` (YAML, mode 0600) and returns its path. */
 export async function writeKubeconfig(dataDir: string, server: string, token: string, caPem?: string): Promise<string> {
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const path = join(dataDir, KUBECONFIG_FILE);
   await writePrivate(path, stringify(buildKubeconfig(server, token, caPem)));
   return path;
@@ -114,27 +120,35 @@ export interface CloudTls extends ServingCert {
 
 /**
  * The CA from `<dataDir>/ca.crt` and `ca.key` (generated once, so join tokens that pin it stay
- * good) and the serving certificate from `tls.crt` and `tls.key`, issued again by the CA when
- * it no longer covers `hosts`, is about to expire, was not signed by this CA, or lacks what
- * strict verification asks for. A CA certificate made before kedge wrote key identifiers is
- * issued again with the same name and key (docs/operations.md says why).
+ * good; again only when it expires within a year; never over a damaged one) and the serving
+ * certificate from `tls.crt` and `tls.key`, issued again by the CA when it no longer covers
+ * `hosts`, is about to expire, was not signed by this CA, is damaged, or lacks what strict
+ * verification asks for.
  */
 export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number, logger: Logger = silentLogger): Promise<CloudTls> {
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   const ca = await loadOrCreateCa(dataDir, now, logger);
-  const serving = await loadOrCreate(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, (c) => certCovers(c, hosts, now, ca.certPem), () =>
-    generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca }),
-  );
+  const { pair } = await readPair(dataDir, TLS_CERT_FILE, TLS_KEY_FILE);
+  if (certCovers(pair, hosts, now, ca.certPem)) return { ...pair, caPem: ca.certPem };
+  const serving = generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca });
+  await writePair(dataDir, TLS_CERT_FILE, TLS_KEY_FILE, serving);
   return { ...serving, caPem: ca.certPem };
 }
 
+/**
+ * The CA, kept while usable. One made before kedge wrote key identifiers is issued again with
+ * the same name and key (docs/operations.md says why); one that is there but damaged is never
+ * replaced silently: a new CA would void every join token.
+ */
 async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Promise<ServingCert> {
-  const existing = await readPair(dataDir, CA_CERT_FILE, CA_KEY_FILE);
-  if (existing && caUsable(existing, now) && hasKeyIdentifiers(existing.certPem)) return existing;
-  const kept = existing && caUsable(existing, now);
-  const ca = kept ? reissueCa(existing, now) : generateCa({ commonName: 'kedge-ca', now });
+  const { pair, found } = await readPair(dataDir, CA_CERT_FILE, CA_KEY_FILE);
+  const usable = caUsable(pair, now);
+  if (usable && hasKeyIdentifiers(pair.certPem)) return pair;
+  // Intact: usable at some time (it merely expires).
+  if (!usable && found && !caUsable(pair, Number.NEGATIVE_INFINITY)) throw lostCa(dataDir);
+  const ca = usable ? reissueCa(pair, now) : generateCa({ commonName: 'kedge-ca', now });
   await writePair(dataDir, CA_CERT_FILE, CA_KEY_FILE, ca);
-  if (kept) {
+  if (usable) {
     logger.warn(
       'issued the CA certificate again, same name and key, with the key identifiers strict verification asks for: joined edges and kubeconfigs keep trusting the cloud; join tokens made before pin the old certificate: make new ones',
       { ca: join(dataDir, CA_CERT_FILE) },
@@ -143,22 +157,24 @@ async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Pro
   return ca;
 }
 
-async function loadOrCreate(dataDir: string, certFile: string, keyFile: string, usable: (c: ServingCert) => boolean, create: () => ServingCert): Promise<ServingCert> {
-  const existing = await readPair(dataDir, certFile, keyFile);
-  if (existing && usable(existing)) return existing;
-  const cert = create();
-  await writePair(dataDir, certFile, keyFile, cert);
-  return cert;
-}
-
-async function readPair(dataDir: string, certFile: string, keyFile: string): Promise<ServingCert | undefined> {
-  const read = await Promise.all([readFile(join(dataDir, certFile), 'utf8'), readFile(join(dataDir, keyFile), 'utf8')]).catch(() => undefined);
-  return read && { certPem: read[0], keyPem: read[1] };
+/** A certificate and its key as read (empty strings for a missing file), and whether either file was there. */
+async function readPair(dataDir: string, certFile: string, keyFile: string): Promise<{ pair: ServingCert; found: boolean }> {
+  const [certPem, keyPem] = await Promise.all([certFile, keyFile].map((file) => readFile(join(dataDir, file), 'utf8').catch(() => undefined)));
+  return { pair: { certPem: certPem ?? '', keyPem: keyPem ?? '' }, found: certPem !== undefined || keyPem !== undefined };
 }
 
 async function writePair(dataDir: string, certFile: string, keyFile: string, cert: ServingCert): Promise<void> {
   await writePrivate(join(dataDir, keyFile), cert.keyPem);
   await writePrivate(join(dataDir, certFile), cert.certPem);
+}
+
+function lostCa(dataDir: string): KedgeError {
+  const [cert, key] = [join(dataDir, CA_CERT_FILE), join(dataDir, CA_KEY_FILE)];
+  return new KedgeError(
+    'Internal',
+    `${cert} and ${key} do not hold a CA and its key (one is missing or damaged). A new CA would void every join token and cut off ` +
+      `every edge, so none is made: restore both from a backup of ${dataDir}, or remove both to make a new CA (every edge then joins again)`,
+  );
 }
 
 export { writePrivate } from '../../shared/private-file.js';

@@ -2,7 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
 import type { TokenEntry } from './authn.js';
-import { apiTokens, newToken, TOKENS_FILE, writePrivate, type Credentials } from './credentials.js';
+import { readRecovering } from '../../shared/recovering-read.js';
+import { silentLogger } from '../../shared/log.js';
+import { apiTokens, lostTokens, newToken, TOKENS_FILE, writePrivate, type Credentials } from './credentials.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
 import type { TokenSource } from './token-reload.js';
 
@@ -37,16 +39,18 @@ export function apiTokensOf(file: TokensFile): TokenEntry[] {
 
 /** The file's content, checked: the generated tokens and well-formed added entries. */
 export function parseTokensFile(text: string, path: string): TokensFile {
-  const damaged = (why: string): KedgeError => new KedgeError('Internal', `${path} is damaged: ${why}`);
-  let file: Partial<TokensFile>;
   try {
-    file = JSON.parse(text) as Partial<TokensFile>;
+    return checkTokensFile(text);
   } catch (err) {
-    throw damaged((err as Error).message);
+    throw new KedgeError('Internal', `${path} is damaged: ${(err as Error).message}`);
   }
-  if (typeof file.admin !== 'string' || typeof file.cloud !== 'string' || typeof file.edge !== 'string') throw damaged('expected admin, cloud and edge tokens');
+}
+
+function checkTokensFile(text: string): TokensFile {
+  const file = JSON.parse(text) as Partial<TokensFile>;
+  if (typeof file.admin !== 'string' || typeof file.cloud !== 'string' || typeof file.edge !== 'string') throw new Error('expected admin, cloud and edge tokens');
   const tokens: unknown = file.tokens ?? [];
-  if (!Array.isArray(tokens) || !tokens.every(isTokenEntry)) throw damaged('"tokens" must be a list of {token, user, role, groups?}');
+  if (!Array.isArray(tokens) || !tokens.every(isTokenEntry)) throw new Error('"tokens" must be a list of {token, user, role, groups?}');
   return { ...file, admin: file.admin, cloud: file.cloud, edge: file.edge, tokens };
 }
 
@@ -66,13 +70,15 @@ export function newTokenEntry(role: TokenRole, opts: { name?: string; node?: str
   return { token: newToken(), user: opts.name ?? `kedge-${role}`, role, groups };
 }
 
-/** Appends a token to `<dataDir>/tokens.json`; NotFound when no cloud ever started with this data dir. */
+/**
+ * Appends a token to `<dataDir>/tokens.json` (a damaged one: to its last good copy); NotFound
+ * when no cloud ever started with this data dir.
+ */
 export async function addApiToken(dataDir: string, entry: TokenEntry): Promise<void> {
   const path = join(dataDir, TOKENS_FILE);
-  const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);
-    throw err;
-  });
-  const file = parseTokensFile(text, path);
-  await writePrivate(path, JSON.stringify({ ...file, tokens: [...(file.tokens ?? []), entry] }, null, 2) + '\n');
+  const read = await readRecovering(path, { parse: checkTokensFile, logger: silentLogger, otherwise: (problem) => lostTokens(dataDir, problem) });
+  const file = read.value;
+  if (!file) throw new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);
+  const text = JSON.stringify({ ...file, tokens: [...(file.tokens ?? []), entry] }, null, 2) + '\n';
+  await writePrivate(path, text, { keepPrevious: read.problem === undefined });
 }

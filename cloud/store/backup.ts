@@ -1,11 +1,11 @@
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rename, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
+import { makePrivateDir, syncDir, writePrivate } from '../../shared/private-file.js';
 import { ByteBuilder } from './byte-builder.js';
 import { decodeRecords, encodeRecord, recordJson, valueJson } from './record-codec.js';
 import { SNAPSHOT_FILE } from './snapshot.js';
 import type { Store } from './store.js';
-import { syncDir } from './wal.js';
 
 /*
  * A backup is a snapshot in the durable store's own format (snapshot.ts): a header line
@@ -77,14 +77,8 @@ export async function restoreBackup(path: string, storeDir: string, now: Date): 
     restored.kept = `${storeDir}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
     await rename(storeDir, restored.kept);
   }
-  await mkdir(storeDir, { recursive: true });
-  const file = await open(join(storeDir, SNAPSHOT_FILE), 'wx');
-  try {
-    await file.writeFile(buf);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await syncDir(storeDir);
+  await makePrivateDir(storeDir);
+  await syncDir(dirname(storeDir)); // the old store moved aside and the new one made, for good
+  await writePrivate(join(storeDir, SNAPSHOT_FILE), buf);
   return restored;
 }

@@ -5,8 +5,9 @@ import { ByteBuilder } from './byte-builder.js';
 import type { LineIndex, LineLocation } from './line-index.js';
 import { encodeRecord } from './record-codec.js';
 import type { Recovered } from './recovery.js';
+import { syncDir } from '../../shared/private-file.js';
 import { installSnapshot, SNAPSHOT_FILE, writeSnapshot } from './snapshot.js';
-import { LogFile, syncDir } from './wal.js';
+import { LogFile } from './wal.js';
 
 export interface JournalOptions {
   /** A snapshot is taken once the logs exceed `snapshotRatio` × the last snapshot's size + `snapshotMinBytes`. */
@@ -117,7 +118,6 @@ export class Journal {
       this.replaceable = [file];
       this.snapshotBytes = bytes;
       this.counters.snapshots++;
-      await syncDir(this.dir);
       for (const path of obsolete) await rm(path, { force: true });
       this.logBytes = this.log.bytes;
     } catch (err) {

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
+import { makePrivateDir, syncDir } from '../../shared/private-file.js';
 import { KvState, type WriteRecord } from './kv-state.js';
 import { LineIndex } from './line-index.js';
 import { readSnapshot, SNAPSHOT_FILE } from './snapshot.js';
-import { listLogs, LogFile, readLog, syncDir } from './wal.js';
+import { listLogs, LogFile, readLog } from './wal.js';
 
 export interface Recovered {
   state: KvState;
@@ -21,7 +21,7 @@ export interface Recovered {
 
 /** Rebuilds the state in `dir`: the snapshot, then every logged write after it. */
 export async function recover(dir: string): Promise<Recovered> {
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const state = new KvState();
   const index = new LineIndex();
   const replaceable: number[] = [];

@@ -1,6 +1,7 @@
-import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
+import { openPrivate, replacePrivate } from '../../shared/private-file.js';
 import { ByteBuilder } from './byte-builder.js';
 import type { WriteRecord } from './kv-state.js';
 import type { LineLocation } from './line-index.js';
@@ -67,7 +68,7 @@ export async function writeSnapshot(
   const offsets = new Array<number>(lines.length);
   const temp = join(dir, TEMP_FILE);
   const out = new ByteBuilder(CHUNK_BYTES + 64 * 1024);
-  const fh = await open(temp, 'w');
+  const fh = await openPrivate(temp, 'w');
   let bytes = 0;
   let synced = 0;
   const flush = async (): Promise<void> => {
@@ -106,9 +107,9 @@ export async function writeSnapshot(
   return { bytes, offsets };
 }
 
-/** Puts the snapshot written last in place of the previous one; the caller syncs the directory. */
+/** Puts the snapshot written last in place of the previous one, for good (the directory fsynced). */
 export async function installSnapshot(dir: string): Promise<void> {
-  await rename(join(dir, TEMP_FILE), join(dir, SNAPSHOT_FILE));
+  await replacePrivate(join(dir, TEMP_FILE), join(dir, SNAPSHOT_FILE));
 }
 
 /** Reads the snapshot in `dir`, if there is one, and removes a leftover temporary file. */

@@ -1,5 +1,6 @@
-import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
+import { readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openPrivate } from '../../shared/private-file.js';
 import type { WriteRecord } from './kv-state.js';
 import { decodeRecords } from './record-codec.js';
 
@@ -31,16 +32,6 @@ export async function readLog(path: string): Promise<LogContents> {
   return { ...decodeRecords(buf, 0, path), totalBytes: buf.length };
 }
 
-/** fsyncs a directory, so that files created, renamed or removed in it stay that way. */
-export async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 /** Writes all of `data` at `position`, however many calls it takes. */
 export async function writeFully(fh: FileHandle, data: Buffer, position: number): Promise<void> {
   for (let written = 0; written < data.length; ) {
@@ -59,12 +50,12 @@ export class LogFile {
   /** Creates a new, empty log (the caller syncs the directory). */
   static async create(dir: string, firstRevision: number): Promise<LogFile> {
     const path = join(dir, logFileName(firstRevision));
-    return new LogFile(path, await open(path, 'wx'), 0);
+    return new LogFile(path, await openPrivate(path, 'wx'), 0);
   }
 
   /** Opens an existing log for appending, first cutting off a torn tail after `validBytes`. */
   static async reopen(path: string, validBytes: number, totalBytes: number): Promise<LogFile> {
-    const fh = await open(path, 'r+');
+    const fh = await openPrivate(path, 'r+'); // owner-only, also a log from before that was not
     if (totalBytes > validBytes) {
       await fh.truncate(validBytes);
       await fh.datasync();

@@ -10,7 +10,7 @@ import { refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
 import { applyPodActions } from './apply-actions.js';
-import { containersBySandbox, isDesired, nextRestartAt, planPods, type ActualPods } from './plan-pods.js';
+import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
 export interface EdgedDeps {
@@ -24,6 +24,8 @@ export interface EdgedDeps {
   onStatusQueued: () => void;
   /** Fault injection between the steps of a pod's start (durability tests); none by default. */
   crashPoint?: CrashPoint;
+  /** While true, pods the runtime runs that the cache does not hold are left running: the cache was lost, and the cloud has yet to say. */
+  keepUnheldPods?: () => boolean;
 }
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
@@ -110,11 +112,11 @@ export class Edged {
     const { cache, runtime, clock, logger } = this.deps;
     try {
       const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
-      let { actual, nextStart } = await this.snapshot();
+      let { actual, nextStart } = await this.snapshot(desired);
       const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint });
-        ({ actual, nextStart } = await this.snapshot());
+        ({ actual, nextStart } = await this.snapshot(desired));
       }
       this.prober.update(desired.filter(isDesired), actual);
       // In the same round: a started container shows ContainerCreating at once.
@@ -153,10 +155,11 @@ export class Edged {
    * just before listing: a container that comes up while the list is made (or this sync runs
    * on) is then looked at again at once, not at the next tick.
    */
-  private async snapshot(): Promise<{ actual: ActualPods; nextStart: number | undefined }> {
+  private async snapshot(held: Pod[]): Promise<{ actual: ActualPods; nextStart: number | undefined }> {
     const nextStart = this.deps.runtime.nextStartAt?.();
     const [sandboxes, containers] = await Promise.all([this.deps.runtime.listSandboxes(), this.deps.runtime.listContainers()]);
-    return { actual: { sandboxes, containers }, nextStart };
+    const actual = { sandboxes, containers };
+    return { actual: this.deps.keepUnheldPods?.() ? onlyHeldPods(actual, held) : actual, nextStart };
   }
 
   /** Queues the status of every held pod whose status changed since it was last queued. */

@@ -65,6 +65,17 @@ export function planPods(desired: Pod[], actual: ActualPods, now: number, timing
   return actions;
 }
 
+/**
+ * What the runtime holds for the pods in `held` only: the sandboxes of other pods, and their
+ * containers, are left out (planPods then leaves them alone rather than killing them).
+ */
+export function onlyHeldPods(actual: ActualPods, held: readonly Pod[]): ActualPods {
+  const uids = new Set(held.map((p) => p.metadata.uid));
+  const sandboxes = actual.sandboxes.filter((s) => uids.has(s.podUid));
+  const kept = new Set(sandboxes.map((s) => s.id));
+  return { sandboxes, containers: actual.containers.filter((c) => kept.has(c.sandboxId)) };
+}
+
 /** The runtime's containers grouped by sandbox, so that each pod looks only at its own (a sync stays linear in the pods held). */
 export function containersBySandbox(containers: readonly ContainerInfo[]): Map<string, ContainerInfo[]> {
   const out = new Map<string, ContainerInfo[]>();

@@ -1,23 +1,46 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { Low } from 'lowdb';
-import { DataFile } from 'lowdb/node';
+import { Low, type Adapter } from 'lowdb';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { jsonDocument } from '../../shared/recovering-read.js';
+import { JsonStateFile } from '../json-state-file.js';
 import { CacheDocument, emptyCacheData, type CacheData } from './cache-document.js';
 import type { LocalCache } from './local-cache.js';
 
 export const CACHE_FILE = 'cache.json';
 
+const LOST_CACHE = "starting with an empty cache; the pods the runtime runs keep running until the cloud's first sync says which to run";
+
+export interface LowdbCacheOptions {
+  tombstoneLimit?: number;
+  /** Told when the file was damaged, and what the cache fell back to. */
+  logger?: Logger;
+}
+
+/** The cache, and whether it was recovered: its file was damaged, and its last good copy or nothing was used. */
+export type LowdbCache = LocalCache & { readonly recovered: boolean };
+
 /**
- * The durable LocalCache: one lowdb JSON file (written to a temp file, then renamed).
- * `new Low(file)` on purpose: JSONFilePreset silently keeps data in memory when NODE_ENV is "test".
+ * The durable LocalCache: one lowdb JSON document in a JsonStateFile (written durably, its
+ * previous version kept; read defensively). Compact JSON: the file is rewritten on every
+ * flush, and indentation only costs time.
  */
-export async function openLowdbCache(path: string, options: { tombstoneLimit?: number } = {}): Promise<LocalCache> {
-  await mkdir(dirname(path), { recursive: true });
-  // Compact JSON: the file is rewritten on every flush, and indentation only costs time.
-  const file = new DataFile<CacheData>(path, { parse: (text) => JSON.parse(text) as CacheData, stringify: (data) => JSON.stringify(data) });
-  const db = new Low<CacheData>(file, emptyCacheData());
+export async function openLowdbCache(path: string, options: LowdbCacheOptions = {}): Promise<LowdbCache> {
+  const file = new JsonStateFile<CacheData>(path, {
+    parse: jsonDocument({ objects: 'object?', outbox: 'object?', statusVersion: 'number?', tombstones: 'array?' }),
+    logger: options.logger ?? silentLogger,
+    otherwise: LOST_CACHE,
+  });
+  let recovered = false;
+  const adapter: Adapter<CacheData> = {
+    read: async () => {
+      const read = await file.readRecovered();
+      recovered = read.problem !== undefined;
+      return read.value ?? null;
+    },
+    write: (data) => file.write(data),
+  };
+  const db = new Low<CacheData>(adapter, emptyCacheData());
   await db.read();
   const data = { ...emptyCacheData(), ...db.data };
   db.data = data;
-  return new CacheDocument(data, () => db.write(), options.tombstoneLimit);
+  return Object.assign(new CacheDocument(data, () => db.write(), options.tombstoneLimit), { recovered });
 }

@@ -19,6 +19,7 @@ import type { LogLine } from './runtime.js';
 export const LOG_SHIM_SOURCE = String.raw`
 const fs = require('node:fs');
 const os = require('node:os');
+const { dirname } = require('node:path');
 const { spawn } = require('node:child_process');
 const [logPath, exitPath, pidPath, maxText, command, ...args] = process.argv.slice(1);
 const maxBytes = Number(maxText);
@@ -30,7 +31,7 @@ function write(stream, text) {
     if (size > 0 && size + buf.length > maxBytes) {
       fs.closeSync(fd);
       fs.renameSync(logPath, logPath + '.1');
-      fd = fs.openSync(logPath, 'a');
+      fd = fs.openSync(logPath, 'a', 0o600);
       size = 0;
     }
     fs.writeSync(fd, buf);
@@ -47,11 +48,23 @@ function pump(input, stream) {
   });
   input.on('end', () => { if (rest) write(stream, rest); });
 }
+// Durably (temp file, fsync, rename, fsync of the directory): after an edge restart, it decides the restart.
+function writeExit(text) {
+  const tmp = exitPath + '.tmp';
+  const out = fs.openSync(tmp, 'w', 0o600);
+  fs.writeSync(out, text);
+  fs.fsyncSync(out);
+  fs.closeSync(out);
+  fs.renameSync(tmp, exitPath);
+  const dir = fs.openSync(dirname(exitPath), 'r');
+  fs.fsyncSync(dir);
+  fs.closeSync(dir);
+}
 let ended = false;
 function end(exitCode, reason) {
   if (ended) return;
   ended = true;
-  try { fs.writeFileSync(exitPath, JSON.stringify({ exitCode, reason })); } catch {}
+  try { writeExit(JSON.stringify({ exitCode, reason })); } catch {}
   process.exit(exitCode);
 }
 function startTime() {
@@ -61,8 +74,8 @@ function startTime() {
 }
 function run() {
   try { size = fs.statSync(logPath).size; } catch {}
-  fd = fs.openSync(logPath, 'a');
-  fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime() }));
+  fd = fs.openSync(logPath, 'a', 0o600);
+  fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime() }), { mode: 0o600 });
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
   child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });

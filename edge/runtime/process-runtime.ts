@@ -1,10 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
-import type { Logger } from '../../shared/log.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { makePrivateDir } from '../../shared/private-file.js';
+import { jsonDocument } from '../../shared/recovering-read.js';
 import { noCrash, type CrashPoint, type CrashStep } from '../crash-point.js';
 import { JsonStateFile } from '../json-state-file.js';
 import { execCommand } from './process-exec.js';
@@ -29,7 +30,7 @@ export interface ProcessRuntimeOptions {
   /** Processes share the node's network, so every sandbox gets this IP (default 127.0.0.1). */
   hostIp?: string;
   maxLogBytes?: number;
-  /** Says what it found to put right after a crash of the edge. */
+  /** Says what it found to put right after a crash of the edge, and when the state file was damaged and what it fell back to. */
   logger?: Logger;
   /** Fault injection between the steps of a start (durability tests); none by default. */
   crashPoint?: CrashPoint;
@@ -56,14 +57,19 @@ export class ProcessRuntime implements Runtime {
   ) {}
 
   static async open(options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
-    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE));
+    const logger = options.logger ?? silentLogger;
+    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE), {
+      parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
+      logger,
+      otherwise: 'starting with no containers; the pods are started again (processes from before are stopped)',
+    });
     if (options.reboot) {
       await stopEveryShim(options.dataDir);
       await forgetAll(options.dataDir, file);
     }
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };
-    await mkdir(join(options.dataDir, CONTAINERS_DIR), { recursive: true });
-    if (await reconcile(options.dataDir, state, options.logger)) await file.write(state);
+    await makePrivateDir(join(options.dataDir, CONTAINERS_DIR));
+    if (await reconcile(options.dataDir, state, logger)) await file.write(state);
     return new ProcessRuntime(options, file, state);
   }
 

@@ -23,7 +23,7 @@ export function containerPaths(dataDir: string, id: string): { log: string; exit
 
 export async function removeContainerFiles(dataDir: string, id: string): Promise<void> {
   const { log, exit, pid } = containerPaths(dataDir, id);
-  await Promise.all([log, `${log}.1`, exit, pid].map((path) => rm(path, { force: true })));
+  await Promise.all([log, `${log}.1`, exit, `${exit}.tmp`, pid].map((path) => rm(path, { force: true })));
 }
 
 /** The exit the shim recorded, if it lived to record one. */

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { jsonDocument } from '../../shared/recovering-read.js';
 import { JsonStateFile } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 import { simLogLines } from './sim-logs.js';
@@ -24,6 +26,8 @@ export interface SimRuntimeOptions {
   timeScale?: number;
   /** How many pods the node holds (--max-pods): sizes its pod subnet. */
   maxPods?: number;
+  /** Told when the state file was damaged, and what the runtime fell back to. */
+  logger?: Logger;
 }
 
 interface SimState {
@@ -52,7 +56,11 @@ export class SimRuntime implements Runtime {
   }
 
   static async open(options: SimRuntimeOptions): Promise<SimRuntime> {
-    const file = new JsonStateFile<SimState>(join(options.dataDir, SIM_STATE_FILE));
+    const file = new JsonStateFile<SimState>(join(options.dataDir, SIM_STATE_FILE), {
+      parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
+      logger: options.logger ?? silentLogger,
+      otherwise: 'starting with no containers; the pods are started again',
+    });
     if (options.reboot) await file.remove();
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };
     return new SimRuntime(options, file, state);

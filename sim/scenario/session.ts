@@ -1,7 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
+import { makePrivateDir, writePrivate } from '../../shared/private-file.js';
 import { startDemoCluster, type DemoClusterOptions, type ScenarioCluster } from './cluster.js';
 import { reportHtml } from './html.js';
 import { RunRecorder } from './recorder.js';
@@ -31,11 +32,11 @@ export interface SessionResult {
 }
 
 export async function writeReports(outDir: string, report: ScenarioReport): Promise<Omit<SessionResult, 'report'>> {
-  await mkdir(outDir, { recursive: true });
+  await makePrivateDir(outDir);
   const jsonPath = join(outDir, 'report.json');
   const htmlPath = join(outDir, 'report.html');
-  await writeFile(jsonPath, JSON.stringify(report, null, 2) + '\n');
-  await writeFile(htmlPath, reportHtml(report));
+  await writePrivate(jsonPath, JSON.stringify(report, null, 2) + '\n');
+  await writePrivate(htmlPath, reportHtml(report));
   return { jsonPath, htmlPath };
 }
 
@@ -47,7 +48,7 @@ export async function runScenarioSession(o: SessionOptions): Promise<SessionResu
   const say = (line: string): void => o.onProgress?.(line);
   const dataDir = join(o.outDir, 'data');
   await rm(dataDir, { recursive: true, force: true });
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   say(`scenario ${o.scenario.name}: ${o.scenario.nodes} edges, time scale ${o.timeScale} (1 s real = ${o.timeScale} s in the cluster)`);
   say('starting the demo ...');
   const start = o.startCluster ?? startDemoCluster;

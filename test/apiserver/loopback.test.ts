@@ -96,7 +96,8 @@ describe('credentials', () => {
     dirs.push(dir);
     const now = Date.UTC(2026, 0, 1);
     const first = await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, now);
-    await rm(join(dir, 'ca.crt'));
+    await rm(join(dir, 'ca.crt')); // both: a CA half there is damaged, and the cloud refuses to start
+    await rm(join(dir, 'ca.key'));
     const second = await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, now);
     expect(second.caPem).not.toBe(first.caPem);
     expect(certCovers(second, LOOPBACK_HOSTS, now, second.caPem)).toBe(true);

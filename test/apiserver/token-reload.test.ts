@@ -168,7 +168,7 @@ describe('tokens.json on disk', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-tokens-'));
     await expect(addApiToken(join(dir, 'nowhere'), newTokenEntry('viewer'))).rejects.toThrow(/no kedge cloud data in .*nowhere \(no tokens.json\)/);
     await writeFile(join(dir, 'tokens.json'), JSON.stringify({ admin: 'a', cloud: 'c', edge: 'e', tokens: [{ user: 'x' }] }));
-    await expect(addApiToken(dir, newTokenEntry('viewer'))).rejects.toThrow(/tokens.json is damaged: "tokens" must be a list/);
+    await expect(addApiToken(dir, newTokenEntry('viewer'))).rejects.toThrow(/tokens.json is damaged \("tokens" must be a list/);
     expect(() => newTokenEntry('node')).toThrow('a node token needs the node name');
   });
 });

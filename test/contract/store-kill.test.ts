@@ -13,7 +13,7 @@ const compiledStore = join(root, 'dist', 'cloud', 'store', 'durable-store.js');
 
 /** The child runs the compiled store: build it unless dist/ is newer than the sources. */
 async function ensureBuilt(): Promise<void> {
-  const sources = [...(await readdir(join(root, 'cloud', 'store'))).map((f) => join(root, 'cloud', 'store', f)), join(root, 'shared', 'errors.ts'), join(root, 'shared', 'log.ts')];
+  const sources = [...(await readdir(join(root, 'cloud', 'store'))).map((f) => join(root, 'cloud', 'store', f)), join(root, 'shared', 'errors.ts'), join(root, 'shared', 'log.ts'), join(root, 'shared', 'private-file.ts')];
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
   if (existsSync(compiledStore) && statSync(compiledStore).mtimeMs >= newest) return;
   try {

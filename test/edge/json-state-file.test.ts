@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JsonStateFile } from '../../edge/json-state-file.js';
 import { settle } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
 
 describe('JsonStateFile', () => {
   let dir: string;
@@ -11,6 +12,7 @@ describe('JsonStateFile', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-state-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+  const options = { parse: (text: string) => JSON.parse(text) as never, logger: silentLogger, otherwise: 'nothing' };
 
   /** A document that counts how often it is serialised, i.e. written. */
   const counted = () => {
@@ -21,7 +23,7 @@ describe('JsonStateFile', () => {
   };
 
   it('shares one write among the writes asked for in one turn, and holds the newest value', async () => {
-    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'sub', 'state.json'));
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'sub', 'state.json'), options);
     const doc = counted();
     const done = [1, 2, 3].map((n) => ((doc.n = n), file.write(doc)));
     await Promise.all(done);
@@ -30,7 +32,7 @@ describe('JsonStateFile', () => {
   });
 
   it('gives a write asked for while another is in flight a write of its own, after it', async () => {
-    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'));
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), options);
     const doc = counted();
     doc.n = 1;
     const first = file.write(doc);
@@ -45,7 +47,7 @@ describe('JsonStateFile', () => {
   });
 
   it('remove waits for a write in flight, then deletes the file', async () => {
-    const file = new JsonStateFile<{ n: number }>(join(dir, 'state.json'));
+    const file = new JsonStateFile<{ n: number }>(join(dir, 'state.json'), options);
     void file.write({ n: 1 });
     await file.remove();
     expect(await file.read()).toBeUndefined();

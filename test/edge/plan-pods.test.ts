@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPods, type ActualPods } from '../../edge/edged/plan-pods.js';
+import { onlyHeldPods, planPods, type ActualPods } from '../../edge/edged/plan-pods.js';
 import type { ContainerProbeStatus, ProbeStatuses } from '../../edge/prober/probe-status.js';
 import type { Pod } from '../../shared/types.js';
 import { container, pod, sandbox } from './fixtures.js';
@@ -208,5 +208,15 @@ describe('planPods', () => {
     const before = structuredClone({ desired, actual });
     planPods(desired, actual, 0);
     expect({ desired, actual }).toEqual(before);
+  });
+});
+
+describe('onlyHeldPods', () => {
+  it('leaves out the sandboxes of pods not held, and their containers, so that planPods leaves them alone', () => {
+    const actual = { sandboxes: [sandbox('u1'), sandbox('u9')], containers: [container('u1'), container('u9')] };
+    const held = onlyHeldPods(actual, [pod('p', 'u1')]);
+    expect(held).toEqual({ sandboxes: [sandbox('u1')], containers: [container('u1')] });
+    expect(summary([pod('p', 'u1')], held)).toEqual([]);
+    expect(summary([pod('p', 'u1')], actual)).toEqual(['kill sb-u9 [c-u9-app-0]']);
   });
 });

@@ -58,8 +58,11 @@ describe('the seed questions', () => {
 
     await c.cloud.components.stop('controller-manager');
     await c.api.delete({ ...podsRef, name: pods[0]!.metadata.name });
+    const names = async (): Promise<string[]> => (await c.api.list<Pod>(podsRef)).items.map((p) => p.metadata.name!);
+    // Gone once its edge has stopped it (real, fsynced file writes on the way), then not replaced.
+    await eventually(c.clock, async () => (await names()).join() === pods[1]!.metadata.name, 'the deleted pod gone');
     await pass(c.clock, 30 * SECOND);
-    expect((await c.api.list<Pod>(podsRef)).items.map((p) => p.metadata.name)).toEqual([pods[1]!.metadata.name]);
+    expect(await names()).toEqual([pods[1]!.metadata.name]);
 
     await c.cloud.components.start('controller-manager');
     await eventually(c.clock, async () => running(await c.api.list<Pod>(podsRef)).length === 2, 'a replacement Running');
