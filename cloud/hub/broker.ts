@@ -3,6 +3,7 @@ import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
+import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
@@ -74,7 +75,14 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
   const nodes = new Set<Client>();
   const waitForCloud = options.nodesWaitForCloud === true;
-  const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client');
+  const clock = options.clock ?? realClock;
+  const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
+  const deniedLog = new LogSampler(clock);
+  const deny = (action: 'publish' | 'subscribe', client: Client | null, topic: string): void => {
+    counters.add(DENIED, { action });
+    const unlogged = deniedLog.sample(action);
+    if (unlogged !== undefined) logger.warn(`broker denied a ${action === 'publish' ? 'publish' : 'subscription'}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
+  };
 
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
@@ -102,15 +110,13 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
       const who = client ? identities.get(client) : undefined;
       if (who && mayPublish(who, packet.topic)) return done(null);
-      counters.add(DENIED, { action: 'publish' });
-      logger.warn('broker denied a publish', { action: 'publish', clientId: client?.id, peer: peerOf(client), topic: packet.topic });
+      deny('publish', client, packet.topic);
       done(new Error(`not authorized to publish to ${packet.topic}`));
     },
     authorizeSubscribe: (client, sub, done) => {
       const who = identities.get(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
-      counters.add(DENIED, { action: 'subscribe' });
-      logger.warn('broker denied a subscription', { action: 'subscribe', clientId: client.id, peer: peerOf(client), topic: sub.topic });
+      deny('subscribe', client, sub.topic);
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
   });
@@ -136,7 +142,6 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     }
   });
 
-  const clock = options.clock ?? realClock;
   const listener = await listenForClients({
     host,
     port,

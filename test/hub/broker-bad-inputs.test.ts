@@ -170,7 +170,7 @@ describe('embedded broker: bad input', () => {
       const plain = await raw(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clientId: 'p', clean: true, keepalive: 10, username: 'edge-1', password: Buffer.from('one') }));
       await closed(plain);
       await waitFor(() => counters.get(REFUSED, { reason: 'tls-handshake' }) === 2, 'both handshakes refused');
-      expect(log.lines.filter((l) => l.includes('"reason":"tls-handshake"')).length).toBe(2);
+      expect(log.lines.filter((l) => l.includes('"reason":"tls-handshake"')).length).toBe(1); // sampled: one line per interval
       await check();
     });
   });
