@@ -3,6 +3,9 @@ import { isValidNodeName, parseTopic } from '../../shared/protocol/topics.js';
 /** The MQTT username of the cloud hub; every other username is a node name. */
 export const CLOUD_USERNAME = 'kedge-cloud';
 
+/** Every client id of the cloud hub starts with this (`kedge-cloud-<epoch>`); no node may use one. */
+export const CLOUD_CLIENT_ID_PREFIX = `${CLOUD_USERNAME}-`;
+
 /** Who a broker connection belongs to, decided once at CONNECT. */
 export type BrokerIdentity = { role: 'cloud' } | { role: 'node'; node: string };
 
@@ -17,6 +20,20 @@ export function identify(username: string | undefined, verdict: boolean | Broker
   const role = verdict === true ? (username === CLOUD_USERNAME ? 'cloud' : 'node') : verdict;
   if (role === 'cloud') return { role: 'cloud' };
   return isValidNodeName(username) ? { role: 'node', node: username } : undefined;
+}
+
+/**
+ * MQTT client ids belong to credentials: a node connects with its node name as client id, the
+ * cloud with `kedge-cloud-…`. So a connection can only ever take over one of its own identity.
+ */
+export function ownsClientId(who: BrokerIdentity, clientId: string): boolean {
+  if (who.role === 'cloud') return clientId.startsWith(CLOUD_CLIENT_ID_PREFIX);
+  return clientId === who.node && !clientId.startsWith(CLOUD_CLIENT_ID_PREFIX);
+}
+
+/** The client id a connection of this identity must use, in words. */
+export function ownClientId(who: BrokerIdentity): string {
+  return who.role === 'cloud' ? `${CLOUD_CLIENT_ID_PREFIX}<epoch>` : who.node;
 }
 
 /** A node may publish only to its own `up` and `presence` topics; the cloud anywhere. */

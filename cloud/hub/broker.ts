@@ -1,4 +1,4 @@
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type Client } from 'aedes';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
@@ -7,7 +7,8 @@ import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
-import { identify, mayPublish, maySubscribe, type BrokerIdentity, type BrokerRole } from './acl.js';
+import { mayPublish, maySubscribe, type BrokerRole } from './acl.js';
+import { Admission, peerOf } from './broker-admission.js';
 
 /**
  * The embedded MQTT broker (aedes 1.2, MQTT 3.1.1, in-memory). Every connection
@@ -20,10 +21,21 @@ export type Authenticate = (username: string, password: string, peer: { address?
 export const REFUSED = 'kedge_broker_refused_total';
 export const DENIED = 'kedge_broker_denied_total';
 export const THROTTLED = 'kedge_broker_throttled_total';
-export type RefusalReason = 'bad-credentials' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
+export type RefusalReason =
+  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
 
-/** Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000 pods (about 3,000 messages) well within the burst. */
-export const DEFAULT_LIMITS: ConnectionLimits = { maxPacketBytes: 4 * 1024 * 1024, publishesPerSecond: 2000, publishBurst: 10_000 };
+/**
+ * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
+ * pods (about 3,000 messages) well within the burst. A whole CONNECT within 10 s of the
+ * connection (as the TLS handshake); a keepalive of at most 10 minutes.
+ */
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  maxPacketBytes: 4 * 1024 * 1024,
+  publishesPerSecond: 2000,
+  publishBurst: 10_000,
+  connectTimeoutMs: 10_000,
+  maxKeepaliveSeconds: 600,
+};
 
 export interface BrokerOptions {
   host?: string;
@@ -40,11 +52,11 @@ export interface BrokerOptions {
   nodesWaitForCloud?: boolean;
   /** Serve MQTT over TLS (mqtts://) with this certificate. */
   tls?: { certPem: string; keyPem: string };
-  /** Per-client limits (default DEFAULT_LIMITS); the cloud hub has no rate limit. */
-  limits?: ConnectionLimits;
+  /** Per-client limits (each defaults to DEFAULT_LIMITS'); the cloud hub has no rate limit. */
+  limits?: Partial<ConnectionLimits>;
   /** Where refusals are counted (default: a private set). */
   counters?: Counters;
-  /** For the rate limit's timers. */
+  /** For the rate limit's and the connect timeout's timers, and the sampling of log lines. */
   clock?: Clock;
   /** Nodes whose credential was revoked: their connections are closed. */
   revoked$?: Observable<string>;
@@ -58,22 +70,10 @@ export interface BrokerHandle {
   close(): Promise<void>;
 }
 
-/** CONNACK return code 4: bad user name or password. */
-const BAD_CREDENTIALS = 4;
-/** CONNACK return code 3: server unavailable. */
-const UNAVAILABLE = 3;
-
-function refused(message: string, returnCode = BAD_CREDENTIALS): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode });
-}
-
 export async function startBroker(options: BrokerOptions): Promise<BrokerHandle> {
   const { host = '127.0.0.1', port, authenticate, logger, signal } = options;
   const counters = options.counters ?? new Counters();
-  const limits = options.limits ?? DEFAULT_LIMITS;
-  const identities = new WeakMap<Client, BrokerIdentity>();
-  const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
-  const nodes = new Set<Client>();
+  const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const waitForCloud = options.nodesWaitForCloud === true;
   const clock = options.clock ?? realClock;
   const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
@@ -83,48 +83,38 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     const unlogged = deniedLog.sample(action);
     if (unlogged !== undefined) logger.warn(`broker denied a ${action === 'publish' ? 'publish' : 'subscription'}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
   };
+  const admission = new Admission({
+    authenticate,
+    maxKeepaliveSeconds: limits.maxKeepaliveSeconds,
+    waitForCloud,
+    refuse,
+    admitted: (client, who) => {
+      if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).exemptFromRate?.();
+    },
+  });
+  const { nodes, listening } = admission;
 
   const broker = await Aedes.createBroker({
-    authenticate: (client, username, password, done) => {
-      const peer = peerOf(client);
-      Promise.resolve()
-        .then(() => authenticate(username ?? '', password?.toString('utf8') ?? '', { address: peer }))
-        .then((verdict) => {
-          const who = identify(username, verdict);
-          if (!who) {
-            refuse('bad-credentials', 'bad user name or password', { clientId: client.id, username, peer });
-            return done(refused('bad user name or password'), false);
-          }
-          if (waitForCloud && who.role === 'node' && listening.size === 0) {
-            return done(refused('no cloud hub is listening yet', UNAVAILABLE), false);
-          }
-          identities.set(client, who);
-          // From here, not from clientReady: a revocation may come before the CONNACK is out.
-          if (who.role === 'node') nodes.add(client);
-          if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).exemptFromRate?.();
-          done(null, true);
-        })
-        .catch((err: unknown) => done(refused(`authentication failed: ${String(err)}`), false));
-    },
+    preConnect: admission.preConnect,
+    authenticate: admission.authenticate,
     authorizePublish: (client, packet, done) => {
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
-      const who = client ? identities.get(client) : undefined;
+      const who = admission.identityOf(client);
       if (who && mayPublish(who, packet.topic)) return done(null);
       deny('publish', client, packet.topic);
       done(new Error(`not authorized to publish to ${packet.topic}`));
     },
     authorizeSubscribe: (client, sub, done) => {
-      const who = identities.get(client);
+      const who = admission.identityOf(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
       deny('subscribe', client, sub.topic);
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
   });
   broker.on('subscribe', (subs, client) => {
-    if (identities.get(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
+    if (admission.identityOf(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
   });
   broker.on('clientDisconnect', (client) => {
-    nodes.delete(client);
     if (!listening.delete(client) || listening.size > 0 || !waitForCloud) return;
     logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
     for (const node of nodes) node.close();
@@ -134,8 +124,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
 
   const revocations = options.revoked$?.subscribe((node) => {
     for (const client of nodes) {
-      if (client.closed) nodes.delete(client); // failed between authentication and CONNACK: no disconnect event
-      const who = identities.get(client);
+      const who = admission.identityOf(client);
       if (who?.role !== 'node' || who.node !== node) continue;
       refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id, peer: peerOf(client) });
       client.close();
@@ -175,9 +164,4 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   logger.info('broker listening', { host, port: listener.port, tls: Boolean(options.tls) });
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return { url: `${options.tls ? 'mqtts' : 'mqtt'}://${reachable}:${listener.port}`, port: listener.port, close };
-}
-
-/** The client's address, from the guarded connection under it. */
-function peerOf(client: Client | null): string | undefined {
-  return (client?.conn as Partial<GuardedConnection> | undefined)?.remoteAddress;
 }

@@ -13,11 +13,15 @@ export interface ConnectionLimits {
   publishesPerSecond: number;
   /** ...and at once, after a quiet spell. */
   publishBurst: number;
+  /** A connection that has not sent a whole first packet (CONNECT) by then is closed. */
+  connectTimeoutMs: number;
+  /** The longest keepalive a client may ask for, in seconds; none (0) is refused too. */
+  maxKeepaliveSeconds: number;
 }
 
 export interface GuardEvents {
-  /** The connection is closed: a packet over the size limit, or bytes that are not MQTT. */
-  refused(reason: 'oversized-packet' | 'not-mqtt', detail: string): void;
+  /** The connection is closed: a packet over the size limit, bytes that are not MQTT, or no CONNECT in time. */
+  refused(reason: 'oversized-packet' | 'not-mqtt' | 'connect-timeout', detail: string): void;
   /** A client went over its rate: what it sends next waits (once per episode). */
   throttled(): void;
 }
@@ -40,6 +44,8 @@ export class GuardedConnection extends Duplex {
   private waiting: Cancel | undefined;
   /** When bytes were last held back: a client held again within a second is the same episode, reported once. */
   private lastHeldAt = -Infinity;
+  /** Until the first whole packet is in. */
+  private connectTimer: Cancel | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -52,6 +58,10 @@ export class GuardedConnection extends Duplex {
     this.framer = new PacketFramer(limits.maxPacketBytes);
     this.tokens = limits.publishBurst;
     this.refilledAt = clock.now();
+    this.connectTimer = clock.setTimer(limits.connectTimeoutMs, () => {
+      this.events.refused('connect-timeout', `no CONNECT within ${limits.connectTimeoutMs / 1000} s`);
+      this.destroy();
+    });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => this.push(null));
     socket.on('close', () => this.destroy());
@@ -77,6 +87,7 @@ export class GuardedConnection extends Duplex {
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.connectTimer?.();
     this.waiting?.();
     this.socket.destroy();
     done(err);
@@ -89,6 +100,10 @@ export class GuardedConnection extends Duplex {
       this.events.refused(framed.malformed ? 'not-mqtt' : 'oversized-packet', detail);
       this.socket.destroy();
       return;
+    }
+    if (this.connectTimer && this.framer.packetsRead > 0) {
+      this.connectTimer();
+      this.connectTimer = undefined;
     }
     const passed = framed.stoppedAt === undefined ? chunk : chunk.subarray(0, framed.stoppedAt);
     if (passed.length > 0 && !this.push(passed)) this.socket.pause();

@@ -9,6 +9,7 @@ import { FakeClock, realClock } from '../../shared/clock.js';
 import { Counters } from '../../shared/counters.js';
 import { memoryLogger } from '../../shared/log.js';
 import { topics } from '../../shared/protocol/topics.js';
+import { clientIdOf } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
 
 const passwords: Record<string, string> = { 'kedge-cloud': 'cloud-secret', 'edge-1': 'one', 'edge-2': 'two' };
@@ -37,7 +38,7 @@ describe('embedded broker: bad input', () => {
     });
   }
   const connect = async (username: string, password = passwords[username] ?? '', options: Record<string, unknown> = {}): Promise<MqttClient> => {
-    const c = await connectAsync(broker.url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: `${username}-${clients.length}`, ...options });
+    const c = await connectAsync(broker.url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: clientIdOf(username, clients.length), ...options });
     clients.push(c);
     return c;
   };

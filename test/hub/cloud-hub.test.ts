@@ -186,7 +186,7 @@ describe('cloud hub against a real broker', () => {
   });
 
   it('counts and drops malformed payloads and keeps serving', async () => {
-    const x = await connectAsync(broker.url, { username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
+    const x = await connectAsync(broker.url, { clientId: 'x', username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
     await x.publishAsync('kedge/v1/x/up', 'not json {', { qos: 1 });
     await x.publishAsync('kedge/v1/x/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'x', epoch: 'a', type: 'launch' }), { qos: 1 });
     await x.publishAsync('kedge/v1/x/presence', '{"online":"yes"}', { qos: 1 });
