@@ -43,6 +43,11 @@ export function mayPublish(who: BrokerIdentity, topic: string): boolean {
   return parsed !== undefined && parsed.node === who.node && (parsed.channel === 'up' || parsed.channel === 'presence');
 }
 
+/** Only presence is retained: a retained message anywhere else would reach a later subscriber as if it were new. */
+export function mayRetain(topic: string): boolean {
+  return parseTopic(topic)?.channel === 'presence';
+}
+
 /** A node may subscribe only to its own `down` topic (no wildcards); the cloud to anything. */
 export function maySubscribe(who: BrokerIdentity, topicFilter: string): boolean {
   if (who.role === 'cloud') return true;

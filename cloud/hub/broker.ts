@@ -7,7 +7,7 @@ import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
-import { mayPublish, maySubscribe, type BrokerRole } from './acl.js';
+import { mayPublish, mayRetain, maySubscribe, type BrokerRole } from './acl.js';
 import { Admission, peerOf } from './broker-admission.js';
 
 /**
@@ -21,6 +21,8 @@ export type Authenticate = (username: string, password: string, peer: { address?
 export const REFUSED = 'kedge_broker_refused_total';
 export const DENIED = 'kedge_broker_denied_total';
 export const THROTTLED = 'kedge_broker_throttled_total';
+type DeniedAction = 'publish' | 'retain' | 'subscribe';
+const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
 export type RefusalReason =
   | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
 
@@ -78,10 +80,10 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const clock = options.clock ?? realClock;
   const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
   const deniedLog = new LogSampler(clock);
-  const deny = (action: 'publish' | 'subscribe', client: Client | null, topic: string): void => {
+  const deny = (action: DeniedAction, client: Client | null, topic: string): void => {
     counters.add(DENIED, { action });
     const unlogged = deniedLog.sample(action);
-    if (unlogged !== undefined) logger.warn(`broker denied a ${action === 'publish' ? 'publish' : 'subscription'}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
+    if (unlogged !== undefined) logger.warn(`broker denied a ${DENIED_WHAT[action]}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
   };
   const admission = new Admission({
     authenticate,
@@ -100,9 +102,15 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     authorizePublish: (client, packet, done) => {
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
       const who = admission.identityOf(client);
-      if (who && mayPublish(who, packet.topic)) return done(null);
-      deny('publish', client, packet.topic);
-      done(new Error(`not authorized to publish to ${packet.topic}`));
+      if (!who || !mayPublish(who, packet.topic)) {
+        deny('publish', client, packet.topic);
+        return done(new Error(`not authorized to publish to ${packet.topic}`));
+      }
+      if (packet.retain && !mayRetain(packet.topic)) {
+        deny('retain', client, packet.topic);
+        return done(new Error(`only presence is retained, not ${packet.topic}`));
+      }
+      done(null);
     },
     authorizeSubscribe: (client, sub, done) => {
       const who = admission.identityOf(client);

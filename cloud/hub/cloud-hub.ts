@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage, type LogChunk, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
+import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
-import { timestamp } from '../apiserver/object-meta.js';
 import { humanDuration } from '../apiserver/tables.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
@@ -20,7 +20,7 @@ import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
 import { Sessions } from './sessions.js';
-import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
+import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
 
 export interface CloudHubOptions {
   api: ApiClient;
@@ -40,22 +40,11 @@ export interface CloudHubOptions {
   ledger?: AckLedger;
   /** Where the hub reports pods that ran on after their deletion (see SessionDeps.onStaleStopped). */
   events?: EventRecorder;
+  /** Where the hub counts the messages it rejects (default: a private set). */
+  counters?: Counters;
 }
 
-export interface HubStats {
-  /** Inbound payloads dropped by validation [SYNC-1]. */
-  malformed: number;
-  /** Inbound payloads that passed validation (up and presence). */
-  received: number;
-  /** Down messages published for the first time (apply, delete, synced, ack). */
-  sent: number;
-  /** Log requests sent to edges, each poll of a followed log included [SYNC-16]. */
-  logRequests: number;
-  /** Re-sends of unacked apply/delete messages [SYNC-4]. */
-  resent: number;
-  /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
-  acked: number;
-}
+export type { HubStats } from './inbound-handler.js';
 
 export interface CloudHubHandle {
   stats(): HubStats;
@@ -124,57 +113,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
 
   const statusVersions = new StatusVersions();
-  /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
   const reportedConditions = new Map<string, NodeCondition[]>();
+  const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
+  const handle = inboundHandler({ api, clock, logger, stats: counters, transport, sessions, logRequests, statusVersions, reportedConditions, reject });
   const serial = new KeyedSerial();
-  const handle = async (inbound: Inbound): Promise<void> => {
-    await ready; // hellos are answered from a complete pod cache, after the ledger's GC
-    counters.received++;
-    const session = sessions.get(inbound.node);
-    if (inbound.channel === 'presence') {
-      const { online, epoch } = inbound.presence;
-      if (!online && session.offline(epoch)) {
-        logger.info('node offline', { node: inbound.node });
-        logRequests.nodeAway(inbound.node);
-      } else if (online && inbound.retained && session.resume(epoch)) {
-        logger.info('node online before the hub listened; resumed from its ledger', { node: inbound.node, pending: session.pending });
-      }
-      return;
-    }
-    const message = inbound.message;
-    try {
-      switch (message.type) {
-        case 'hello': {
-          const plan = session.hello(message);
-          logger.info('node hello', { node: inbound.node, holds: message.body.holds.length, applies: plan.applies.length, deletes: plan.deletes.length });
-          return;
-        }
-        case 'ack':
-          if (session.ack(message.parentId)) counters.acked++;
-          return;
-        case 'logResponse':
-          logRequests.answer(message);
-          return;
-        case 'nodeStatus':
-          await writeNodeStatus(api, message.body);
-          if (message.body.status?.conditions) reportedConditions.set(inbound.node, message.body.status.conditions);
-          break;
-        case 'heartbeat':
-          await touchNodeHeartbeat(api, inbound.node, timestamp(clock.now()), reportedConditions.get(inbound.node));
-          return; // not acked: the next heartbeat supersedes it
-        case 'podStatus':
-          if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
-            await writePodStatus(api, inbound.node, message.ref, message.body);
-            statusVersions.record(message.ref.uid, message.statusVersion);
-          }
-          break;
-      }
-      transport.send(inbound.node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
-    } catch (err) {
-      // Not acked: the edge re-sends it.
-      logger.warn('could not process message', { node: inbound.node, type: message.type, error: String(err) });
-    }
-  };
 
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
@@ -185,7 +127,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     collectLedgers(nodes$, ledger, (node) => sessions.get(node).connected, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), except pod
     // statuses, which are serial per pod: a node's pods are written concurrently.
-    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => handle(inbound))),
+    // Hellos are answered from a complete pod cache, after the ledger's GC.
+    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
   ];
 
   let closing: Promise<void> | undefined;

@@ -116,7 +116,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
     mergeMap(({ topic, payload, retain }) => {
       const decoded = decodeInbound(topic, payload);
       // MQTT 3.1.1 sets the flag only on what a new subscription gets from the broker's store.
-      if (decoded.ok) return [decoded.message.channel === 'presence' && retain ? { ...decoded.message, retained: true } : decoded.message];
+      if (decoded.ok) return [retain ? { ...decoded.message, retained: true } : decoded.message];
       // An empty retained payload on a presence topic only clears it: not an error.
       if (payload.length > 0 || !topic.endsWith('/presence')) {
         options.onMalformed(); // [SYNC-1] dropped, counted, logged (sampled); never fatal
