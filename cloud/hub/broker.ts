@@ -24,12 +24,16 @@ export const THROTTLED = 'kedge_broker_throttled_total';
 type DeniedAction = 'publish' | 'retain' | 'subscribe';
 const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
 export type RefusalReason =
-  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
+  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client';
 
 /**
  * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
  * pods (about 3,000 messages) well within the burst. A whole CONNECT within 10 s of the
- * connection (as the TLS handshake); a keepalive of at most 10 minutes.
+ * connection (as the TLS handshake); a keepalive of at most 10 minutes. 16 MiB queued for a
+ * node that does not read: an edge reconnecting to 1,000 pods gets them in one burst of
+ * about 2.5 MB (a pod is 2–3 KB in its envelope), and the largest message is 4 MiB; on top
+ * of that the kernel's socket buffers (several MiB) hold what a reading client has not read
+ * yet. 64 MiB for the hub, which takes the messages of every node.
  */
 export const DEFAULT_LIMITS: ConnectionLimits = {
   maxPacketBytes: 4 * 1024 * 1024,
@@ -37,6 +41,8 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
   publishBurst: 10_000,
   connectTimeoutMs: 10_000,
   maxKeepaliveSeconds: 600,
+  maxQueuedBytes: 16 * 1024 * 1024,
+  cloudMaxQueuedBytes: 64 * 1024 * 1024,
 };
 
 export interface BrokerOptions {
@@ -91,7 +97,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     waitForCloud,
     refuse,
     admitted: (client, who) => {
-      if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).exemptFromRate?.();
+      if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).admitAsCloud?.();
     },
   });
   const { nodes, listening } = admission;

@@ -17,11 +17,15 @@ export interface ConnectionLimits {
   connectTimeoutMs: number;
   /** The longest keepalive a client may ask for, in seconds; none (0) is refused too. */
   maxKeepaliveSeconds: number;
+  /** Bytes waiting to go to a node (or a client not admitted yet) that does not read; over it, the client is cut off. */
+  maxQueuedBytes: number;
+  /** The same for the cloud hub, which takes every node's messages on one connection. */
+  cloudMaxQueuedBytes: number;
 }
 
 export interface GuardEvents {
-  /** The connection is closed: a packet over the size limit, bytes that are not MQTT, or no CONNECT in time. */
-  refused(reason: 'oversized-packet' | 'not-mqtt' | 'connect-timeout', detail: string): void;
+  /** The connection is closed: a packet over the size limit, bytes that are not MQTT, no CONNECT in time, or a client that does not read. */
+  refused(reason: 'oversized-packet' | 'not-mqtt' | 'connect-timeout' | 'slow-client', detail: string): void;
   /** A client went over its rate: what it sends next waits (once per episode). */
   throttled(): void;
 }
@@ -32,6 +36,12 @@ export interface GuardEvents {
  * broker buffers it. A client over its PUBLISH rate is slowed, not dropped: the bytes from
  * the first PUBLISH over the budget on are held, and the socket is not read until the budget
  * allows them, so TCP pushes back and QoS 1 loses nothing.
+ *
+ * Outbound, it never makes the broker wait: aedes finishes delivering a message only once
+ * every subscriber's socket has taken it, and reads nothing more from the publisher
+ * meanwhile, so one subscriber that stops reading would stall the hub (and through it every
+ * node). Every write is taken at once and queued in the socket; a client whose queue grows
+ * past its bound is cut off.
  */
 export class GuardedConnection extends Duplex {
   readonly remoteAddress: string | undefined;
@@ -46,6 +56,7 @@ export class GuardedConnection extends Duplex {
   private lastHeldAt = -Infinity;
   /** Until the first whole packet is in. */
   private connectTimer: Cancel | undefined;
+  private maxQueuedBytes: number;
 
   constructor(
     private readonly socket: Socket,
@@ -58,6 +69,7 @@ export class GuardedConnection extends Duplex {
     this.framer = new PacketFramer(limits.maxPacketBytes);
     this.tokens = limits.publishBurst;
     this.refilledAt = clock.now();
+    this.maxQueuedBytes = limits.maxQueuedBytes;
     this.connectTimer = clock.setTimer(limits.connectTimeoutMs, () => {
       this.events.refused('connect-timeout', `no CONNECT within ${limits.connectTimeoutMs / 1000} s`);
       this.destroy();
@@ -68,9 +80,10 @@ export class GuardedConnection extends Duplex {
     socket.on('error', (err) => this.destroy(err));
   }
 
-  /** No rate limit for this client (the cloud hub publishes for every node). */
-  exemptFromRate(): void {
+  /** The cloud hub: no rate limit (it publishes for every node), and room for every node's messages. */
+  admitAsCloud(): void {
     this.unlimited = true;
+    this.maxQueuedBytes = this.limits.cloudMaxQueuedBytes;
     if (this.waiting) this.release();
   }
 
@@ -79,7 +92,13 @@ export class GuardedConnection extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.socket.write(chunk, done);
+    this.socket.write(chunk); // a failure surfaces as the socket's error, which destroys this
+    const queued = this.socket.writableLength;
+    if (queued > this.maxQueuedBytes && !this.destroyed) {
+      this.events.refused('slow-client', `${queued} bytes queued for a client that does not read (limit ${this.maxQueuedBytes})`);
+      this.destroy();
+    }
+    done();
   }
 
   override _final(done: (err?: Error | null) => void): void {
