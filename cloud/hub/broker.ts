@@ -7,6 +7,7 @@ import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
+import { RateBudgets } from './rate-budgets.js';
 import { mayPublish, mayRetain, maySubscribe, type BrokerRole } from './acl.js';
 import { Admission, peerOf } from './broker-admission.js';
 
@@ -86,6 +87,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const clock = options.clock ?? realClock;
   const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
   const deniedLog = new LogSampler(clock);
+  const budgets = new RateBudgets(limits.publishesPerSecond, limits.publishBurst, clock);
   const deny = (action: DeniedAction, client: Client | null, topic: string): void => {
     counters.add(DENIED, { action });
     const unlogged = deniedLog.sample(action);
@@ -97,7 +99,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     waitForCloud,
     refuse,
     admitted: (client, who) => {
-      if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).admitAsCloud?.();
+      const conn = client.conn as Partial<GuardedConnection>;
+      if (who.role === 'cloud') conn.admitAsCloud?.();
+      else conn.admitWith?.(budgets.acquire(`node/${who.node}`));
     },
   });
   const { nodes, listening } = admission;
@@ -157,7 +161,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
             counters.add(THROTTLED);
             logger.warn('broker is slowing a client down: over its message rate', { peer: socket.remoteAddress, perSecond: limits.publishesPerSecond });
           },
-        }),
+        }, budgets),
       ),
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   });

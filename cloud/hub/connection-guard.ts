@@ -2,6 +2,7 @@ import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { PacketFramer } from './packet-framer.js';
+import type { Budget, RateBudgets, TokenBucket } from './rate-budgets.js';
 
 /** Holds less than this apart belong to one throttling episode. */
 const EPISODE_GAP_MS = 1000;
@@ -35,7 +36,8 @@ export interface GuardEvents {
  * a PacketFramer watches them. A packet over the size limit closes the connection before the
  * broker buffers it. A client over its PUBLISH rate is slowed, not dropped: the bytes from
  * the first PUBLISH over the budget on are held, and the socket is not read until the budget
- * allows them, so TCP pushes back and QoS 1 loses nothing.
+ * allows them, so TCP pushes back and QoS 1 loses nothing. Once CONNECT is authenticated, a
+ * node spends its identity's budget (RateBudgets), whatever connection it comes on.
  *
  * Outbound, it never makes the broker wait: aedes finishes delivering a message only once
  * every subscriber's socket has taken it, and reads nothing more from the publisher
@@ -46,9 +48,9 @@ export interface GuardEvents {
 export class GuardedConnection extends Duplex {
   readonly remoteAddress: string | undefined;
   private readonly framer: PacketFramer;
-  private tokens: number;
-  private refilledAt: number;
-  private unlimited = false;
+  /** Until admitted, a bucket of the connection's own; then its identity's (undefined: no limit). */
+  private bucket: TokenBucket | undefined;
+  private budget: Budget | undefined;
   /** Bytes read but not passed on yet: they start with a PUBLISH over the budget. */
   private held: Buffer | undefined;
   private waiting: Cancel | undefined;
@@ -63,12 +65,12 @@ export class GuardedConnection extends Duplex {
     private readonly limits: ConnectionLimits,
     private readonly clock: Clock,
     private readonly events: GuardEvents,
+    budgets: RateBudgets,
   ) {
     super({ allowHalfOpen: false });
     this.remoteAddress = socket.remoteAddress;
     this.framer = new PacketFramer(limits.maxPacketBytes);
-    this.tokens = limits.publishBurst;
-    this.refilledAt = clock.now();
+    this.bucket = budgets.anonymous();
     this.maxQueuedBytes = limits.maxQueuedBytes;
     this.connectTimer = clock.setTimer(limits.connectTimeoutMs, () => {
       this.events.refused('connect-timeout', `no CONNECT within ${limits.connectTimeoutMs / 1000} s`);
@@ -82,9 +84,17 @@ export class GuardedConnection extends Duplex {
 
   /** The cloud hub: no rate limit (it publishes for every node), and room for every node's messages. */
   admitAsCloud(): void {
-    this.unlimited = true;
+    this.bucket = undefined;
     this.maxQueuedBytes = this.limits.cloudMaxQueuedBytes;
     if (this.waiting) this.release();
+  }
+
+  /** A node: from now on it spends its identity's budget, shared with its other connections. */
+  admitWith(budget: Budget): void {
+    this.budget?.release();
+    this.budget = budget;
+    this.bucket = budget.bucket;
+    if (this.destroyed) budget.release();
   }
 
   override _read(): void {
@@ -107,13 +117,14 @@ export class GuardedConnection extends Duplex {
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
     this.connectTimer?.();
+    this.budget?.release();
     this.waiting?.();
     this.socket.destroy();
     done(err);
   }
 
   private onData(chunk: Buffer): void {
-    const framed = this.framer.feed(chunk, () => this.unlimited || this.spend());
+    const framed = this.framer.feed(chunk, () => this.bucket?.take(this.clock.now()) ?? true);
     if (framed.oversized !== undefined || framed.malformed) {
       const detail = framed.malformed ? 'a remaining length longer than 4 bytes' : `${framed.oversized} bytes (limit ${this.limits.maxPacketBytes})`;
       this.events.refused(framed.malformed ? 'not-mqtt' : 'oversized-packet', detail);
@@ -129,17 +140,6 @@ export class GuardedConnection extends Duplex {
     if (framed.stoppedAt !== undefined) this.hold(chunk.subarray(framed.stoppedAt));
   }
 
-  /** Token bucket: `publishBurst` deep, refilled at `publishesPerSecond`; true when a PUBLISH may pass. */
-  private spend(): boolean {
-    const now = this.clock.now();
-    const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens--;
-    return true;
-  }
-
   /** Holds `rest` until a tenth of a second's worth of PUBLISHes may pass (or one, at low rates). */
   private hold(rest: Buffer): void {
     this.held = rest;
@@ -149,7 +149,7 @@ export class GuardedConnection extends Duplex {
     this.lastHeldAt = now;
     const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
     const batch = Math.max(1, Math.min(burst, rate / 10));
-    this.waiting = this.clock.setTimer(Math.ceil(((batch - this.tokens) * 1000) / rate), () => this.release());
+    this.waiting = this.clock.setTimer(this.bucket?.msUntil(batch, now) ?? 0, () => this.release());
   }
 
   private release(): void {
