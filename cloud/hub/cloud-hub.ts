@@ -15,7 +15,7 @@ import type { Inbound } from './inbound.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
-import { StatusVersions } from './status-versions.js';
+import { BoundPods } from './bound-pods.js';
 import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
@@ -46,8 +46,20 @@ export interface CloudHubOptions {
 
 export type { HubStats } from './inbound-handler.js';
 
+/** How many entries the hub's per-pod and per-node tables hold (each bounded by live pods, nodes or work in flight). */
+export interface HubTables {
+  /** Live pods, with the node each is bound to and its newest status version. */
+  pods: number;
+  sessions: number;
+  logRequests: number;
+  reportedConditions: number;
+  /** Keys with inbound messages queued or being handled. */
+  inFlight: number;
+}
+
 export interface CloudHubHandle {
   stats(): HubStats;
+  tables(): HubTables;
   /** Nodes between their hello and their presence offline, sorted. */
   connectedNodes(): string[];
   /** Whether the hub is subscribed at the broker right now, and since when (epoch ms). */
@@ -100,7 +112,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped });
+  const nodeNames = new Set<string>(); // the Nodes in the cache
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
   const logRequests = new LogRequests(clock, transport);
 
   let podsSynced!: () => void;
@@ -112,19 +125,27 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const pods$ = informers.of<Pod>({ resource: 'pods' });
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
 
-  const statusVersions = new StatusVersions();
+  const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
-  const handle = inboundHandler({ api, clock, logger, stats: counters, transport, sessions, logRequests, statusVersions, reportedConditions, reject });
+  const handle = inboundHandler({ api, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
+      boundPods.onPodEvent(event);
       sessions.onPodEvent(event);
-      if (event.type === 'DELETED' && event.object.metadata.uid) statusVersions.forget(event.object.metadata.uid);
       if (event.type === 'SYNCED') podsSynced();
     }),
-    collectLedgers(nodes$, ledger, (node) => sessions.get(node).connected, nodesSynced),
+    nodes$.subscribe((event) => {
+      if (event.type === 'SYNCED') return;
+      const name = event.object.metadata.name ?? '';
+      if (event.type !== 'DELETED') return void nodeNames.add(name);
+      nodeNames.delete(name);
+      reportedConditions.delete(name);
+      sessions.forgetIfGone(name);
+    }),
+    collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), except pod
     // statuses, which are serial per pod: a node's pods are written concurrently.
     // Hellos are answered from a complete pod cache, after the ledger's GC.
@@ -146,8 +167,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
-  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> => logRequests.ask(sessions.get(node), ref, options);
-  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
+  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
+    logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size });
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

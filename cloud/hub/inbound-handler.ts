@@ -1,18 +1,19 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
+import type { HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
 import type { NodeCondition } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
 import { timestamp } from '../apiserver/object-meta.js';
+import type { BoundPods } from './bound-pods.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
 import type { SessionTransport } from './node-session.js';
 import type { Sessions } from './sessions.js';
-import type { StatusVersions } from './status-versions.js';
 import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
-export type HubRejection = 'retained';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node';
 export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
 
 /** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
@@ -39,7 +40,7 @@ export interface InboundDeps {
   transport: SessionTransport;
   sessions: Sessions;
   logRequests: LogRequests;
-  statusVersions: StatusVersions;
+  boundPods: BoundPods;
   /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
   reportedConditions: Map<string, NodeCondition[]>;
   reject: Reject;
@@ -51,7 +52,9 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, clock, logger, stats, transport, sessions, logRequests, statusVersions, reportedConditions, reject } = deps;
+  const { api, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject } = deps;
+  /** Pods the sender names that the cache has bound to another node, or to none. */
+  const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
   return async (inbound) => {
     const { node } = inbound;
     if (inbound.channel === 'up' && inbound.retained) {
@@ -60,14 +63,14 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       return;
     }
     stats.received++;
-    const session = sessions.get(node);
     if (inbound.channel === 'presence') {
       const { online, epoch } = inbound.presence;
-      if (!online && session.offline(epoch)) {
+      if (!online && sessions.find(node)?.offline(epoch)) {
         logger.info('node offline', { node });
         logRequests.nodeAway(node);
-      } else if (online && inbound.retained && session.resume(epoch)) {
-        logger.info('node online before the hub listened; resumed from its ledger', { node, pending: session.pending });
+        sessions.forgetIfGone(node);
+      } else if (online && inbound.retained && sessions.get(node).resume(epoch)) {
+        logger.info('node online before the hub listened; resumed from its ledger', { node, pending: sessions.get(node).pending });
       }
       return;
     }
@@ -75,15 +78,17 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
     try {
       switch (message.type) {
         case 'hello': {
-          const plan = session.hello(message);
+          const plan = sessions.get(node).hello(ownHolds(node, message));
           logger.info('node hello', { node, holds: message.body.holds.length, applies: plan.applies.length, deletes: plan.deletes.length });
           return;
         }
-        case 'ack':
-          if (session.ack(message.parentId)) stats.acked++;
+        case 'ack': // matched against what was sent to this node only
+          if (sessions.find(node)?.ack(message.parentId)) stats.acked++;
           return;
         case 'logResponse':
-          logRequests.answer(message);
+          if (logRequests.answer(node, message) === 'other-node') {
+            reject('log-of-another-node', `node ${node} answered a log request sent to another node`, { node, parentId: message.parentId });
+          }
           return;
         case 'nodeStatus':
           await writeNodeStatus(api, message.body);
@@ -93,10 +98,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
           await touchNodeHeartbeat(api, node, timestamp(clock.now()), reportedConditions.get(node));
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
-          if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
-            await writePodStatus(api, node, message.ref, message.body);
-            statusVersions.record(message.ref.uid, message.statusVersion);
-          }
+          await podStatus(node, message);
           break;
       }
       transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
@@ -105,4 +107,31 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       logger.warn('could not process message', { node, type: message.type, error: String(err) });
     }
   };
+
+  /**
+   * [SYNC-12] A status only for a pod bound to the sender, recorded only when written. A pod
+   * gone from the cache is done with: acked, nothing written or recorded.
+   */
+  async function podStatus(node: string, message: PodStatusMessage): Promise<void> {
+    const { uid } = message.ref;
+    if (!boundPods.has(uid)) return;
+    if (notOwn(node, [message.ref]).length > 0) {
+      const owner = boundPods.nodeOf(uid);
+      reject('pod-of-another-node', `node ${node} sent the status of pod ${podName(message.ref)}, ${owner ? `bound to node ${owner}` : 'bound to no node'}`, { node, uid });
+      return;
+    }
+    if (!boundPods.isNewer(uid, message.statusVersion)) return;
+    if ((await writePodStatus(api, node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
+  }
+
+  /** The hello without the pods it says it holds that are bound to another node. */
+  function ownHolds(node: string, hello: HelloMessage): HelloMessage {
+    const foreign = notOwn(node, hello.body.holds);
+    if (foreign.length === 0) return hello;
+    reject('hold-of-another-node', `node ${node} says it holds ${foreign.length} pod(s) bound elsewhere, e.g. ${podName(foreign[0]!)}: left out of its hello`, { node });
+    const uids = new Set(foreign.map((ref) => ref.uid));
+    return { ...hello, body: { ...hello.body, holds: hello.body.holds.filter((ref) => !uids.has(ref.uid)) } };
+  }
 }
+
+const podName = (ref: ObjectRef): string => `${ref.namespace ?? 'default'}/${ref.name}`;
