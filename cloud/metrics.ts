@@ -8,7 +8,7 @@ export const API_REFUSED = 'kedge_api_refused_total';
 
 export function describeCounters(counters: Counters): Counters {
   return counters
-    .describe(REFUSED, 'MQTT clients refused by the embedded broker, by reason')
+    .describe(REFUSED, 'MQTT clients refused or cut off by the embedded broker, by reason')
     .describe(DENIED, 'publishes, retained publishes and subscriptions the broker denied, by action')
     .describe(HUB_REJECTED, 'messages from nodes the cloud hub rejected (not the sender\'s own, or retained), by reason')
     .describe(THROTTLED, 'times a client was slowed down for going over its message rate')

@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/log.js';
 import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
-import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
+import { GuardedConnection, MAX_KEEPALIVE_SECONDS, type ConnectionLimits } from './connection-guard.js';
 import { RateBudgets } from './rate-budgets.js';
 import { mayPublish, mayRetain, maySubscribe, type BrokerRole } from './acl.js';
 import { Admission, peerOf } from './broker-admission.js';
@@ -41,7 +41,7 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
   publishesPerSecond: 2000,
   publishBurst: 10_000,
   connectTimeoutMs: 10_000,
-  maxKeepaliveSeconds: 600,
+  maxKeepaliveSeconds: MAX_KEEPALIVE_SECONDS,
   maxQueuedBytes: 16 * 1024 * 1024,
   cloudMaxQueuedBytes: 64 * 1024 * 1024,
 };

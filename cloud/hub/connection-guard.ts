@@ -7,6 +7,9 @@ import type { Budget, RateBudgets, TokenBucket } from './rate-budgets.js';
 /** Holds less than this apart belong to one throttling episode. */
 const EPISODE_GAP_MS = 1000;
 
+/** The longest keepalive a client may ask for (10 minutes): the embedded broker's, and Mosquitto's max_keepalive. */
+export const MAX_KEEPALIVE_SECONDS = 600;
+
 export interface ConnectionLimits {
   /** The largest MQTT packet a client may send, header included. */
   maxPacketBytes: number;
