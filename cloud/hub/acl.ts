@@ -27,8 +27,7 @@ export function identify(username: string | undefined, verdict: boolean | Broker
  * cloud with `kedge-cloud-…`. So a connection can only ever take over one of its own identity.
  */
 export function ownsClientId(who: BrokerIdentity, clientId: string): boolean {
-  if (who.role === 'cloud') return clientId.startsWith(CLOUD_CLIENT_ID_PREFIX);
-  return clientId === who.node && !clientId.startsWith(CLOUD_CLIENT_ID_PREFIX);
+  return who.role === 'cloud' ? clientId.startsWith(CLOUD_CLIENT_ID_PREFIX) : clientId === who.node; // no node is named kedge-cloud-…
 }
 
 /** The client id a connection of this identity must use, in words. */

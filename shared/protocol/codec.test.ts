@@ -75,6 +75,8 @@ describe('topics', () => {
     expect(parseTopic('kedge/v1/edge-1/up')).toEqual({ node: 'edge-1', channel: 'up' });
     expect(parseTopic('kedge/v1/edge-1/other')).toBeUndefined();
     expect(parseTopic('kedge/v1/Bad_Name/up')).toBeUndefined();
+    expect(parseTopic('kedge/v1/kedge-cloud-1/up')).toBeUndefined(); // the cloud's names are no node's
+    expect(parseTopic('kedge/v1/kedge-cloudy/up')).toEqual({ node: 'kedge-cloudy', channel: 'up' });
     expect(parseTopic('other/v1/edge-1/up')).toBeUndefined();
   });
 });
