@@ -18,7 +18,7 @@ export const positive = numberIn(Number.MIN_VALUE, 1e6);
 
 export function nodeName(value: string): string {
   if (!isValidNodeName(value)) {
-    throw new InvalidArgumentError(`"${value}" is not a valid node name (lower-case letters, digits, '-' and '.').`);
+    throw new InvalidArgumentError(`"${value}" is not a valid node name (lower-case letters, digits, '-' and '.'; not kedge-cloud or kedge-cloud-…, the cloud's names).`);
   }
   return value;
 }

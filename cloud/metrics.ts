@@ -1,6 +1,6 @@
 import type { Counters } from '../shared/counters.js';
 import { DENIED, REFUSED, THROTTLED } from './hub/broker.js';
-import type { HubStats } from './hub/index.js';
+import { HUB_REJECTED, type HubStats } from './hub/index.js';
 import { JOIN_REFUSED } from './join/join-service.js';
 
 /** Counter names beside the broker's (cloud/hub/broker.ts). */
@@ -8,8 +8,9 @@ export const API_REFUSED = 'kedge_api_refused_total';
 
 export function describeCounters(counters: Counters): Counters {
   return counters
-    .describe(REFUSED, 'MQTT clients refused by the embedded broker, by reason')
-    .describe(DENIED, 'publishes and subscriptions the broker denied, by action')
+    .describe(REFUSED, 'MQTT clients refused or cut off by the embedded broker, by reason')
+    .describe(DENIED, 'publishes, retained publishes and subscriptions the broker denied, by action')
+    .describe(HUB_REJECTED, 'messages from nodes the cloud hub rejected (not the sender\'s own, or retained), by reason')
     .describe(THROTTLED, 'times a client was slowed down for going over its message rate')
     .describe(API_REFUSED, 'API requests and connections refused, by reason (401, 403, 413, 422, 429, timeouts, slow streams, plain HTTP)')
     .describe(JOIN_REFUSED, 'join requests refused, by reason');

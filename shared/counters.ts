@@ -2,7 +2,9 @@
  * Counters of what the cloud refused or dropped (bad credentials, topics out of bounds,
  * malformed messages...), by name and labels; served at /metrics in Prometheus' text format.
  */
+import { realClock, type Clock } from './clock.js';
 import type { Logger } from './log.js';
+import { LogSampler, unloggedFields } from './log-sampler.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -54,10 +56,30 @@ function labelText(labels: Labels): string {
   return pairs.length ? `{${pairs.join(',')}}` : '';
 }
 
-/** Counts and logs one kind of refusal: `counter{reason}` goes up and a WARN line says `what` and why. */
-export function refusals(counters: Counters, counter: string, logger: Logger, what: string): (reason: string, message: string, details?: Record<string, unknown>) => void {
+export interface RefusalLogOptions {
+  /** Where the sampling interval is measured (default: the wall clock). */
+  clock?: Clock;
+  /** Default LOG_SAMPLE_INTERVAL_MS. */
+  intervalMs?: number;
+}
+
+/**
+ * Counts and logs one kind of refusal: `counter{reason}` goes up every time, exactly; a WARN
+ * line says `what` and why for the first refusal of a reason, then for at most one per
+ * interval, with how many more of that reason were refused since the previous line
+ * (`moreSinceLastLine`), so a flood costs a few lines, not one per message.
+ */
+export function refusals(
+  counters: Counters,
+  counter: string,
+  logger: Logger,
+  what: string,
+  options: RefusalLogOptions = {},
+): (reason: string, message: string, details?: Record<string, unknown>) => void {
+  const sampler = new LogSampler(options.clock ?? realClock, options.intervalMs);
   return (reason, message, details = {}) => {
     counters.add(counter, { reason });
-    logger.warn(`${what}: ${message.trim()}`, { reason, ...details });
+    const unlogged = sampler.sample(reason);
+    if (unlogged !== undefined) logger.warn(`${what}: ${message.trim()}`, { reason, ...details, ...unloggedFields(unlogged) });
   };
 }

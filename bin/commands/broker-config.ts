@@ -37,8 +37,8 @@ export function nodePassword(value: string, previous: NodePassword[] = []): Node
   const colon = value.indexOf(':');
   const node = colon < 0 ? value : value.slice(0, colon);
   const password = colon < 0 ? '' : value.slice(colon + 1);
-  if (!isValidNodeName(node) || node === CLOUD_USERNAME) {
-    throw new InvalidArgumentError(`"${node}" is not a node name (lower-case letters, digits, '-' and '.'; not ${CLOUD_USERNAME}).`);
+  if (!isValidNodeName(node)) {
+    throw new InvalidArgumentError(`"${node}" is not a node name (lower-case letters, digits, '-' and '.'; not ${CLOUD_USERNAME} or ${CLOUD_USERNAME}-…).`);
   }
   if (password === '') throw new InvalidArgumentError(`expected <name>:<password>, got "${value}".`);
   return [...previous, { node, password }];
@@ -70,7 +70,7 @@ export async function writeMosquittoConfig(o: MosquittoConfigOptions, warn: (lin
   const joined = await joinedNodes(o.dataDir);
   if (!joined) warn(`no cloud answers for ${o.dataDir}: the password file holds ${CLOUD_USERNAME}${o.nodes.length ? ' and the --node users' : ''} only; run this again while the cloud runs to add the nodes that joined it`);
   for (const { node, passwordHash } of joined ?? []) {
-    if (node === CLOUD_USERNAME || !isValidNodeName(node)) warn(`left out the credential of "${node}": not a name a node may have`);
+    if (!isValidNodeName(node)) warn(`left out the credential of "${node}": not a name a node may have`);
     else hashes.set(node, passwordHash);
   }
   for (const { node, password } of o.nodes) {

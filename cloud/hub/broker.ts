@@ -1,12 +1,15 @@
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type Client } from 'aedes';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
+import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
-import { GuardedConnection, type ConnectionLimits } from './connection-guard.js';
-import { identify, mayPublish, maySubscribe, type BrokerIdentity, type BrokerRole } from './acl.js';
+import { GuardedConnection, MAX_KEEPALIVE_SECONDS, type ConnectionLimits } from './connection-guard.js';
+import { RateBudgets } from './rate-budgets.js';
+import { mayPublish, mayRetain, maySubscribe, type BrokerRole } from './acl.js';
+import { Admission, peerOf } from './broker-admission.js';
 
 /**
  * The embedded MQTT broker (aedes 1.2, MQTT 3.1.1, in-memory). Every connection
@@ -19,10 +22,29 @@ export type Authenticate = (username: string, password: string, peer: { address?
 export const REFUSED = 'kedge_broker_refused_total';
 export const DENIED = 'kedge_broker_denied_total';
 export const THROTTLED = 'kedge_broker_throttled_total';
-export type RefusalReason = 'bad-credentials' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked';
+type DeniedAction = 'publish' | 'retain' | 'subscribe';
+const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
+export type RefusalReason =
+  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client';
 
-/** Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000 pods (about 3,000 messages) well within the burst. */
-export const DEFAULT_LIMITS: ConnectionLimits = { maxPacketBytes: 4 * 1024 * 1024, publishesPerSecond: 2000, publishBurst: 10_000 };
+/**
+ * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
+ * pods (about 3,000 messages) well within the burst. A whole CONNECT within 10 s of the
+ * connection (as the TLS handshake); a keepalive of at most 10 minutes. 16 MiB queued for a
+ * node that does not read: an edge reconnecting to 1,000 pods gets them in one burst of
+ * about 2.5 MB (a pod is 2–3 KB in its envelope), and the largest message is 4 MiB; on top
+ * of that the kernel's socket buffers (several MiB) hold what a reading client has not read
+ * yet. 64 MiB for the hub, which takes the messages of every node.
+ */
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  maxPacketBytes: 4 * 1024 * 1024,
+  publishesPerSecond: 2000,
+  publishBurst: 10_000,
+  connectTimeoutMs: 10_000,
+  maxKeepaliveSeconds: MAX_KEEPALIVE_SECONDS,
+  maxQueuedBytes: 16 * 1024 * 1024,
+  cloudMaxQueuedBytes: 64 * 1024 * 1024,
+};
 
 export interface BrokerOptions {
   host?: string;
@@ -39,11 +61,11 @@ export interface BrokerOptions {
   nodesWaitForCloud?: boolean;
   /** Serve MQTT over TLS (mqtts://) with this certificate. */
   tls?: { certPem: string; keyPem: string };
-  /** Per-client limits (default DEFAULT_LIMITS); the cloud hub has no rate limit. */
-  limits?: ConnectionLimits;
+  /** Per-client limits (each defaults to DEFAULT_LIMITS'); the cloud hub has no rate limit. */
+  limits?: Partial<ConnectionLimits>;
   /** Where refusals are counted (default: a private set). */
   counters?: Counters;
-  /** For the rate limit's timers. */
+  /** For the rate limit's and the connect timeout's timers, and the sampling of log lines. */
   clock?: Clock;
   /** Nodes whose credential was revoked: their connections are closed. */
   revoked$?: Observable<string>;
@@ -57,68 +79,60 @@ export interface BrokerHandle {
   close(): Promise<void>;
 }
 
-/** CONNACK return code 4: bad user name or password. */
-const BAD_CREDENTIALS = 4;
-/** CONNACK return code 3: server unavailable. */
-const UNAVAILABLE = 3;
-
-function refused(message: string, returnCode = BAD_CREDENTIALS): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode });
-}
-
 export async function startBroker(options: BrokerOptions): Promise<BrokerHandle> {
   const { host = '127.0.0.1', port, authenticate, logger, signal } = options;
   const counters = options.counters ?? new Counters();
-  const limits = options.limits ?? DEFAULT_LIMITS;
-  const identities = new WeakMap<Client, BrokerIdentity>();
-  const listening = new Set<Client>(); // cloud clients subscribed to every node's up topic
-  const nodes = new Set<Client>();
+  const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const waitForCloud = options.nodesWaitForCloud === true;
-  const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client');
+  const clock = options.clock ?? realClock;
+  const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
+  const deniedLog = new LogSampler(clock);
+  const budgets = new RateBudgets(limits.publishesPerSecond, limits.publishBurst, clock);
+  const deny = (action: DeniedAction, client: Client | null, topic: string): void => {
+    counters.add(DENIED, { action });
+    const unlogged = deniedLog.sample(action);
+    if (unlogged !== undefined) logger.warn(`broker denied a ${DENIED_WHAT[action]}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
+  };
+  const admission = new Admission({
+    authenticate,
+    maxKeepaliveSeconds: limits.maxKeepaliveSeconds,
+    waitForCloud,
+    refuse,
+    admitted: (client, who) => {
+      const conn = client.conn as Partial<GuardedConnection>;
+      if (who.role === 'cloud') conn.admitAsCloud?.();
+      else conn.admitWith?.(budgets.acquire(`node/${who.node}`));
+    },
+  });
+  const { nodes, listening } = admission;
 
   const broker = await Aedes.createBroker({
-    authenticate: (client, username, password, done) => {
-      const peer = peerOf(client);
-      Promise.resolve()
-        .then(() => authenticate(username ?? '', password?.toString('utf8') ?? '', { address: peer }))
-        .then((verdict) => {
-          const who = identify(username, verdict);
-          if (!who) {
-            refuse('bad-credentials', 'bad user name or password', { clientId: client.id, username, peer });
-            return done(refused('bad user name or password'), false);
-          }
-          if (waitForCloud && who.role === 'node' && listening.size === 0) {
-            return done(refused('no cloud hub is listening yet', UNAVAILABLE), false);
-          }
-          identities.set(client, who);
-          // From here, not from clientReady: a revocation may come before the CONNACK is out.
-          if (who.role === 'node') nodes.add(client);
-          if (who.role === 'cloud') (client.conn as Partial<GuardedConnection>).exemptFromRate?.();
-          done(null, true);
-        })
-        .catch((err: unknown) => done(refused(`authentication failed: ${String(err)}`), false));
-    },
+    preConnect: admission.preConnect,
+    authenticate: admission.authenticate,
     authorizePublish: (client, packet, done) => {
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
-      const who = client ? identities.get(client) : undefined;
-      if (who && mayPublish(who, packet.topic)) return done(null);
-      counters.add(DENIED, { action: 'publish' });
-      logger.warn('broker denied a publish', { action: 'publish', clientId: client?.id, peer: peerOf(client), topic: packet.topic });
-      done(new Error(`not authorized to publish to ${packet.topic}`));
+      const who = admission.identityOf(client);
+      if (!who || !mayPublish(who, packet.topic)) {
+        deny('publish', client, packet.topic);
+        return done(new Error(`not authorized to publish to ${packet.topic}`));
+      }
+      if (packet.retain && !mayRetain(packet.topic)) {
+        deny('retain', client, packet.topic);
+        return done(new Error(`only presence is retained, not ${packet.topic}`));
+      }
+      done(null);
     },
     authorizeSubscribe: (client, sub, done) => {
-      const who = identities.get(client);
+      const who = admission.identityOf(client);
       if (who && maySubscribe(who, sub.topic)) return done(null, sub);
-      counters.add(DENIED, { action: 'subscribe' });
-      logger.warn('broker denied a subscription', { action: 'subscribe', clientId: client.id, peer: peerOf(client), topic: sub.topic });
+      deny('subscribe', client, sub.topic);
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },
   });
   broker.on('subscribe', (subs, client) => {
-    if (identities.get(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
+    if (admission.identityOf(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
   });
   broker.on('clientDisconnect', (client) => {
-    nodes.delete(client);
     if (!listening.delete(client) || listening.size > 0 || !waitForCloud) return;
     logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
     for (const node of nodes) node.close();
@@ -128,15 +142,13 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
 
   const revocations = options.revoked$?.subscribe((node) => {
     for (const client of nodes) {
-      if (client.closed) nodes.delete(client); // failed between authentication and CONNACK: no disconnect event
-      const who = identities.get(client);
+      const who = admission.identityOf(client);
       if (who?.role !== 'node' || who.node !== node) continue;
       refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id, peer: peerOf(client) });
       client.close();
     }
   });
 
-  const clock = options.clock ?? realClock;
   const listener = await listenForClients({
     host,
     port,
@@ -149,7 +161,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
             counters.add(THROTTLED);
             logger.warn('broker is slowing a client down: over its message rate', { peer: socket.remoteAddress, perSecond: limits.publishesPerSecond });
           },
-        }),
+        }, budgets),
       ),
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   });
@@ -170,9 +182,4 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   logger.info('broker listening', { host, port: listener.port, tls: Boolean(options.tls) });
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return { url: `${options.tls ? 'mqtts' : 'mqtt'}://${reachable}:${listener.port}`, port: listener.port, close };
-}
-
-/** The client's address, from the guarded connection under it. */
-function peerOf(client: Client | null): string | undefined {
-  return (client?.conn as Partial<GuardedConnection> | undefined)?.remoteAddress;
 }

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage, type LogChunk, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
+import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../apiserver/client.js';
-import { timestamp } from '../apiserver/object-meta.js';
 import { humanDuration } from '../apiserver/tables.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
@@ -15,12 +15,12 @@ import type { Inbound } from './inbound.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
-import { StatusVersions } from './status-versions.js';
+import { BoundPods } from './bound-pods.js';
 import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-session.js';
 import { Sessions } from './sessions.js';
-import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
+import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
 
 export interface CloudHubOptions {
   api: ApiClient;
@@ -40,25 +40,26 @@ export interface CloudHubOptions {
   ledger?: AckLedger;
   /** Where the hub reports pods that ran on after their deletion (see SessionDeps.onStaleStopped). */
   events?: EventRecorder;
+  /** Where the hub counts the messages it rejects (default: a private set). */
+  counters?: Counters;
 }
 
-export interface HubStats {
-  /** Inbound payloads dropped by validation [SYNC-1]. */
-  malformed: number;
-  /** Inbound payloads that passed validation (up and presence). */
-  received: number;
-  /** Down messages published for the first time (apply, delete, synced, ack). */
-  sent: number;
-  /** Log requests sent to edges, each poll of a followed log included [SYNC-16]. */
+export type { HubStats } from './inbound-handler.js';
+
+/** How many entries the hub's per-pod and per-node tables hold (each bounded by live pods, nodes or work in flight). */
+export interface HubTables {
+  /** Live pods, with the node each is bound to and its newest status version. */
+  pods: number;
+  sessions: number;
   logRequests: number;
-  /** Re-sends of unacked apply/delete messages [SYNC-4]. */
-  resent: number;
-  /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
-  acked: number;
+  reportedConditions: number;
+  /** Keys with inbound messages queued or being handled. */
+  inFlight: number;
 }
 
 export interface CloudHubHandle {
   stats(): HubStats;
+  tables(): HubTables;
   /** Nodes between their hello and their presence offline, sorted. */
   connectedNodes(): string[];
   /** Whether the hub is subscribed at the broker right now, and since when (epoch ms). */
@@ -111,7 +112,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped });
+  const nodeNames = new Set<string>(); // the Nodes in the cache
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
   const logRequests = new LogRequests(clock, transport);
 
   let podsSynced!: () => void;
@@ -123,69 +125,31 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const pods$ = informers.of<Pod>({ resource: 'pods' });
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
 
-  const statusVersions = new StatusVersions();
-  /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
+  const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
+  const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
+  const handle = inboundHandler({ api, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
   const serial = new KeyedSerial();
-  const handle = async (inbound: Inbound): Promise<void> => {
-    await ready; // hellos are answered from a complete pod cache, after the ledger's GC
-    counters.received++;
-    const session = sessions.get(inbound.node);
-    if (inbound.channel === 'presence') {
-      const { online, epoch } = inbound.presence;
-      if (!online && session.offline(epoch)) {
-        logger.info('node offline', { node: inbound.node });
-        logRequests.nodeAway(inbound.node);
-      } else if (online && inbound.retained && session.resume(epoch)) {
-        logger.info('node online before the hub listened; resumed from its ledger', { node: inbound.node, pending: session.pending });
-      }
-      return;
-    }
-    const message = inbound.message;
-    try {
-      switch (message.type) {
-        case 'hello': {
-          const plan = session.hello(message);
-          logger.info('node hello', { node: inbound.node, holds: message.body.holds.length, applies: plan.applies.length, deletes: plan.deletes.length });
-          return;
-        }
-        case 'ack':
-          if (session.ack(message.parentId)) counters.acked++;
-          return;
-        case 'logResponse':
-          logRequests.answer(message);
-          return;
-        case 'nodeStatus':
-          await writeNodeStatus(api, message.body);
-          if (message.body.status?.conditions) reportedConditions.set(inbound.node, message.body.status.conditions);
-          break;
-        case 'heartbeat':
-          await touchNodeHeartbeat(api, inbound.node, timestamp(clock.now()), reportedConditions.get(inbound.node));
-          return; // not acked: the next heartbeat supersedes it
-        case 'podStatus':
-          if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
-            await writePodStatus(api, inbound.node, message.ref, message.body);
-            statusVersions.record(message.ref.uid, message.statusVersion);
-          }
-          break;
-      }
-      transport.send(inbound.node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
-    } catch (err) {
-      // Not acked: the edge re-sends it.
-      logger.warn('could not process message', { node: inbound.node, type: message.type, error: String(err) });
-    }
-  };
 
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
+      boundPods.onPodEvent(event);
       sessions.onPodEvent(event);
-      if (event.type === 'DELETED' && event.object.metadata.uid) statusVersions.forget(event.object.metadata.uid);
       if (event.type === 'SYNCED') podsSynced();
     }),
-    collectLedgers(nodes$, ledger, (node) => sessions.get(node).connected, nodesSynced),
+    nodes$.subscribe((event) => {
+      if (event.type === 'SYNCED') return;
+      const name = event.object.metadata.name ?? '';
+      if (event.type !== 'DELETED') return void nodeNames.add(name);
+      nodeNames.delete(name);
+      reportedConditions.delete(name);
+      sessions.forgetIfGone(name);
+    }),
+    collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), except pod
     // statuses, which are serial per pod: a node's pods are written concurrently.
-    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => handle(inbound))),
+    // Hellos are answered from a complete pod cache, after the ledger's GC.
+    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
   ];
 
   let closing: Promise<void> | undefined;
@@ -203,8 +167,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   await untilAborted(Promise.all([link.subscribed, ready]), signal);
   logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
-  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> => logRequests.ask(sessions.get(node), ref, options);
-  return { stats: () => ({ ...counters }), connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
+  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
+    logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size });
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

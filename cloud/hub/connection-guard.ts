@@ -2,9 +2,13 @@ import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { PacketFramer } from './packet-framer.js';
+import type { Budget, RateBudgets, TokenBucket } from './rate-budgets.js';
 
 /** Holds less than this apart belong to one throttling episode. */
 const EPISODE_GAP_MS = 1000;
+
+/** The longest keepalive a client may ask for (10 minutes): the embedded broker's, and Mosquitto's max_keepalive. */
+export const MAX_KEEPALIVE_SECONDS = 600;
 
 export interface ConnectionLimits {
   /** The largest MQTT packet a client may send, header included. */
@@ -13,11 +17,19 @@ export interface ConnectionLimits {
   publishesPerSecond: number;
   /** ...and at once, after a quiet spell. */
   publishBurst: number;
+  /** A connection that has not sent a whole first packet (CONNECT) by then is closed. */
+  connectTimeoutMs: number;
+  /** The longest keepalive a client may ask for, in seconds; none (0) is refused too. */
+  maxKeepaliveSeconds: number;
+  /** Bytes waiting to go to a node (or a client not admitted yet) that does not read; over it, the client is cut off. */
+  maxQueuedBytes: number;
+  /** The same for the cloud hub, which takes every node's messages on one connection. */
+  cloudMaxQueuedBytes: number;
 }
 
 export interface GuardEvents {
-  /** The connection is closed: a packet over the size limit, or bytes that are not MQTT. */
-  refused(reason: 'oversized-packet' | 'not-mqtt', detail: string): void;
+  /** The connection is closed: a packet over the size limit, bytes that are not MQTT, no CONNECT in time, or a client that does not read. */
+  refused(reason: 'oversized-packet' | 'not-mqtt' | 'connect-timeout' | 'slow-client', detail: string): void;
   /** A client went over its rate: what it sends next waits (once per episode). */
   throttled(): void;
 }
@@ -27,41 +39,65 @@ export interface GuardEvents {
  * a PacketFramer watches them. A packet over the size limit closes the connection before the
  * broker buffers it. A client over its PUBLISH rate is slowed, not dropped: the bytes from
  * the first PUBLISH over the budget on are held, and the socket is not read until the budget
- * allows them, so TCP pushes back and QoS 1 loses nothing.
+ * allows them, so TCP pushes back and QoS 1 loses nothing. Once CONNECT is authenticated, a
+ * node spends its identity's budget (RateBudgets), whatever connection it comes on.
+ *
+ * Outbound, it never makes the broker wait: aedes finishes delivering a message only once
+ * every subscriber's socket has taken it, and reads nothing more from the publisher
+ * meanwhile, so one subscriber that stops reading would stall the hub (and through it every
+ * node). Every write is taken at once and queued in the socket; a client whose queue grows
+ * past its bound is cut off.
  */
 export class GuardedConnection extends Duplex {
   readonly remoteAddress: string | undefined;
   private readonly framer: PacketFramer;
-  private tokens: number;
-  private refilledAt: number;
-  private unlimited = false;
+  /** Until admitted, a bucket of the connection's own; then its identity's (undefined: no limit). */
+  private bucket: TokenBucket | undefined;
+  private budget: Budget | undefined;
   /** Bytes read but not passed on yet: they start with a PUBLISH over the budget. */
   private held: Buffer | undefined;
   private waiting: Cancel | undefined;
   /** When bytes were last held back: a client held again within a second is the same episode, reported once. */
   private lastHeldAt = -Infinity;
+  /** Until the first whole packet is in. */
+  private connectTimer: Cancel | undefined;
+  private maxQueuedBytes: number;
 
   constructor(
     private readonly socket: Socket,
     private readonly limits: ConnectionLimits,
     private readonly clock: Clock,
     private readonly events: GuardEvents,
+    budgets: RateBudgets,
   ) {
     super({ allowHalfOpen: false });
     this.remoteAddress = socket.remoteAddress;
     this.framer = new PacketFramer(limits.maxPacketBytes);
-    this.tokens = limits.publishBurst;
-    this.refilledAt = clock.now();
+    this.bucket = budgets.anonymous();
+    this.maxQueuedBytes = limits.maxQueuedBytes;
+    this.connectTimer = clock.setTimer(limits.connectTimeoutMs, () => {
+      this.events.refused('connect-timeout', `no CONNECT within ${limits.connectTimeoutMs / 1000} s`);
+      this.destroy();
+    });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => this.push(null));
     socket.on('close', () => this.destroy());
     socket.on('error', (err) => this.destroy(err));
   }
 
-  /** No rate limit for this client (the cloud hub publishes for every node). */
-  exemptFromRate(): void {
-    this.unlimited = true;
+  /** The cloud hub: no rate limit (it publishes for every node), and room for every node's messages. */
+  admitAsCloud(): void {
+    this.bucket = undefined;
+    this.maxQueuedBytes = this.limits.cloudMaxQueuedBytes;
     if (this.waiting) this.release();
+  }
+
+  /** A node: from now on it spends its identity's budget, shared with its other connections. */
+  admitWith(budget: Budget): void {
+    this.budget?.release();
+    this.budget = budget;
+    this.bucket = budget.bucket;
+    if (this.destroyed) budget.release();
   }
 
   override _read(): void {
@@ -69,7 +105,13 @@ export class GuardedConnection extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.socket.write(chunk, done);
+    this.socket.write(chunk); // a failure surfaces as the socket's error, which destroys this
+    const queued = this.socket.writableLength;
+    if (queued > this.maxQueuedBytes && !this.destroyed) {
+      this.events.refused('slow-client', `${queued} bytes queued for a client that does not read (limit ${this.maxQueuedBytes})`);
+      this.destroy();
+    }
+    done();
   }
 
   override _final(done: (err?: Error | null) => void): void {
@@ -77,33 +119,28 @@ export class GuardedConnection extends Duplex {
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.connectTimer?.();
+    this.budget?.release();
     this.waiting?.();
     this.socket.destroy();
     done(err);
   }
 
   private onData(chunk: Buffer): void {
-    const framed = this.framer.feed(chunk, () => this.unlimited || this.spend());
+    const framed = this.framer.feed(chunk, () => this.bucket?.take(this.clock.now()) ?? true);
     if (framed.oversized !== undefined || framed.malformed) {
       const detail = framed.malformed ? 'a remaining length longer than 4 bytes' : `${framed.oversized} bytes (limit ${this.limits.maxPacketBytes})`;
       this.events.refused(framed.malformed ? 'not-mqtt' : 'oversized-packet', detail);
       this.socket.destroy();
       return;
     }
+    if (this.connectTimer && this.framer.packetsRead > 0) {
+      this.connectTimer();
+      this.connectTimer = undefined;
+    }
     const passed = framed.stoppedAt === undefined ? chunk : chunk.subarray(0, framed.stoppedAt);
     if (passed.length > 0 && !this.push(passed)) this.socket.pause();
     if (framed.stoppedAt !== undefined) this.hold(chunk.subarray(framed.stoppedAt));
-  }
-
-  /** Token bucket: `publishBurst` deep, refilled at `publishesPerSecond`; true when a PUBLISH may pass. */
-  private spend(): boolean {
-    const now = this.clock.now();
-    const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
-    this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens--;
-    return true;
   }
 
   /** Holds `rest` until a tenth of a second's worth of PUBLISHes may pass (or one, at low rates). */
@@ -115,7 +152,7 @@ export class GuardedConnection extends Duplex {
     this.lastHeldAt = now;
     const { publishesPerSecond: rate, publishBurst: burst } = this.limits;
     const batch = Math.max(1, Math.min(burst, rate / 10));
-    this.waiting = this.clock.setTimer(Math.ceil(((batch - this.tokens) * 1000) / rate), () => this.release());
+    this.waiting = this.clock.setTimer(this.bucket?.msUntil(batch, now) ?? 0, () => this.release());
   }
 
   private release(): void {

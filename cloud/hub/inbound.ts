@@ -3,10 +3,12 @@ import type { Presence, UpMessage } from '../../shared/protocol/envelope.js';
 import { parseTopic } from '../../shared/protocol/topics.js';
 
 /**
- * A validated message from a node, on that node's own topic. A `retained` presence came from
- * the broker's store when the hub subscribed, not live: the node said it before the hub listened.
+ * A validated message from a node, on that node's own topic. A `retained` one came from the
+ * broker's store when the hub subscribed, not live: the node said it before the hub listened
+ * (MQTT 3.1.1 sets the flag only then). Only presence is retained; an `up` message so flagged
+ * is stale or planted, and the hub ignores it.
  */
-export type Inbound = { node: string; channel: 'up'; message: UpMessage } | { node: string; channel: 'presence'; presence: Presence; retained?: boolean };
+export type Inbound = ({ node: string; channel: 'up'; message: UpMessage } | { node: string; channel: 'presence'; presence: Presence }) & { retained?: boolean };
 
 /**
  * [SYNC-1] Validates one MQTT message the hub received: a protocol topic, a valid payload for

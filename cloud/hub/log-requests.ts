@@ -4,6 +4,9 @@ import type { LogChunk, LogOptions, LogResponseMessage, ObjectRef } from '../../
 import { humanDuration } from '../apiserver/tables.js';
 import type { NodeSession, SessionTransport } from './node-session.js';
 
+/** What a log request needs of the node's session (a node never seen has none). */
+export type LogTarget = Pick<NodeSession, 'node' | 'connected' | 'offlineSince'>;
+
 /** How long the cloud waits for an edge's log before answering Timeout. */
 export const LOG_TIMEOUT_MS = 10_000;
 
@@ -26,7 +29,7 @@ export class LogRequests {
     private readonly transport: SessionTransport,
   ) {}
 
-  ask(session: NodeSession, ref: ObjectRef, options: LogOptions): Promise<LogChunk> {
+  ask(session: LogTarget, ref: ObjectRef, options: LogOptions): Promise<LogChunk> {
     const { node } = session;
     const what = `the logs of pod ${ref.namespace ?? 'default'}/${ref.name}`;
     if (!session.connected) throw new KedgeError('Unavailable', `${unreachable(node, session.offlineSince, this.clock.now())}: cannot get ${what}`);
@@ -40,16 +43,20 @@ export class LogRequests {
     });
   }
 
-  /** Settles the request a response answers; false when none waits for it. */
-  answer(response: LogResponseMessage): boolean {
+  /**
+   * Settles the request a response from `node` answers: only the node it was sent to may
+   * answer it ('other-node' leaves it waiting); 'unknown' when no request waits for it.
+   */
+  answer(node: string, response: LogResponseMessage): 'answered' | 'unknown' | 'other-node' {
     const waiting = this.waiting.get(response.parentId);
-    if (!waiting) return false;
+    if (!waiting) return 'unknown';
+    if (waiting.node !== node) return 'other-node';
     this.waiting.delete(response.parentId);
     waiting.cancel();
     const body = response.body;
     if ('text' in body) waiting.resolve(body);
     else waiting.reject(new KedgeError(body.code, body.error));
-    return true;
+    return 'answered';
   }
 
   /** The node went away: what it was asked will not be answered. */
@@ -60,6 +67,11 @@ export class LogRequests {
       w.cancel();
       w.reject(new KedgeError('Unavailable', `node "${node}" went away before it sent the log`));
     }
+  }
+
+  /** Requests in flight. */
+  get size(): number {
+    return this.waiting.size;
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import { KedgeError } from '../../shared/errors.js';
 import { MAX_PAYLOAD_BYTES } from '../../shared/protocol/codec.js';
 import { isValidNodeName, topics } from '../../shared/protocol/topics.js';
 import { CLOUD_USERNAME } from './acl.js';
+import { MAX_KEEPALIVE_SECONDS } from './connection-guard.js';
 
 /**
  * Configuration for Mosquitto (2.0) as the cloud's external broker: a password file, an ACL
@@ -85,6 +86,8 @@ export function mosquittoConf(listener: MosquittoListener): string {
     '# kedge drops larger payloads anyway; the broker need not carry them.',
     `max_packet_size ${MAX_PAYLOAD_BYTES + PACKET_OVERHEAD_BYTES}`,
     `max_queued_messages ${MAX_QUEUED_MESSAGES}`,
+    '# A client asking for no keepalive, or a longer one, is refused (CONNACK 2), as by the embedded broker.',
+    `max_keepalive ${MAX_KEEPALIVE_SECONDS}`,
     'set_tcp_nodelay true',
     '',
   ].join('\n');

@@ -6,6 +6,7 @@ import { encode } from '../../shared/protocol/codec.js';
 import type { DownMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
 import type { Logger } from '../../shared/log.js';
+import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { decodeInbound, type Inbound } from './inbound.js';
 
 export interface LinkOptions {
@@ -21,7 +22,7 @@ export interface LinkOptions {
   reconnectMaxMs: number;
   clock: Clock;
   logger: Logger;
-  /** Called once per payload dropped by validation [SYNC-1]. */
+  /** Called once per payload dropped by validation [SYNC-1] (logged with sampling). */
   onMalformed(): void;
   /** The session with the broker ended (broker restart, network): every node is now unheard. */
   onDown(): void;
@@ -110,15 +111,17 @@ export function openMqttLink(options: LinkOptions): MqttLink {
   };
   open();
 
+  const malformedLog = new LogSampler(clock);
   const inbound$ = packets.pipe(
     mergeMap(({ topic, payload, retain }) => {
       const decoded = decodeInbound(topic, payload);
       // MQTT 3.1.1 sets the flag only on what a new subscription gets from the broker's store.
-      if (decoded.ok) return [decoded.message.channel === 'presence' && retain ? { ...decoded.message, retained: true } : decoded.message];
+      if (decoded.ok) return [retain ? { ...decoded.message, retained: true } : decoded.message];
       // An empty retained payload on a presence topic only clears it: not an error.
       if (payload.length > 0 || !topic.endsWith('/presence')) {
-        options.onMalformed(); // [SYNC-1] dropped, counted, logged; never fatal
-        logger.warn('dropped malformed message', { topic, reason: decoded.reason });
+        options.onMalformed(); // [SYNC-1] dropped, counted, logged (sampled); never fatal
+        const unlogged = malformedLog.sample('malformed');
+        if (unlogged !== undefined) logger.warn('dropped malformed message', { topic, reason: decoded.reason, ...unloggedFields(unlogged) });
       }
       return [];
     }),

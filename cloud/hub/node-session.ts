@@ -30,6 +30,8 @@ interface Pending {
   draft: ObjectDraft;
   ref: ObjectRef;
   sent?: { id: string; message: DownMessage; delayMs: number; cancel?: Cancel };
+  /** The transmission this one superseded, whose ack may still come: one per uid at most. */
+  superseded?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export class NodeSession {
   /** Pods whose Ready the node controller set to False [SYNC-15]. */
   private readonly markedNotReady = new Set<string>();
   private readonly outbox = new Map<string, Pending>();
-  /** Every transmitted object message not yet acked (superseded ones too), by message id. */
+  /** Transmitted object messages not yet acked, by id: each pending one and the one it superseded. */
   private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
   private epoch: string | undefined;
   /** When the node was last seen going offline (undefined: never connected while we ran). */
@@ -63,6 +65,11 @@ export class NodeSession {
 
   get pending(): number {
     return this.outbox.size;
+  }
+
+  /** Transmissions whose ack would still count: at most two per pending uid. */
+  get awaitingAck(): number {
+    return this.unacked.size;
   }
 
   podBound(pod: Pod): void {
@@ -168,7 +175,7 @@ export class NodeSession {
     const pending = this.outbox.get(uid);
     if (pending?.sent?.id === parentId) {
       pending.sent.cancel?.();
-      this.outbox.delete(uid);
+      this.settle(uid);
     }
     this.reconcile(uid);
     return true;
@@ -192,14 +199,16 @@ export class NodeSession {
       return;
     }
     if (pending?.draft.type === 'delete') return;
-    if (pending && !pending.sent && !have) this.outbox.delete(uid); // never left the cloud
+    if (pending && !pending.sent && !have) this.settle(uid); // never left the cloud
     else if (pending || have) this.enqueue({ type: 'delete', ref: tombstoneRef((pending?.ref ?? have)!) });
   }
 
   /** [SYNC-3] The newest draft replaces whatever was pending for the uid. */
   private enqueue(draft: ObjectDraft): void {
-    this.outbox.get(draft.ref.uid)?.sent?.cancel?.();
-    const pending: Pending = { draft, ref: draft.ref };
+    const before = this.outbox.get(draft.ref.uid);
+    before?.sent?.cancel?.();
+    if (before?.sent && before.superseded) this.unacked.delete(before.superseded);
+    const pending: Pending = { draft, ref: draft.ref, superseded: before?.sent?.id ?? before?.superseded };
     this.outbox.set(draft.ref.uid, pending);
     if (this.connected) this.transmit(pending);
   }
@@ -220,6 +229,13 @@ export class NodeSession {
       sent.delayMs = Math.min(sent.delayMs * 2, this.deps.timing.resendMaxMs);
       this.armResend(pending);
     });
+  }
+
+  /** The uid has nothing pending any more; an ack of what it superseded no longer counts. */
+  private settle(uid: string): void {
+    const superseded = this.outbox.get(uid)?.superseded;
+    if (superseded) this.unacked.delete(superseded);
+    this.outbox.delete(uid);
   }
 
   private stopAll(): void {

@@ -22,6 +22,8 @@ export class PacketFramer {
   private length = 0;
   private lengthBytes = 0;
   private remaining = 0;
+  /** Packets read to their last byte so far. */
+  packetsRead = 0;
 
   constructor(private readonly maxPacketBytes: number) {}
 
@@ -33,7 +35,7 @@ export class PacketFramer {
         const skip = Math.min(this.remaining, chunk.length - i);
         this.remaining -= skip;
         i += skip;
-        if (this.remaining === 0) this.state = 'type';
+        if (this.remaining === 0) this.endPacket();
         continue;
       }
       if (this.state === 'type' && chunk[i]! >> 4 === PUBLISH && !mayPublish()) return { publishes, stoppedAt: i };
@@ -54,8 +56,14 @@ export class PacketFramer {
       if (size > this.maxPacketBytes) return { publishes, oversized: size };
       if (this.type === PUBLISH) publishes++;
       this.remaining = this.length;
-      this.state = this.length === 0 ? 'type' : 'body';
+      if (this.length === 0) this.endPacket();
+      else this.state = 'body';
     }
     return { publishes };
+  }
+
+  private endPacket(): void {
+    this.state = 'type';
+    this.packetsRead++;
   }
 }

@@ -8,16 +8,41 @@ export function onlyStatusChanged(before: Pod, after: Pod): boolean {
   return desired(before) === desired(after);
 }
 
-/** One NodeSession per node name, created on first need; routes pod changes to them. */
+/**
+ * One NodeSession per node name, created on first need (a hello, a resume, a pod bound to
+ * it); routes pod changes to them. The session of a node that is gone (not connected, no
+ * Node, no pod bound to it) is forgotten: it holds nothing a restarted hub would have.
+ */
 export class Sessions {
   private readonly byNode = new Map<string, NodeSession>();
 
-  constructor(private readonly deps: SessionDeps) {}
+  /** `hasNode`: whether the Node exists (from the hub's node cache). */
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly hasNode: (node: string) => boolean = () => true,
+  ) {}
 
   get(node: string): NodeSession {
     let session = this.byNode.get(node);
     if (!session) this.byNode.set(node, (session = new NodeSession(node, this.deps)));
     return session;
+  }
+
+  /** The node's session, without making one. */
+  find(node: string): NodeSession | undefined {
+    return this.byNode.get(node);
+  }
+
+  /** Forgets the node's session if the node is gone: not connected, no Node and no pod bound to it. */
+  forgetIfGone(node: string): void {
+    const session = this.byNode.get(node);
+    if (!session || session.connected || session.desired.size > 0 || this.hasNode(node)) return;
+    session.close();
+    this.byNode.delete(node);
+  }
+
+  get size(): number {
+    return this.byNode.size;
   }
 
   connected(): string[] {
@@ -34,11 +59,11 @@ export class Sessions {
     if (!uid) return;
     const node = event.object.spec.nodeName;
     if (event.type === 'DELETED') {
-      if (node) this.get(node).podGone(uid);
+      if (node) this.podGone(node, uid);
       return;
     }
     const oldNode = event.type === 'MODIFIED' ? event.old.spec.nodeName : undefined;
-    if (oldNode && oldNode !== node) this.get(oldNode).podGone(uid);
+    if (oldNode && oldNode !== node) this.podGone(oldNode, uid);
     // The edge owns status: a change of status alone (usually the edge's own report) is not sent back.
     if (event.type === 'MODIFIED' && oldNode === node && onlyStatusChanged(event.old, event.object)) {
       if (node) this.get(node).statusChanged(event.object);
@@ -49,7 +74,16 @@ export class Sessions {
 
   /** The hub lost the broker: no node is connected until its next hello [SYNC-4]. */
   disconnectAll(): void {
-    for (const session of this.byNode.values()) session.close();
+    for (const [node, session] of this.byNode) {
+      session.close();
+      this.forgetIfGone(node);
+    }
+  }
+
+  /** A node without a session holds nothing the hub knows of: no tombstone to send. */
+  private podGone(node: string, uid: string): void {
+    this.byNode.get(node)?.podGone(uid);
+    this.forgetIfGone(node);
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import type { MqttClient } from 'mqtt';
 import { filter, map, share, Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
+import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { decodeDown, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
@@ -34,11 +35,13 @@ export class EdgeHub {
   private readonly stamper: EnvelopeStamper;
   private readonly helloSent = new Subject<string>();
   private malformedCount = 0;
+  private readonly malformedLog: LogSampler;
   readonly inbound$: Observable<DownMessage>;
 
   constructor(private readonly options: EdgeHubOptions) {
     const { nodeName, timing } = options;
     this.stamper = new EnvelopeStamper(nodeName, options.epoch);
+    this.malformedLog = new LogSampler(options.clock);
     this.link = new MqttLink({
       brokerUrl: options.brokerUrl,
       clientId: nodeName,
@@ -121,9 +124,10 @@ export class EdgeHub {
   private decode(payload: Buffer): DownMessage | undefined {
     const decoded = decodeDown(payload);
     if (decoded.ok) return decoded.message;
-    // [SYNC-1] dropped, counted and logged; never fatal.
+    // [SYNC-1] dropped, counted and logged (sampled: a flood costs a line per interval); never fatal.
     this.malformedCount++;
-    this.options.logger.warn('dropped a malformed message', { reason: decoded.reason, bytes: payload.length });
+    const unlogged = this.malformedLog.sample('malformed');
+    if (unlogged !== undefined) this.options.logger.warn('dropped a malformed message', { reason: decoded.reason, bytes: payload.length, ...unloggedFields(unlogged) });
     return undefined;
   }
 

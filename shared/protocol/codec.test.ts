@@ -45,7 +45,8 @@ describe('codec', () => {
     ['a hello without holds', JSON.stringify({ ...edge.stamp({ type: 'hello', body: { bootId: 'b', holds: [] } }), body: { bootId: 'b' } }), /holds/],
     ['a podStatus without uid', JSON.stringify({ ...edge.stamp({ type: 'podStatus', ref, body: {} }), ref: { kind: 'Pod', name: 'x' } }), /uid/],
     ['another node', JSON.stringify(edge.stamp({ type: 'nodeStatus', body: { metadata: { name: 'edge-9' } } })), /own Node/],
-  ])('rejects %s on the up topic', (_name, payload, reason) => {
+    ...[2 ** 53, -1, 1.5, 1e300, '7'].map((v): [string, string, RegExp] => [`a statusVersion of ${JSON.stringify(v)} (a safe non-negative integer only)`, JSON.stringify({ ...edge.stamp({ type: 'podStatus', ref, body: {} }), statusVersion: v }), /statusVersion must be a non-negative integer/]),
+  ] as [string, string, RegExp][])('rejects %s on the up topic', (_name, payload, reason) => {
     const out = decodeUp(payload);
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.reason).toMatch(reason);
@@ -74,6 +75,8 @@ describe('topics', () => {
     expect(parseTopic('kedge/v1/edge-1/up')).toEqual({ node: 'edge-1', channel: 'up' });
     expect(parseTopic('kedge/v1/edge-1/other')).toBeUndefined();
     expect(parseTopic('kedge/v1/Bad_Name/up')).toBeUndefined();
+    expect(parseTopic('kedge/v1/kedge-cloud-1/up')).toBeUndefined(); // the cloud's names are no node's
+    expect(parseTopic('kedge/v1/kedge-cloudy/up')).toEqual({ node: 'kedge-cloudy', channel: 'up' });
     expect(parseTopic('other/v1/edge-1/up')).toBeUndefined();
   });
 });

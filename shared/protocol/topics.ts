@@ -18,9 +18,11 @@ export const topics = {
 
 /** Kubernetes node names are DNS subdomains: this also keeps MQTT wildcards out of topics. */
 const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+/** The cloud hub's broker user name, and the prefix of its client ids: no node may be named so. */
+const CLOUD_NAME = /^kedge-cloud(-|$)/;
 
 export function isValidNodeName(name: string): boolean {
-  return NODE_NAME.test(name);
+  return NODE_NAME.test(name) && !CLOUD_NAME.test(name);
 }
 
 /** Splits a protocol topic into node and channel; undefined for anything else. */

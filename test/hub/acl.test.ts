@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identify, mayPublish, maySubscribe } from '../../cloud/hub/acl.js';
+import { identify, mayPublish, maySubscribe, ownsClientId } from '../../cloud/hub/acl.js';
 
 describe('broker identities', () => {
   it.each([
@@ -11,7 +11,23 @@ describe('broker identities', () => {
     ['', true, undefined],
     [undefined, true, undefined],
     ['Bad/Name+', true, undefined],
+    ['kedge-cloud-1', 'node', undefined], // the cloud's names are no node's
+    ['kedge-cloud-1', true, undefined],
   ] as const)('%s with verdict %s', (username, verdict, expected) => expect(identify(username, verdict)).toEqual(expected));
+});
+
+describe('client ids', () => {
+  const edge = { role: 'node', node: 'edge-1' } as const;
+  const cloud = { role: 'cloud' } as const;
+  it.each([
+    [edge, 'edge-1', true],
+    [edge, 'edge-2', false],
+    [edge, 'edge-1-b', false],
+    [edge, 'kedge-cloud-1', false],
+    [cloud, 'kedge-cloud-3f2a', true],
+    [cloud, 'edge-1', false],
+    [cloud, 'kedge-cloud', false],
+  ] as const)('%j as %s: %s', (who, clientId, ok) => expect(ownsClientId(who, clientId)).toBe(ok));
 });
 
 describe('topic ACLs', () => {

@@ -4,6 +4,7 @@ import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import { topics } from '../../shared/protocol/topics.js';
+import { clientIdOf } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
 
 const passwords: Record<string, string> = { 'kedge-cloud': 'cloud-secret', 'edge-1': 'one', 'edge-2': 'two' };
@@ -12,7 +13,7 @@ describe('embedded broker', () => {
   let broker: BrokerHandle;
   const clients: MqttClient[] = [];
   const connect = async (username: string, password = passwords[username] ?? ''): Promise<MqttClient> => {
-    const c = await connectAsync(broker.url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: `${username}-${clients.length}` });
+    const c = await connectAsync(broker.url, { username, password, protocolVersion: 4, reconnectPeriod: 0, clientId: clientIdOf(username, clients.length) });
     clients.push(c);
     return c;
   };
@@ -96,7 +97,7 @@ describe('embedded broker', () => {
   it('closes when its signal aborts', async () => {
     const controller = new AbortController();
     const other = await startBroker({ port: 0, authenticate: () => true, logger: silentLogger, signal: controller.signal });
-    const c = await connectAsync(other.url, { username: 'edge-9', password: 'x', protocolVersion: 4, reconnectPeriod: 0 });
+    const c = await connectAsync(other.url, { clientId: 'edge-9', username: 'edge-9', password: 'x', protocolVersion: 4, reconnectPeriod: 0 });
     const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
     controller.abort();
     await closed;

@@ -186,7 +186,7 @@ describe('cloud hub against a real broker', () => {
   });
 
   it('counts and drops malformed payloads and keeps serving', async () => {
-    const x = await connectAsync(broker.url, { username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
+    const x = await connectAsync(broker.url, { clientId: 'x', username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
     await x.publishAsync('kedge/v1/x/up', 'not json {', { qos: 1 });
     await x.publishAsync('kedge/v1/x/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'x', epoch: 'a', type: 'launch' }), { qos: 1 });
     await x.publishAsync('kedge/v1/x/presence', '{"online":"yes"}', { qos: 1 });
@@ -199,7 +199,7 @@ describe('cloud hub against a real broker', () => {
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
     expect(hub.stats()).toMatchObject({ malformed: 4, received: 1 });
     const dropped = logs.lines.filter((l) => l.includes('dropped malformed message'));
-    expect(dropped).toHaveLength(4);
+    expect(dropped).toHaveLength(1); // sampled: the first, then one line per interval
     expect(dropped[0]).toMatch(/"topic":"kedge\/v1\/x\/up".*not JSON/);
   });
 

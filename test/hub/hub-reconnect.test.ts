@@ -54,7 +54,7 @@ describe('cloud hub: the broker goes away and comes back', () => {
   });
 
   it('refuses nodes until a hub listens, and disconnects them when it leaves', async () => {
-    const attempt = () => connectAsync(broker.url, { username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
+    const attempt = () => connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
     await expect(attempt()).rejects.toThrow(/unavailable/i);
     await startHub();
     const e = await edge();

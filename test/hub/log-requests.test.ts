@@ -14,7 +14,7 @@ function setup() {
   const transport = { send: (_n: string, d: Parameters<EnvelopeStamper['stamp']>[0]) => { const m = cloud.stamp(d) as DownMessage; wire.push(m); return m; }, resend: () => {} };
   const session = new NodeSession('edge-1', { clock, timing: { resendMinMs: 100, resendMaxMs: 400 }, ledger: new MemoryAckLedger(), transport });
   const logs = new LogRequests(clock, transport);
-  const respond = (parentId: string, body: LogResponseMessage['body']): boolean => logs.answer(edge.stamp({ type: 'logResponse', parentId, body }) as LogResponseMessage);
+  const respond = (parentId: string, body: LogResponseMessage['body'], from = 'edge-1'): string => logs.answer(from, edge.stamp({ type: 'logResponse', parentId, body }) as LogResponseMessage);
   session.hello(edge.stamp({ type: 'hello', body: { bootId: 'b', holds: [] } }) as HelloMessage);
   return { clock, wire, session, logs, respond };
 }
@@ -27,12 +27,13 @@ describe('LogRequests [SYNC-16]', () => {
     const text = t.logs.ask(t.session, ref, { tailLines: 5 });
     const request = t.wire.find((m) => m.type === 'logRequest')!;
     expect(request).toMatchObject({ ref, body: { tailLines: 5 } });
-    expect(t.respond(request.id, chunk('hello\n'))).toBe(true);
+    expect(t.respond(request.id, chunk('forged\n'), 'edge-2')).toBe('other-node'); // only the node asked may answer
+    expect(t.respond(request.id, chunk('hello\n'))).toBe('answered');
     await expect(text).resolves.toEqual(chunk('hello\n'));
     const missing = t.logs.ask(t.session, ref, {});
     t.respond(t.wire.at(-1)!.id, { error: 'the pod is not on this node', code: 'NotFound' });
     await expect(missing).rejects.toMatchObject({ code: 'NotFound', message: 'the pod is not on this node' });
-    expect(t.respond('unknown', chunk(''))).toBe(false);
+    expect(t.respond('unknown', chunk(''))).toBe('unknown');
   });
 
   it('gives up with Timeout when the edge does not answer', async () => {
@@ -57,7 +58,7 @@ describe('LogRequests [SYNC-16]', () => {
     t.logs.nodeAway('edge-2');
     t.logs.nodeAway('edge-1');
     expect(await pending).toMatchObject({ code: 'Unavailable', message: 'node "edge-1" went away before it sent the log' });
-    expect(t.respond(t.wire.at(-1)!.id, chunk('late\n'))).toBe(false);
+    expect(t.respond(t.wire.at(-1)!.id, chunk('late\n'))).toBe('unknown');
     expect(t.clock.pending).toBe(timers); // its timeout cancelled
   });
 });

@@ -89,6 +89,7 @@ describe('mosquitto.conf', () => {
     expect(lines).toContain('acl_file /etc/kedge/acl');
     expect(lines.some((l) => l.startsWith('message_size_limit'))).toBe(false); // deprecated in 2.0: max_packet_size says it
     expect(lines.find((l) => l.startsWith('max_packet_size '))).toMatch(/^max_packet_size \d+$/);
+    expect(lines).toContain('max_keepalive 600');
   });
 
   it('listens where it is told', () => expect(mosquittoConf({ port: 11883, host: '0.0.0.0', ...files })).toContain('listener 11883 0.0.0.0\n'));

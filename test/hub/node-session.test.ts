@@ -85,6 +85,18 @@ describe('NodeSession', () => {
     expect(t.session.pending).toBe(0);
   });
 
+  it('keeps at most the pending transmission and the one it superseded awaiting an ack, for a node that never acks', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    for (let rv = 1; rv <= 100; rv++) t.session.podBound(pod('a', 'ua', String(rv)));
+    expect(t.session.awaitingAck).toBe(2);
+    t.session.ack(t.wire.at(-2)!.id); // the superseded one still counts...
+    expect(t.ledger.get('edge-1', 'ua')?.resourceVersion).toBe('99');
+    expect(t.session.ack(t.wire[1]!.id)).toBe(false); // ...not the ones before it
+    t.session.ack(t.wire.at(-1)!.id);
+    expect(t.session.awaitingAck).toBe(0);
+  });
+
   it('tombstones a delivered pod and forgets it once acked [SYNC-3][SYNC-5]', () => {
     const t = setup();
     t.session.hello(t.hello());

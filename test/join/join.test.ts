@@ -145,7 +145,7 @@ describe('joining a TLS-only cloud with a token', () => {
   const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   it.skipIf(!outside)('accepts the shared edge token only from this machine', async () => {
     const port = new URL(cloud.brokerUrl).port;
-    const options = { username: 'edge-9', password: cloud.credentials.edge, protocolVersion: 4 as const, reconnectPeriod: 0, ca: cloud.caPem, servername: 'localhost' };
+    const options = { clientId: 'edge-9', username: 'edge-9', password: cloud.credentials.edge, protocolVersion: 4 as const, reconnectPeriod: 0, ca: cloud.caPem, servername: 'localhost' };
     const local = await connectAsync(`mqtts://127.0.0.1:${port}`, options);
     await local.endAsync(true);
     const before = cloud.counters.get(REFUSED, { reason: 'bad-credentials' });

@@ -4,6 +4,11 @@ import { EnvelopeStamper, type DownMessage, type UpDraft, type UpMessage } from 
 import { topics } from '../../shared/protocol/topics.js';
 import { waitFor } from './wait.js';
 
+/** The client id the broker lets a user connect with: a node's name; `kedge-cloud-<n>` for the cloud. */
+export function clientIdOf(username: string, n = 0): string {
+  return username === 'kedge-cloud' ? `kedge-cloud-${n}` : username;
+}
+
 /**
  * TEST DOUBLE. A raw MQTT client playing an edge node: it records every down message and
  * publishes whatever the test tells it to, with no protocol logic of its own.
@@ -26,7 +31,7 @@ export class MqttEdge {
 
   static async connect(url: string, node: string, password: string, epoch = `${node}-e1`): Promise<MqttEdge> {
     const client = await connectAsync(url, {
-      clientId: `${node}-${epoch}`,
+      clientId: node, // a node's client id is its node name
       username: node,
       password,
       protocolVersion: 4,

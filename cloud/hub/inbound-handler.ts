@@ -1,0 +1,137 @@
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import type { HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
+import type { NodeCondition } from '../../shared/types.js';
+import type { ApiClient } from '../apiserver/client.js';
+import { timestamp } from '../apiserver/object-meta.js';
+import type { BoundPods } from './bound-pods.js';
+import type { Inbound } from './inbound.js';
+import type { LogRequests } from './log-requests.js';
+import type { SessionTransport } from './node-session.js';
+import type { Sessions } from './sessions.js';
+import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
+
+/** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
+export const HUB_REJECTED = 'kedge_hub_rejected_total';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node';
+export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
+
+/** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
+export interface HubStats {
+  /** Inbound payloads dropped by validation [SYNC-1]. */
+  malformed: number;
+  /** Inbound payloads that passed validation (up and presence). */
+  received: number;
+  /** Down messages published for the first time (apply, delete, synced, ack). */
+  sent: number;
+  /** Log requests sent to edges, each poll of a followed log included [SYNC-16]. */
+  logRequests: number;
+  /** Re-sends of unacked apply/delete messages [SYNC-4]. */
+  resent: number;
+  /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
+  acked: number;
+}
+
+export interface InboundDeps {
+  api: ApiClient;
+  clock: Clock;
+  logger: Logger;
+  stats: HubStats;
+  transport: SessionTransport;
+  sessions: Sessions;
+  logRequests: LogRequests;
+  boundPods: BoundPods;
+  /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
+  reportedConditions: Map<string, NodeCondition[]>;
+  reject: Reject;
+}
+
+/**
+ * What the hub does with each validated message from a node: answers hellos, records acks,
+ * settles log requests and writes node and pod status. A message is taken only as the
+ * sender's own; anything else is rejected, counted and logged.
+ */
+export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
+  const { api, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject } = deps;
+  /** Pods the sender names that the cache has bound to another node, or to none. */
+  const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
+  return async (inbound) => {
+    const { node } = inbound;
+    if (inbound.channel === 'up' && inbound.retained) {
+      // Only presence is retained: a retained hello (or status) is a stale or planted one.
+      reject('retained', `a retained ${inbound.message.type} is never taken for a live one`, { node, type: inbound.message.type });
+      return;
+    }
+    stats.received++;
+    if (inbound.channel === 'presence') {
+      const { online, epoch } = inbound.presence;
+      if (!online && sessions.find(node)?.offline(epoch)) {
+        logger.info('node offline', { node });
+        logRequests.nodeAway(node);
+        sessions.forgetIfGone(node);
+      } else if (online && inbound.retained && sessions.get(node).resume(epoch)) {
+        logger.info('node online before the hub listened; resumed from its ledger', { node, pending: sessions.get(node).pending });
+      }
+      return;
+    }
+    const message = inbound.message;
+    try {
+      switch (message.type) {
+        case 'hello': {
+          const plan = sessions.get(node).hello(ownHolds(node, message));
+          logger.info('node hello', { node, holds: message.body.holds.length, applies: plan.applies.length, deletes: plan.deletes.length });
+          return;
+        }
+        case 'ack': // matched against what was sent to this node only
+          if (sessions.find(node)?.ack(message.parentId)) stats.acked++;
+          return;
+        case 'logResponse':
+          if (logRequests.answer(node, message) === 'other-node') {
+            reject('log-of-another-node', `node ${node} answered a log request sent to another node`, { node, parentId: message.parentId });
+          }
+          return;
+        case 'nodeStatus':
+          await writeNodeStatus(api, message.body);
+          if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
+          break;
+        case 'heartbeat':
+          await touchNodeHeartbeat(api, node, timestamp(clock.now()), reportedConditions.get(node));
+          return; // not acked: the next heartbeat supersedes it
+        case 'podStatus':
+          await podStatus(node, message);
+          break;
+      }
+      transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
+    } catch (err) {
+      // Not acked: the edge re-sends it.
+      logger.warn('could not process message', { node, type: message.type, error: String(err) });
+    }
+  };
+
+  /**
+   * [SYNC-12] A status only for a pod bound to the sender, recorded only when written. A pod
+   * gone from the cache is done with: acked, nothing written or recorded.
+   */
+  async function podStatus(node: string, message: PodStatusMessage): Promise<void> {
+    const { uid } = message.ref;
+    if (!boundPods.has(uid)) return;
+    if (notOwn(node, [message.ref]).length > 0) {
+      const owner = boundPods.nodeOf(uid);
+      reject('pod-of-another-node', `node ${node} sent the status of pod ${podName(message.ref)}, ${owner ? `bound to node ${owner}` : 'bound to no node'}`, { node, uid });
+      return;
+    }
+    if (!boundPods.isNewer(uid, message.statusVersion)) return;
+    if ((await writePodStatus(api, node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
+  }
+
+  /** The hello without the pods it says it holds that are bound to another node. */
+  function ownHolds(node: string, hello: HelloMessage): HelloMessage {
+    const foreign = notOwn(node, hello.body.holds);
+    if (foreign.length === 0) return hello;
+    reject('hold-of-another-node', `node ${node} says it holds ${foreign.length} pod(s) bound elsewhere, e.g. ${podName(foreign[0]!)}: left out of its hello`, { node });
+    const uids = new Set(foreign.map((ref) => ref.uid));
+    return { ...hello, body: { ...hello.body, holds: hello.body.holds.filter((ref) => !uids.has(ref.uid)) } };
+  }
+}
+
+const podName = (ref: ObjectRef): string => `${ref.namespace ?? 'default'}/${ref.name}`;

@@ -1,0 +1,108 @@
+import { connectAsync, type MqttClient } from 'mqtt';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REFUSED, startBroker } from '../../cloud/hub/broker.js';
+import { startCloudHub } from '../../cloud/hub/cloud-hub.js';
+import { EdgeHub } from '../../edge/hub/edge-hub.js';
+import { FakeClock } from '../../shared/clock.js';
+import { Counters, refusals } from '../../shared/counters.js';
+import { memoryLogger } from '../../shared/log.js';
+import { LOG_SAMPLE_INTERVAL_MS } from '../../shared/log-sampler.js';
+import { topics } from '../../shared/protocol/topics.js';
+import { defaultTiming } from '../../shared/timing.js';
+import { FakeApiClient } from '../support/fake-api-client.js';
+import { startTestBroker, type TestBroker } from '../support/test-broker.js';
+import { waitFor } from '../support/wait.js';
+
+const FLOOD = 200;
+const lines = (log: { lines: string[] }, text: string): string[] => log.lines.filter((l) => l.includes(text));
+
+/**
+ * A flood of one kind of bad input costs a log line per interval, not one per message, while
+ * the counters stay exact: refusals() itself, the broker's refusals, and the hub's and the
+ * edge's one-WARN-per-malformed-message.
+ */
+describe('refusals and malformed messages are logged with sampling', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it('refusals(): the first of a reason at once, then one line per interval saying how many more', async () => {
+    const clock = new FakeClock();
+    const counters = new Counters();
+    const log = memoryLogger();
+    const refuse = refusals(counters, 'test_refused_total', log, 'refused', { clock });
+    for (let i = 0; i < 1000; i++) refuse('flood', `attempt ${i}`);
+    refuse('other', 'another reason');
+    expect(counters.get('test_refused_total', { reason: 'flood' })).toBe(1000);
+    expect(log.lines).toHaveLength(2);
+    expect(log.lines[0]).toContain('refused: attempt 0');
+    expect(log.lines[1]).toContain('refused: another reason');
+
+    await clock.advance(LOG_SAMPLE_INTERVAL_MS - 1);
+    refuse('flood', 'attempt 1000');
+    expect(log.lines).toHaveLength(2);
+    await clock.advance(1);
+    refuse('flood', 'attempt 1001');
+    expect(log.lines).toHaveLength(3);
+    expect(log.lines[2]).toContain('refused: attempt 1001');
+    expect(log.lines[2]).toContain('"moreSinceLastLine":1000');
+    expect(counters.get('test_refused_total', { reason: 'flood' })).toBe(1002);
+  });
+
+  it('the broker: a flood of bad passwords', async () => {
+    const clock = new FakeClock();
+    const counters = new Counters();
+    const log = memoryLogger('broker');
+    const broker = await startBroker({ port: 0, authenticate: () => false, logger: log, counters, clock });
+    cleanups.push(() => broker.close());
+    for (let i = 0; i < 20; i++) {
+      await expect(connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'wrong', protocolVersion: 4, reconnectPeriod: 0 })).rejects.toThrow(/Bad username or password/);
+    }
+    expect(counters.get(REFUSED, { reason: 'bad-credentials' })).toBe(20);
+    expect(lines(log, 'broker refused a client')).toHaveLength(1);
+  });
+
+  it("the cloud hub: a flood of malformed payloads on a node's up topic", async () => {
+    const clock = new FakeClock();
+    const log = memoryLogger('cloud');
+    const broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: memoryLogger('broker') });
+    cleanups.push(() => broker.close());
+    const hub = await startCloudHub({ api: new FakeApiClient(), brokerUrl: broker.url, password: 'cloud-secret', clock, timing: defaultTiming, logger: log });
+    cleanups.push(() => hub.close());
+    const node = await connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
+    cleanups.push(() => node.endAsync(true));
+    await floodOf(node, topics.up('edge-1'));
+    await waitFor(() => hub.stats().malformed === FLOOD, 'every payload counted');
+    expect(lines(log, 'dropped malformed message')).toHaveLength(1);
+    await clock.advance(LOG_SAMPLE_INTERVAL_MS);
+    await node.publishAsync(topics.up('edge-1'), 'not json', { qos: 1 });
+    await waitFor(() => hub.stats().malformed === FLOOD + 1, 'one more counted');
+    expect(lines(log, 'dropped malformed message')[1]).toContain(`"moreSinceLastLine":${FLOOD - 1}`);
+    expect(hub.brokerLink().up).toBe(true);
+  });
+
+  it("the edge hub: a flood of malformed payloads on its down topic", async () => {
+    const clock = new FakeClock();
+    const log = memoryLogger('edge');
+    const broker: TestBroker = await startTestBroker();
+    cleanups.push(() => broker.close());
+    const edge = new EdgeHub({ nodeName: 'edge-1', brokerUrl: broker.url, token: 't', epoch: 'e1', bootId: 'b1', timing: defaultTiming, clock, logger: log, holds: () => [] });
+    const inbound = edge.inbound$.subscribe();
+    cleanups.push(async () => {
+      inbound.unsubscribe();
+      await edge.stop();
+    });
+    edge.start();
+    await waitFor(() => edge.connectivity.connected, 'edge connected');
+    const cloud = await connectAsync(broker.url, { clientId: 'kedge-cloud-test', protocolVersion: 4, reconnectPeriod: 0 });
+    cleanups.push(() => cloud.endAsync(true));
+    await floodOf(cloud, topics.down('edge-1'));
+    await waitFor(() => edge.malformed === FLOOD, 'every payload counted');
+    expect(lines(log, 'dropped a malformed message')).toHaveLength(1);
+  });
+});
+
+async function floodOf(client: MqttClient, topic: string): Promise<void> {
+  await Promise.all(Array.from({ length: FLOOD }, (_, i) => client.publishAsync(topic, `not json ${i}`, { qos: 1 })));
+}
