@@ -10,7 +10,7 @@ import { joinCloud, type EdgeCredential } from '../../edge/join.js';
 import { CACHE_FILE, openLowdbCache } from '../../edge/metamanager/lowdb-cache.js';
 import { PROCESS_STATE_FILE, ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { SIM_STATE_FILE, SimRuntime } from '../../edge/runtime/sim-runtime.js';
-import { FakeClock } from '../../shared/clock.js';
+import { FakeClock, realClock } from '../../shared/clock.js';
 import { caFingerprint, formatJoinToken } from '../../shared/join-token.js';
 import { memoryLogger, silentLogger, type Logger } from '../../shared/log.js';
 import { writePrivate } from '../../shared/private-file.js';
@@ -45,7 +45,7 @@ const ref = (uid: string) => ({ kind: 'Pod', name: uid, namespace: 'default', ui
 const cacheUids = async (dir: string, logger: Logger) => (await openLowdbCache(join(dir, CACHE_FILE), { logger })).objects().map((o) => o.uid);
 const sandboxNames = async (runtime: { listSandboxes(): Promise<{ name: string }[]> }) => (await runtime.listSandboxes()).map((s) => s.name);
 /** The CA the token pins: a kept credential is reused only while it trusts exactly that one. */
-const CA = generateCa({ commonName: 'test-ca', now: Date.now() });
+const CA = generateCa({ commonName: 'test-ca', now: realClock.now() });
 const TOKEN = formatJoinToken({ caHash: caFingerprint(CA.certPem), id: 'abcdef', secret: 'b'.repeat(16) });
 /** A cloud URL nothing answers at: an edge that tries to join there fails to reach it. */
 const NO_CLOUD = (await deadBrokerUrl()).replace('mqtt:', 'https:');
