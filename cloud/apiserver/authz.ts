@@ -31,9 +31,15 @@ const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitt
 const readVerbs = new Set(['get', 'list', 'watch']);
 
 /**
+ * What a viewer may not read, as "group/resource": kube's `view` role leaves Secrets out, since
+ * their data are credentials (join tokens, node credential hashes, whatever users keep there).
+ */
+const hiddenFromViewers = new Set(['/secrets']);
+
+/**
  * Role-based rules: admin does everything (the cloud's own identity is an admin), viewer reads
- * (resources and non-resource paths), node does what a kubelet needs (node-authz.ts), anyone
- * else is refused with kube's Forbidden message.
+ * (resources but Secrets, and non-resource paths), node does what a kubelet needs
+ * (node-authz.ts), anyone else is refused with kube's Forbidden message.
  */
 export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
   if (await allows(user, attrs, facts)) return;
@@ -45,7 +51,7 @@ function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean 
     case 'admin':
       return true;
     case 'viewer':
-      return readVerbs.has(attrs.verb);
+      return readVerbs.has(attrs.verb) && !(attrs.resource !== undefined && hiddenFromViewers.has(`${attrs.group ?? ''}/${attrs.resource}`));
     case 'node':
       return nodeAllows(user, attrs, facts);
     default:

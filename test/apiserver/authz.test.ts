@@ -58,6 +58,8 @@ const targets: Target[] = [
   { label: 'deployments', attrs: { group: 'apps', resource: 'deployments', namespace: 'default' }, verbs: collection, nodeMay: [] },
   { label: 'a deployment scale', attrs: { group: 'apps', resource: 'deployments', namespace: 'default', name: 'd', subresource: 'scale' }, verbs: statusVerbs, nodeMay: [] },
   { label: 'secrets', attrs: { resource: 'secrets', namespace: 'default' }, verbs: collection, nodeMay: [] },
+  { label: 'secrets in every namespace', attrs: { resource: 'secrets' }, verbs: ['list', 'watch'], nodeMay: [] },
+  { label: 'a secret', attrs: { resource: 'secrets', namespace: 'kube-system', name: 'bootstrap-token-abcdef' }, verbs: named, nodeMay: [] },
   { label: 'a namespace', attrs: { resource: 'namespaces', name: 'default' }, verbs: named, nodeMay: [] },
   { label: 'a non-resource path', attrs: { path: '/api' }, verbs: ['get', 'create'], nodeMay: ['get'] },
   { label: 'components', attrs: { path: '/kedge/v1/components/scheduler/stop' }, verbs: ['create'], nodeMay: [] },
@@ -67,7 +69,7 @@ const readVerbs = new Set(['get', 'list', 'watch']);
 const roles: { label: string; user: UserInfo; may: (verb: string, t: Target) => boolean }[] = [
   { label: 'admin', user: admin, may: () => true },
   { label: "the cloud's own identity", user: cloud, may: () => true },
-  { label: 'viewer', user: viewer, may: (verb) => readVerbs.has(verb) },
+  { label: 'viewer', user: viewer, may: (verb, t) => readVerbs.has(verb) && t.attrs.resource !== 'secrets' },
   { label: 'node edge-1', user: node1, may: (verb, t) => t.nodeMay.includes(verb) },
   { label: 'a node user outside system:nodes', user: nodeWithoutGroup, may: () => false },
   { label: 'a node role without a system:node: name', user: nodeNamedOddly, may: () => false },
