@@ -1,7 +1,8 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
-import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry } from './authn.js';
+import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './authn.js';
+import { nodeUser } from './node-authz.js';
 import { adminOnly, authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -49,6 +50,12 @@ export interface ApiServer {
   handle(req: ApiRequest): Promise<ApiResponse>;
   /** An in-process ApiClient that runs every call through `handle` as the given token's user. */
   loopback(token: string): ApiClient;
+  /**
+   * An in-process ApiClient acting as node `node` (user system:node:<node>, group
+   * system:nodes), through the whole pipeline: what the hub writes for an edge meets the same
+   * authorization and NodeRestriction as that node's own token would. No token stands for it.
+   */
+  loopbackAsNode(node: string): ApiClient;
   readonly registry: ResourceRegistry;
 }
 
@@ -67,13 +74,14 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs };
   const log = deps.logger.child('apiserver');
 
-  async function dispatch(req: ApiRequest): Promise<ApiResponse> {
+  async function dispatch(req: ApiRequest, asUser: UserInfo | undefined): Promise<ApiResponse> {
     const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
     if (healthPaths.has(path) || /^\/(healthz|livez|readyz)\/[\w-]+$/.test(path)) return textResponse(200, 'ok');
     checkBodySize(req);
     const joining = deps.join?.(req, path);
     if (joining) return joining;
     const user =
+      asUser ??
       (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ??
       (await authenticate(req.headers.authorization)) ??
       (publicPaths.has(path) ? anonymousUser : undefined);
@@ -81,7 +89,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     const parsed = parseApiPath(path);
     if (parsed.kind === 'resource') {
-      const call = route(registry, parsed.path, req);
+      const call = route(registry, parsed.path, req, user);
       const p = parsed.path;
       const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
       await authorize(user, attrs, requestFacts(restDeps.storage, call));
@@ -112,9 +120,9 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     throw notFoundPath();
   }
 
-  async function handle(req: ApiRequest): Promise<ApiResponse> {
+  async function handle(req: ApiRequest, asUser?: UserInfo): Promise<ApiResponse> {
     try {
-      return await dispatch(req);
+      return await dispatch(req, asUser);
     } catch (err) {
       const res = errorResponse(err);
       if (res.status >= 500) log.error('request failed', { method: req.method, path: req.path, error: String(err) });
@@ -122,7 +130,12 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
   }
 
-  const server: ApiServer = { handle, registry, loopback: (token) => createLoopbackClient(handle, token) };
+  const server: ApiServer = {
+    handle: (req) => handle(req),
+    registry,
+    loopback: (token) => createLoopbackClient((req) => handle(req), token),
+    loopbackAsNode: (node) => createLoopbackClient((req) => handle(req, nodeUser(node))),
+  };
   return server;
 }
 

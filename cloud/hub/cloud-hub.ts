@@ -23,7 +23,10 @@ import { Sessions } from './sessions.js';
 import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 
 export interface CloudHubOptions {
+  /** The cloud's own client (informers, the node-role label, Events). */
   api: ApiClient;
+  /** A client acting as node `node` (ApiServer.loopbackAsNode): what an edge reports is written as that node. */
+  apiAsNode(node: string): ApiClient;
   /** The cloud's shared informers (default: the hub's own). */
   informers?: Informers;
   brokerUrl: string;
@@ -142,6 +145,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       return;
     }
     const message = inbound.message;
+    const asNode = options.apiAsNode(inbound.node);
     try {
       switch (message.type) {
         case 'hello': {
@@ -156,15 +160,15 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
           logRequests.answer(message);
           return;
         case 'nodeStatus':
-          await writeNodeStatus(api, message.body);
+          await writeNodeStatus(asNode, message.body, api);
           if (message.body.status?.conditions) reportedConditions.set(inbound.node, message.body.status.conditions);
           break;
         case 'heartbeat':
-          await touchNodeHeartbeat(api, inbound.node, timestamp(clock.now()), reportedConditions.get(inbound.node));
+          await touchNodeHeartbeat(asNode, inbound.node, timestamp(clock.now()), reportedConditions.get(inbound.node));
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           if (statusVersions.isNewer(message.ref.uid, message.statusVersion)) {
-            await writePodStatus(api, inbound.node, message.ref, message.body);
+            await writePodStatus(asNode, inbound.node, message.ref, message.body);
             statusVersions.record(message.ref.uid, message.statusVersion);
           }
           break;

@@ -70,7 +70,16 @@ const rows: Row[] = [
   { input: 'Authorization header that is not `Bearer <token>`', code: 401, reason: 'Unauthorized', send: () => [{ method: 'GET', path: pods, token: 'Basic YWRtaW46YWRtaW4=' }] },
   { input: 'viewer write', code: 403, reason: 'Forbidden', send: () => [{ method: 'POST', path: cms, body: cm('by-viewer'), token: VIEWER }] },
   { input: "node writing another node's pod status", code: 403, reason: 'Forbidden', send: () => [{ method: 'PATCH', path: `${pods}/on-edge-2/status`, body: { status: { phase: 'Running' } }, contentType: merge, token: EDGE1 }] },
-  { input: 'node writing a pod (not its status)', code: 403, reason: 'Forbidden', send: () => [{ method: 'DELETE', path: `${pods}/on-edge-1`, token: EDGE1 }] },
+  { input: 'node writing a pod (not its status)', code: 403, reason: 'Forbidden', send: () => [{ method: 'PATCH', path: `${pods}/on-edge-1`, body: { metadata: { labels: { a: 'b' } } }, contentType: merge, token: EDGE1 }] },
+  { input: 'viewer (or node) reading a Secret: get, list (`-A` too), watch', code: 403, reason: 'Forbidden', send: () => [{ method: 'GET', path: '/api/v1/secrets', token: VIEWER }] },
+  {
+    input: 'node changing its own taints, `spec.unschedulable`, ownerReferences or a label a kubelet may not set (any verb)', code: 403, reason: 'Forbidden',
+    send: () => [{ method: 'PATCH', path: '/api/v1/nodes/edge-1', body: { spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } }, contentType: 'application/strategic-merge-patch+json', token: EDGE1 }],
+  },
+  {
+    input: 'node registering itself with a label a kubelet may not set', code: 403, reason: 'Forbidden',
+    send: () => [{ method: 'DELETE', path: '/api/v1/nodes/edge-1' }, { method: 'POST', path: '/api/v1/nodes', body: node('edge-1'), token: EDGE1 }],
+  },
   { input: 'name in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'PUT', path: `${cms}/cm`, body: cm('other') }] },
   { input: 'namespace in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, body: cm('x', { metadata: { name: 'x', namespace: 'kube-system' } }) }] },
   { input: 'kind in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, body: { ...cm('x'), kind: 'Secret' } }] },
