@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
-/** Writes via a temporary file, fsynced, and a rename, so a crash leaves the old file or the whole new one; mode 0600. */
+/**
+ * Writes via a temporary file, fsynced, a rename and an fsync of the directory, so a crash or a
+ * power cut leaves the old file or the whole new one; mode 0600.
+ */
 export async function writePrivate(path: string, content: string): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   const file = await open(tmp, 'w', 0o600);
@@ -16,6 +20,12 @@ export async function writePrivate(path: string, content: string): Promise<void>
     await rm(tmp, { force: true });
     throw err;
   });
+  const dir = await open(dirname(path), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
 }
 
 /** Makes `dir` (and its parents) and leaves it readable by its owner only: it holds secrets. */

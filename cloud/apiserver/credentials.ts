@@ -8,17 +8,24 @@ import type { TokenEntry } from './authn.js';
 import { caUsable, certCovers, generateCa, generateServingCert, type ServingCert } from './tls-cert.js';
 
 /**
- * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600):
+ * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600), each for one
+ * job only:
  * - admin: the kubectl user (role admin), written into `<dataDir>/kubeconfig`;
- * - cloud: the in-process components' loopback token (user system:kedge-cloud, role admin);
- * - edge: the bootstrap token edges present to the MQTT broker;
+ * - cloud: the in-process components' loopback API token (user system:kedge-cloud, role
+ *   admin); the broker refuses it;
+ * - hub: the cloud hub's broker password (MQTT user kedge-cloud); the API refuses it;
+ * - edge: the shared token edges on the cloud's machine present to the broker;
  * - tokens: API tokens added later by `kedge token create` (optional; see token-file.ts).
  */
 export interface Credentials {
   admin: string;
   cloud: string;
+  hub: string;
   edge: string;
 }
+
+/** tokens.json as a cloud older than the hub's own password wrote it. */
+export type StoredCredentials = Omit<Credentials, 'hub'> & { hub?: string };
 
 export const ADMIN_USER = 'kedge-admin';
 export const CLOUD_USER = 'system:kedge-cloud';
@@ -35,30 +42,50 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Reads the stored tokens, or generates and stores them on first start. */
+/**
+ * Reads the stored tokens, or generates and stores them on first start. A file written before
+ * the hub had a password of its own gains one (everything else in it kept).
+ */
 export async function loadOrCreateCredentials(dataDir: string): Promise<Credentials> {
-  const existing = await readCredentials(dataDir);
-  if (existing) return existing;
-  const creds: Credentials = { admin: newToken(), cloud: newToken(), edge: newToken() };
+  const path = join(dataDir, TOKENS_FILE);
+  const file = await readTokensJson(path);
+  if (file) {
+    const existing = credentialsIn(file, path);
+    if (existing.hub !== undefined) return { ...existing, hub: existing.hub };
+    const hub = newToken();
+    await writePrivate(path, JSON.stringify({ ...file, hub }, null, 2) + '\n');
+    return { ...existing, hub };
+  }
+  const creds: Credentials = { admin: newToken(), cloud: newToken(), hub: newToken(), edge: newToken() };
   await mkdir(dataDir, { recursive: true });
-  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n');
+  await writePrivate(path, JSON.stringify(creds, null, 2) + '\n');
   return creds;
 }
 
 /** The stored tokens, or undefined when none were generated yet. */
-export async function readCredentials(dataDir: string): Promise<Credentials | undefined> {
+export async function readCredentials(dataDir: string): Promise<StoredCredentials | undefined> {
+  const path = join(dataDir, TOKENS_FILE);
+  const file = await readTokensJson(path);
+  return file && credentialsIn(file, path);
+}
+
+async function readTokensJson(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(join(dataDir, TOKENS_FILE), 'utf8');
+    text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const parsed = JSON.parse(text) as Partial<Credentials>;
-  if (typeof parsed.admin !== 'string' || typeof parsed.cloud !== 'string' || typeof parsed.edge !== 'string') {
-    throw new KedgeError('Internal', `${join(dataDir, TOKENS_FILE)} is damaged: expected admin, cloud and edge tokens`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function credentialsIn(parsed: Partial<Record<keyof Credentials, unknown>>, path: string): StoredCredentials {
+  const { admin, cloud, hub, edge } = parsed;
+  if (typeof admin !== 'string' || typeof cloud !== 'string' || typeof edge !== 'string' || (hub !== undefined && typeof hub !== 'string')) {
+    throw new KedgeError('Internal', `${path} is damaged: expected admin, cloud, hub and edge tokens`);
   }
-  return { admin: parsed.admin, cloud: parsed.cloud, edge: parsed.edge };
+  return { admin, cloud, edge, ...(hub !== undefined && { hub }) };
 }
 
 /** The edge bootstrap token (for the MQTT broker's authentication). NotFound before the cloud's first start. */
@@ -71,8 +98,8 @@ export async function readEdgeBootstrapToken(dataDir: string): Promise<string> {
 /** Alias of readEdgeBootstrapToken (sim/demo.ts uses this name). */
 export const readEdgeToken = readEdgeBootstrapToken;
 
-/** The tokens the apiserver accepts: the admin user and the cloud's own components. */
-export function apiTokens(creds: Credentials): TokenEntry[] {
+/** The tokens the apiserver accepts: the admin user and the cloud's own components (not the hub's broker password). */
+export function apiTokens(creds: Pick<Credentials, 'admin' | 'cloud'>): TokenEntry[] {
   return [
     { token: creds.admin, user: ADMIN_USER, role: 'admin', groups: ['system:masters'] },
     { token: creds.cloud, user: CLOUD_USER, role: 'admin', groups: ['system:masters'] },
