@@ -88,6 +88,10 @@ const rows: Row[] = [
     input: 'missing required field (a Pod without containers)', code: 422, reason: 'Invalid', causes: ['spec.containers'],
     send: () => [{ method: 'POST', path: pods, body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'empty' }, spec: {} } }],
   },
+  {
+    input: 'resource quantity that does not parse (`cpu: banana`), is out of range (`1e9000000`) or negative, or a request over its limit', code: 422, reason: 'Invalid', causes: ['spec.containers[0].resources.requests[cpu]'],
+    send: () => [{ method: 'POST', path: pods, body: pod('banana', { spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: 'banana' } } }] } }) }],
+  },
   { input: 'create an object that exists', code: 409, reason: 'AlreadyExists', send: () => [{ method: 'POST', path: cms, body: cm('cm') }] },
   { input: 'update with a stale resourceVersion', code: 409, reason: 'Conflict', send: () => [{ method: 'PUT', path: `${cms}/cm`, body: cm('cm', { metadata: { name: 'cm', resourceVersion: '1' } }) }] },
   { input: 'JSON patch whose `test` fails', code: 422, reason: 'Invalid', send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: [{ op: 'test', path: '/data/k', value: 'nope' }], contentType: 'application/json-patch+json' }] },
