@@ -53,6 +53,14 @@ const rows: Row[] = [
   { input: 'malformed YAML body', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: 'metadata:\n  name: [a\n', contentType: 'application/yaml' }] },
   { input: 'a body that is not an object (`[1,2]`)', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '[1,2]' }] },
   { input: 'body nested more than 512 levels deep', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '{"metadata":'.repeat(600) + '{}' + '}'.repeat(600) }] },
+  {
+    input: 'object nested more than 64 levels deep, as created or after a patch', code: 422, reason: 'Invalid', causes: [`x${'.x'.repeat(63)}`],
+    send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: { metadata: { annotations: { a: 'b' } }, x: JSON.parse('{"x":'.repeat(64) + '{}' + '}'.repeat(64)) as unknown }, contentType: merge }],
+  },
+  {
+    input: 'object larger than 1,032,192 bytes as JSON, as created or after a patch', code: 413, reason: 'RequestEntityTooLarge',
+    send: () => [{ method: 'POST', path: cms, body: cm('big', { data: { k: 'v'.repeat(1_100_000) } }) }],
+  },
   { input: 'body over 3 MiB', code: 413, reason: 'RequestEntityTooLarge', send: () => [{ method: 'POST', path: cms, raw: Buffer.alloc(3 * 1024 * 1024 + 1, 0x20) }] },
   { input: 'body in an unknown format (`text/plain`)', code: 415, reason: 'UnsupportedMediaType', send: () => [{ method: 'POST', path: cms, raw: '{}', contentType: 'text/plain' }] },
   { input: 'PATCH with `Content-Type: application/json`', code: 415, reason: 'UnsupportedMediaType', send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: { data: { k: 'x' } }, contentType: 'application/json' }] },
