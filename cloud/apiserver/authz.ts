@@ -1,6 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { UserInfo } from './authn.js';
+import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
 import { nodeAllows } from './node-authz.js';
 import { decodeObject } from './request-body.js';
 import type { RoutedCall } from './rest-handler.js';
@@ -84,4 +84,16 @@ function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
 /** For the paths only an admin may use whatever the verb (a viewer may GET other non-resource paths). */
 export function adminOnly(user: UserInfo, path: string): void {
   if (user.role !== 'admin') throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}": admins only`);
+}
+
+/**
+ * For what only an admin's own token may do: mint login tokens, take a backup of the store.
+ * A dashboard session acts as its admin for everything else; a stolen one cannot outlive
+ * itself by minting more, nor carry off every Secret at once.
+ */
+export function adminTokenOnly(user: UserInfo, path: string): void {
+  adminOnly(user, path);
+  if (user.groups.includes(DASHBOARD_SESSION_GROUP)) {
+    throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}" with a dashboard session: an admin token only`);
+  }
 }
