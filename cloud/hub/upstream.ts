@@ -46,7 +46,8 @@ export const EDGE_ROLE_LABEL = 'node-role.kubernetes.io/edge';
 /**
  * [SYNC-11] Registers the Node on first report (spec and labels from the edge, as the node:
  * NodeRestriction refuses labels a kubelet may not set), else writes its status. The cloud
- * (`cloud`, its own identity) then labels a Node registered here as an edge node.
+ * (`cloud`, its own identity) then labels a Node registered here as an edge node; an edge from
+ * before that claimed the label itself, so that one label is left out of what it sends.
  */
 export async function writeNodeStatus(api: ApiClient, reported: Node, cloud: ApiClient): Promise<'created' | 'updated'> {
   const name = reported.metadata.name!;
@@ -54,7 +55,7 @@ export async function writeNodeStatus(api: ApiClient, reported: Node, cloud: Api
   return retryOnConflict(async () => {
     const current = await getOrUndefined(() => api.get<Node>(ref));
     if (!current) {
-      const { labels, annotations } = reported.metadata;
+      const { labels: { [EDGE_ROLE_LABEL]: _given, ...labels } = {}, annotations } = reported.metadata;
       const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec: reported.spec ?? {}, status: reported.status ?? {} };
       try {
         const created = await api.create<Node>(ref, body);

@@ -53,6 +53,13 @@ describe('the hub writes what an edge reports as that node', () => {
     expect((await getNode('edge-9')).metadata.labels).toEqual({ 'kubernetes.io/hostname': 'edge-9', 'example.com/rack': 'r1', 'node-role.kubernetes.io/edge': '' });
   });
 
+  it('registers an edge from before the cloud gave the role, which claimed the edge role itself', async () => {
+    const edge = await connect('edge-7');
+    const sent = await edge.send({ type: 'nodeStatus', body: nodeReport('edge-7', { 'kubernetes.io/hostname': 'edge-7', 'node-role.kubernetes.io/edge': '' }) });
+    await edge.expect((m) => m.type === 'ack' && m.parentId === sent.id, 1, 'ack of the registration');
+    expect((await getNode('edge-7')).metadata.labels).toEqual({ 'kubernetes.io/hostname': 'edge-7', 'node-role.kubernetes.io/edge': '' });
+  });
+
   it('refuses a registration with a role or node-restriction label: no Node, no ack', async () => {
     const edge = await connect('edge-9');
     const rogue = await settle(edge, nodeReport('edge-9', { 'node-role.kubernetes.io/control-plane': '', 'node-restriction.kubernetes.io/pool': 'gpu' }));
