@@ -181,7 +181,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
-    const hub = await startCloudHub({ ...common, brokerUrl, password: credentials.cloud, ca: tls.caPem, timing, logger: logger.child('hub'), ledger, events, counters });
+    const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), brokerUrl, password: credentials.hub, ca: tls.caPem, timing, logger: logger.child('hub'), ledger, events, counters });
     stops.push(() => hub.close());
     started.hub = hub;
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);

@@ -30,3 +30,27 @@ export function valueDepth(root: unknown, limit = Infinity): number {
   }
   return max;
 }
+
+/**
+ * The field path (`spec.containers[0].x`) of the first object or array nested deeper than
+ * `limit` levels, the root being level 1; undefined when none is. Iterative; a path is made
+ * only for what it finds.
+ */
+export function pathBeyond(root: unknown, limit: number): string | undefined {
+  type Visit = { value: unknown; depth: number; parent?: Visit; key?: string };
+  const stack: Visit[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    if (visit.value === null || typeof visit.value !== 'object') continue;
+    if (visit.depth > limit) return pathOf(visit);
+    const entries = Array.isArray(visit.value) ? visit.value.map((v, i) => [`[${i}]`, v] as const) : Object.entries(visit.value);
+    for (const [key, value] of entries.reverse()) stack.push({ value, depth: visit.depth + 1, parent: visit, key });
+  }
+  return undefined;
+
+  function pathOf(visit: Visit): string {
+    const keys: string[] = [];
+    for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) keys.push(v.key);
+    return keys.reverse().reduce((path, key) => (key.startsWith('[') || path === '' ? `${path}${key}` : `${path}.${key}`), '');
+  }
+}

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
+import { sameSecret } from '../shared/digest.js';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
@@ -17,7 +18,8 @@ import type { LinkProxy, LinkState } from './link-proxy.js';
  *   GET /nodes/<node>/pods            → PodList of what that edge runs (when `pods` is given)
  *   GET /edges, GET /edges/<node>/view, POST /edges/<node>/restart|crash|reboot (when `edges`
  *   is given; see edge-routes.ts)
- * Errors answer { error, message } with 404 (unknown node or path), 405 or 409 (busy).
+ * Errors answer { error, message } with 401 (no or a wrong token, when it has one), 404
+ * (unknown node or path), 405 or 409 (busy).
  */
 export interface ControlApiOptions {
   links: ReadonlyMap<string, LinkProxy>;
@@ -31,6 +33,8 @@ export interface ControlApiOptions {
   port?: number;
   /** Default KUBE_LISTENER_TIMEOUTS (an edge restart answers within them: see DEMO_PROXY_TIMEOUT_MS). */
   timeouts?: ListenerTimeouts;
+  /** When set, every request must carry it as its bearer token (401 otherwise): a demo's is in its demo.json, 0600. */
+  token?: string;
 }
 
 export interface ControlApi {
@@ -118,10 +122,15 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
   reply(res, 200, actions[action as keyof typeof actions](link));
 }
 
+const bearerOf = (authorization: string | undefined): string => /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
   const timeouts = options.timeouts ?? KUBE_LISTENER_TIMEOUTS;
   const server = createServer(timeoutOptions(timeouts), (req, res) => {
     try {
+      if (options.token !== undefined && !sameSecret(bearerOf(req.headers.authorization), options.token)) {
+        return fail(res, 401, 'Unauthorized', "the control API needs its token (demo.json's controlToken) as bearer token");
+      }
       route(options, req, res);
     } catch (err) {
       options.logger.error(`control API: ${(err as Error).message}`);

@@ -16,6 +16,8 @@ export interface DemoEdgesOptions {
   onRestarted?: (node: string, localApiUrl: string) => Promise<void>;
   /** Starts one edge process; startRole (`kedge <args>`) unless a test says otherwise. */
   startProcess?: (options: RoleOptions) => RoleProcess;
+  /** More environment for every edge process (its token: an argument would show in every user's `ps`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface Entry {
@@ -110,7 +112,7 @@ export class DemoEdges implements EdgeControl {
 
   private launch(node: string, extra: string[]): RoleProcess {
     const entry = this.entries.get(node)!;
-    const edge = (this.options.startProcess ?? startRole)({ name: node, args: [...entry.args, ...extra], readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
+    const edge = (this.options.startProcess ?? startRole)({ name: node, args: [...entry.args, ...extra], env: this.options.env, readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
     const current = (): boolean => this.processes.get(node) === edge;
     this.processes.set(node, edge);
     entry.process = 'starting';

@@ -7,6 +7,8 @@ export interface DemoFile {
   pid: number;
   /** The demo's control API (links), on 127.0.0.1. */
   controlUrl: string;
+  /** Its bearer token: anyone on the machine reaches 127.0.0.1, only the data dir's owner reads this file. */
+  controlToken?: string;
   apiUrl: string;
   /** The cloud's own broker; edges reach it through their link proxies. */
   brokerUrl: string;
@@ -29,7 +31,7 @@ export function demoFilePath(dataDir: string): string {
 }
 
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
-  // Private, as the credentials beside it: it may hold an unspent login token.
+  // Private, as the credentials beside it: it holds the control API's token and may hold an unspent login token.
   await writePrivate(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n');
 }
 

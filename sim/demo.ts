@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
+import { newToken, readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import { FOR_PARENT_ENV, lockDataDir } from '../shared/data-dir-lock.js';
 import type { Logger } from '../shared/log.js';
@@ -96,9 +96,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);
     }
     const nodes: DemoNode[] = [];
-    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, apiUrl, brokerUrl, dashboardUrl, nodes });
+    const controlToken = newToken();
+    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, controlToken, apiUrl, brokerUrl, dashboardUrl, nodes });
     const demoEdges = new DemoEdges({
       clock: o.clock,
+      env: { KEDGE_TOKEN: token },
       onLine: o.onLine,
       onRestarted: async (node, localApiUrl) => {
         nodes.find((n) => n.name === node)!.localApiUrl = localApiUrl;
@@ -109,12 +111,12 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     stops.push(() => demoEdges.stopAll());
     let localApiPort = o.localApiBasePort;
     for (const [node, proxyUrl] of proxyUrls) {
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--token', token, '--data-dir', edgeDataDir(dataDir, node)];
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node)];
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...scale]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 
-    const control = await startControlApi({ links, edges: demoEdges, logger: o.logger.child('control') });
+    const control = await startControlApi({ links, edges: demoEdges, logger: o.logger.child('control'), token: controlToken });
     stops.push(() => control.close());
     const dashboardUrl = await mintDashboardUrl(apiUrl, (await readCredentials(dataDir))!.admin);
     await saveDemoFile();

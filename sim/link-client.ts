@@ -50,7 +50,8 @@ export class LinkClient {
     const abort = new AbortController();
     const cancel = this.clock.setTimer(REQUEST_TIMEOUT_MS, () => abort.abort(new Error(`the demo did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
     try {
-      const res = await fetch(new URL(path, this.demo.controlUrl), { method, signal: abort.signal });
+      const headers = this.demo.controlToken === undefined ? undefined : { authorization: `Bearer ${this.demo.controlToken}` };
+      const res = await fetch(new URL(path, this.demo.controlUrl), { method, headers, signal: abort.signal });
       const body = (await res.json()) as { message?: string };
       if (!res.ok) throw new LinkCommandError(body.message ?? `${method} ${path}: HTTP ${res.status}`);
       return body;

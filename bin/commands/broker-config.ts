@@ -55,7 +55,7 @@ async function joinedNodes(dataDir: string): Promise<{ node: string; passwordHas
 
 /**
  * Writes passwd (mode 0600), acl and mosquitto.conf for Mosquitto as the broker of the cloud
- * of `dataDir`: kedge-cloud with the cloud's own password, every node that joined the
+ * of `dataDir`: kedge-cloud with the hub's broker password, every node that joined the
  * running cloud, and the `nodes` given. Problems worth knowing go to `warn`.
  */
 export async function writeMosquittoConfig(o: MosquittoConfigOptions, warn: (line: string) => void): Promise<MosquittoConfigResult> {
@@ -66,7 +66,7 @@ export async function writeMosquittoConfig(o: MosquittoConfigOptions, warn: (lin
 
   if (!(await readCredentials(o.dataDir))) warn(`no credentials in ${o.dataDir} yet: generated them (tokens.json), as the cloud does at its first start`);
   const credentials = await loadOrCreateCredentials(o.dataDir);
-  const hashes = new Map([[CLOUD_USERNAME, hashPassword(credentials.cloud)]]);
+  const hashes = new Map([[CLOUD_USERNAME, hashPassword(credentials.hub)]]);
   const joined = await joinedNodes(o.dataDir);
   if (!joined) warn(`no cloud answers for ${o.dataDir}: the password file holds ${CLOUD_USERNAME}${o.nodes.length ? ' and the --node users' : ''} only; run this again while the cloud runs to add the nodes that joined it`);
   for (const { node, passwordHash } of joined ?? []) {

@@ -1,13 +1,20 @@
 import { KedgeError, type StatusCause } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
+import { restrictNodeWrites } from './node-restriction.js';
+import { checkObjectSize, nestingCauses } from './object-limits.js';
 import type { AdmissionContext, ResourceDef } from './registry.js';
 
-/** Admission: normalizing, defaulting, then validation. Problems become one 422 Invalid with details.causes. */
+/**
+ * Admission: normalizing, defaulting, NodeRestriction (403), validation with the nesting limit
+ * of what edges take (one 422 Invalid with details.causes), then their size limit (413).
+ */
 export function admit(def: ResourceDef, obj: KubeObject, ctx: AdmissionContext): void {
   def.strategy?.normalize?.(obj);
   if (ctx.operation === 'create') def.strategy?.defaultOnCreate?.(obj, ctx);
-  const causes = [...validateMeta(def, obj), ...(def.strategy?.validate?.(obj, ctx) ?? [])];
+  restrictNodeWrites(def, obj, ctx);
+  const causes = [...nestingCauses(obj), ...validateMeta(def, obj), ...(def.strategy?.validate?.(obj, ctx) ?? [])];
   if (causes.length > 0) throw invalid(def, obj.metadata.name ?? '', causes);
+  checkObjectSize(def, obj);
 }
 
 export function invalid(def: Pick<ResourceDef, 'kind' | 'group'>, name: string, causes: StatusCause[]): KedgeError {

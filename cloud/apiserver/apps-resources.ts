@@ -1,4 +1,6 @@
 import type { Deployment, ReplicaSet } from '../../shared/apps-types.js';
+import type { KubeObject } from '../../shared/types.js';
+import { normalizePodSpecQuantities } from './quantity-validation.js';
 import { defaultDeployment, defaultReplicaSet } from './apps-defaults.js';
 import { deploymentPrinter, replicaSetPrinter } from './apps-printers.js';
 import { validateDeployment, validateReplicaSet } from './apps-validation.js';
@@ -12,12 +14,17 @@ const status: SubresourceDef = { name: 'status', verbs: ['get', 'patch', 'update
 /** The scale subresource speaks autoscaling/v1 Scale, as kube-apiserver's discovery says. */
 const scale: SubresourceDef = { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
 
+/** Quantities in a workload's pod template, as a pod's (quantity-validation.ts). */
+const normalizeTemplate = (obj: KubeObject): void => normalizePodSpecQuantities((obj as Deployment | ReplicaSet).spec?.template?.spec);
+
 const deploymentStrategy: ResourceStrategy = {
+  normalize: normalizeTemplate,
   defaultOnCreate: (obj) => defaultDeployment(obj as Deployment),
   validate: (obj, ctx) => validateDeployment(obj as Deployment, ctx),
 };
 
 const replicaSetStrategy: ResourceStrategy = {
+  normalize: normalizeTemplate,
   defaultOnCreate: (obj) => defaultReplicaSet(obj as ReplicaSet),
   validate: (obj, ctx) => validateReplicaSet(obj as ReplicaSet, ctx),
   fields: (obj) => ({ 'status.replicas': String((obj as ReplicaSet).status?.replicas ?? 0) }),

@@ -65,6 +65,12 @@ export function bearerToken(authorization: string | undefined): string | undefin
 export type SessionLookup = (sessionId: string) => UserInfo | undefined;
 
 /**
+ * The group of every dashboard session's user (cloud/dashboard/logins.ts): a session acts as
+ * the admin who minted its login token, but may not mint credentials or take the store.
+ */
+export const DASHBOARD_SESSION_GROUP = 'kedge:dashboard-sessions';
+
+/**
  * The user of a dashboard session sent as the bearer token (cloud/dashboard/), or undefined
  * when the request sends none or its token is no session (then the token table decides).
  */

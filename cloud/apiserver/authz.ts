@@ -1,6 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { UserInfo } from './authn.js';
+import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
 import { nodeAllows } from './node-authz.js';
 import { decodeObject } from './request-body.js';
 import type { RoutedCall } from './rest-handler.js';
@@ -31,9 +31,15 @@ const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitt
 const readVerbs = new Set(['get', 'list', 'watch']);
 
 /**
+ * What a viewer may not read, as "group/resource": kube's `view` role leaves Secrets out, since
+ * their data are credentials (join tokens, node credential hashes, whatever users keep there).
+ */
+const hiddenFromViewers = new Set(['/secrets']);
+
+/**
  * Role-based rules: admin does everything (the cloud's own identity is an admin), viewer reads
- * (resources and non-resource paths), node does what a kubelet needs (node-authz.ts), anyone
- * else is refused with kube's Forbidden message.
+ * (resources but Secrets, and non-resource paths), node does what a kubelet needs
+ * (node-authz.ts), anyone else is refused with kube's Forbidden message.
  */
 export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
   if (await allows(user, attrs, facts)) return;
@@ -45,7 +51,7 @@ function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean 
     case 'admin':
       return true;
     case 'viewer':
-      return readVerbs.has(attrs.verb);
+      return readVerbs.has(attrs.verb) && !(attrs.resource !== undefined && hiddenFromViewers.has(`${attrs.group ?? ''}/${attrs.resource}`));
     case 'node':
       return nodeAllows(user, attrs, facts);
     default:
@@ -78,4 +84,16 @@ function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
 /** For the paths only an admin may use whatever the verb (a viewer may GET other non-resource paths). */
 export function adminOnly(user: UserInfo, path: string): void {
   if (user.role !== 'admin') throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}": admins only`);
+}
+
+/**
+ * For what only an admin's own token may do: mint login tokens, take a backup of the store.
+ * A dashboard session acts as its admin for everything else; a stolen one cannot outlive
+ * itself by minting more, nor carry off every Secret at once.
+ */
+export function adminTokenOnly(user: UserInfo, path: string): void {
+  adminOnly(user, path);
+  if (user.groups.includes(DASHBOARD_SESSION_GROUP)) {
+    throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}" with a dashboard session: an admin token only`);
+  }
 }

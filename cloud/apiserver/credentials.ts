@@ -5,22 +5,29 @@ import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { makePrivateDir, previousCopy, writePrivate } from '../../shared/private-file.js';
-import { jsonDocument, readRecovering } from '../../shared/recovering-read.js';
+import { jsonDocument, readRecovering, type Recovered } from '../../shared/recovering-read.js';
 import type { TokenEntry } from './authn.js';
 import { caUsable, certCovers, generateCa, generateServingCert, hasKeyIdentifiers, reissueCa, type ServingCert } from './tls-cert.js';
 
 /**
- * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600):
+ * The cloud's generated credentials, kept in `<dataDir>/tokens.json` (mode 0600), each for one
+ * job only:
  * - admin: the kubectl user (role admin), written into `<dataDir>/kubeconfig`;
- * - cloud: the in-process components' loopback token (user system:kedge-cloud, role admin);
- * - edge: the bootstrap token edges present to the MQTT broker;
+ * - cloud: the in-process components' loopback API token (user system:kedge-cloud, role
+ *   admin); the broker refuses it;
+ * - hub: the cloud hub's broker password (MQTT user kedge-cloud); the API refuses it;
+ * - edge: the shared token edges on the cloud's machine present to the broker;
  * - tokens: API tokens added later by `kedge token create` (optional; see token-file.ts).
  */
 export interface Credentials {
   admin: string;
   cloud: string;
+  hub: string;
   edge: string;
 }
+
+/** tokens.json as a cloud older than the hub's own password wrote it. */
+export type StoredCredentials = Omit<Credentials, 'hub'> & { hub?: string };
 
 export const ADMIN_USER = 'kedge-admin';
 export const CLOUD_USER = 'system:kedge-cloud';
@@ -37,13 +44,19 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Reads the stored tokens, or generates and stores them on first start (never over a damaged file). */
+/**
+ * Reads the stored tokens, or generates and stores them on first start (never over a damaged
+ * file). A file written before the hub had a password of its own gains one (everything else
+ * in it kept).
+ */
 export async function loadOrCreateCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials> {
-  const existing = await readCredentials(dataDir, logger);
-  if (existing) return existing;
-  const creds: Credentials = { admin: newToken(), cloud: newToken(), edge: newToken() };
+  const path = join(dataDir, TOKENS_FILE);
+  const { value: stored, problem } = await readTokensFile(dataDir, logger);
+  if (stored?.hub !== undefined) return { ...credentialsIn(stored), hub: stored.hub };
+  const creds: Credentials = stored ? { ...credentialsIn(stored), hub: newToken() } : { admin: newToken(), cloud: newToken(), hub: newToken(), edge: newToken() };
   await makePrivateDir(dataDir);
-  await writePrivate(join(dataDir, TOKENS_FILE), JSON.stringify(creds, null, 2) + '\n', { keepPrevious: true });
+  // A damaged file is replaced, not kept as the last good copy.
+  await writePrivate(path, JSON.stringify({ ...stored, ...creds }, null, 2) + '\n', { keepPrevious: problem === undefined });
   return creds;
 }
 
@@ -52,12 +65,19 @@ export async function loadOrCreateCredentials(dataDir: string, logger: Logger = 
  * back to its last good copy (with a WARN); with none, this throws: new tokens would lock out
  * every kubeconfig, token and edge given the old ones.
  */
-export async function readCredentials(dataDir: string, logger: Logger = silentLogger): Promise<Credentials | undefined> {
-  const read = await readRecovering(join(dataDir, TOKENS_FILE), { parse: parseCredentials, logger, otherwise: (problem) => lostTokens(dataDir, problem) });
-  return read.value && { admin: read.value.admin, cloud: read.value.cloud, edge: read.value.edge };
+export async function readCredentials(dataDir: string, logger: Logger = silentLogger): Promise<StoredCredentials | undefined> {
+  const { value } = await readTokensFile(dataDir, logger);
+  return value && credentialsIn(value);
 }
 
-const parseCredentials = jsonDocument<Credentials>({ admin: 'string', cloud: 'string', edge: 'string', tokens: 'array?' });
+/** tokens.json whole (the tokens added later included), or its last good copy. */
+function readTokensFile(dataDir: string, logger: Logger): Promise<Recovered<StoredCredentials>> {
+  return readRecovering(join(dataDir, TOKENS_FILE), { parse: parseCredentials, logger, otherwise: (problem) => lostTokens(dataDir, problem) });
+}
+
+const parseCredentials = jsonDocument<StoredCredentials>({ admin: 'string', cloud: 'string', hub: 'string?', edge: 'string', tokens: 'array?' });
+
+const credentialsIn = ({ admin, cloud, hub, edge }: StoredCredentials): StoredCredentials => ({ admin, cloud, edge, ...(hub !== undefined && { hub }) });
 
 export function lostTokens(dataDir: string, problem: string): KedgeError {
   const path = join(dataDir, TOKENS_FILE);
@@ -78,8 +98,8 @@ export async function readEdgeBootstrapToken(dataDir: string): Promise<string> {
 /** Alias of readEdgeBootstrapToken (sim/demo.ts uses this name). */
 export const readEdgeToken = readEdgeBootstrapToken;
 
-/** The tokens the apiserver accepts: the admin user and the cloud's own components. */
-export function apiTokens(creds: Credentials): TokenEntry[] {
+/** The tokens the apiserver accepts: the admin user and the cloud's own components (not the hub's broker password). */
+export function apiTokens(creds: Pick<Credentials, 'admin' | 'cloud'>): TokenEntry[] {
   return [
     { token: creds.admin, user: ADMIN_USER, role: 'admin', groups: ['system:masters'] },
     { token: creds.cloud, user: CLOUD_USER, role: 'admin', groups: ['system:masters'] },

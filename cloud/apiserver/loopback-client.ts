@@ -22,11 +22,12 @@ export function refPath(ref: ResourceRef): string {
 /**
  * An ApiClient for in-process components: it builds ApiRequests and calls the very same
  * `handle` the HTTP server uses, so authentication, authorization and admission all apply.
+ * Without a token, `handle` must stand for a user already (ApiServer.loopbackAsNode).
  * Failures come back as KedgeErrors; watch streams as Observables of ApiWatchEvent.
  */
-export function createLoopbackClient(handle: ApiHandler, token: string): ApiClient {
+export function createLoopbackClient(handle: ApiHandler, token?: string): ApiClient {
   const request = async (method: string, path: string, opts: { query?: URLSearchParams; body?: unknown; contentType?: string } = {}): Promise<ApiResponse> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...(token !== undefined && { authorization: `Bearer ${token}` }) };
     const req: ApiRequest = { method, path, query: opts.query ?? new URLSearchParams(), headers };
     if (opts.body !== undefined) {
       headers['content-type'] = opts.contentType ?? 'application/json';

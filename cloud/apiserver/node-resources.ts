@@ -2,6 +2,7 @@ import type { Lease, RuntimeClass } from '../../shared/config-types.js';
 import type { StatusCause } from '../../shared/errors.js';
 import { checkLabel, invalidValue } from './admission.js';
 import { checkStringMap, undecodable } from './config-data.js';
+import { normalizeQuantityMap, validateQuantityMap } from './quantity-validation.js';
 import { leasePrinter, runtimeClassPrinter } from './config-printers.js';
 import type { AdmissionContext, ResourceDef } from './registry.js';
 
@@ -26,7 +27,10 @@ export const runtimeClassResource: ResourceDef = {
   group: NODE_GROUP, version: 'v1', resource: 'runtimeclasses', singular: 'runtimeclass', kind: 'RuntimeClass', namespaced: false,
   shortNames: [], categories: [], subresources: [], printer: runtimeClassPrinter,
   strategy: {
-    normalize: (obj) => checkRuntimeClassTypes(obj as RuntimeClass),
+    normalize(obj) {
+      normalizeQuantityMap((obj as RuntimeClass).overhead?.podFixed);
+      checkRuntimeClassTypes(obj as RuntimeClass);
+    },
     validate: (obj, ctx) => validateRuntimeClass(obj as RuntimeClass, ctx),
   },
 };
@@ -98,5 +102,5 @@ function validateRuntimeClass(rc: RuntimeClass, ctx: AdmissionContext): StatusCa
   if (ctx.operation === 'update' && old && old.handler !== handler) causes.push(invalidValue('handler', handler, 'field is immutable'));
   const tolerations = rc.scheduling?.tolerations as unknown;
   if (tolerations !== undefined && tolerations !== null && !Array.isArray(tolerations)) causes.push(invalidValue('scheduling.tolerations', tolerations, 'must be a list'));
-  return causes;
+  return [...causes, ...validateQuantityMap(rc.overhead?.podFixed, 'overhead.podFixed')];
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './authn.js';
+import { nodeUser } from './node-authz.js';
 import { adminOnly, authorize, requestFacts } from './authz.js';
 import type { ApiClient } from './client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
@@ -65,6 +66,12 @@ export interface ApiServer {
   gate: RequestGate;
   /** An in-process ApiClient that runs every call through `handle` as the given token's user. */
   loopback(token: string): ApiClient;
+  /**
+   * An in-process ApiClient acting as node `node` (user system:node:<node>, group
+   * system:nodes), through the whole pipeline: what the hub writes for an edge meets the same
+   * authorization and NodeRestriction as that node's own token would. No token stands for it.
+   */
+  loopbackAsNode(node: string): ApiClient;
   readonly registry: ResourceRegistry;
 }
 
@@ -93,18 +100,18 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     inflight: deps.inflight ?? KUBE_INFLIGHT_LIMITS,
   });
 
-  async function dispatch(req: ApiRequest): Promise<ApiResponse> {
+  async function dispatch(req: ApiRequest, asUser: UserInfo | undefined): Promise<ApiResponse> {
     const path = trimmedPath(req.path);
     if (isHealthPath(path)) return textResponse(200, 'ok');
     checkBodySize(req);
     const joining = deps.join?.serve(req, path);
     if (joining) return joining;
-    const user = (await credentialsOf(req)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
+    const user = asUser ?? (await credentialsOf(req)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     const parsed = parseApiPath(path);
     if (parsed.kind === 'resource') {
-      const call = route(registry, parsed.path, req);
+      const call = route(registry, parsed.path, req, user);
       const p = parsed.path;
       const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
       await authorize(user, attrs, requestFacts(restDeps.storage, call));
@@ -135,9 +142,9 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     throw notFoundPath();
   }
 
-  async function handle(req: ApiRequest): Promise<ApiResponse> {
+  async function handle(req: ApiRequest, asUser?: UserInfo): Promise<ApiResponse> {
     try {
-      return await dispatch(req);
+      return await dispatch(req, asUser);
     } catch (err) {
       const res = errorResponse(err);
       if (res.status >= 500) log.error('request failed', { method: req.method, path: req.path, error: String(err) });
@@ -145,7 +152,13 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
   }
 
-  const server: ApiServer = { handle, gate, registry, loopback: (token) => createLoopbackClient(handle, token) };
+  const server: ApiServer = {
+    handle: (req) => handle(req),
+    gate,
+    registry,
+    loopback: (token) => createLoopbackClient((req) => handle(req), token),
+    loopbackAsNode: (node) => createLoopbackClient((req) => handle(req, nodeUser(node))),
+  };
   return server;
 }
 

@@ -1,6 +1,7 @@
 import type { StatusCause } from '../../shared/errors.js';
 import type { Container, Pod, Toleration } from '../../shared/types.js';
 import { checkLabel, invalidValue, required } from './admission.js';
+import { normalizePodSpecQuantities, validatePodSpecQuantities } from './quantity-validation.js';
 import type { ResourceStrategy } from './registry.js';
 import { admitRuntimeClass } from './runtime-class-admission.js';
 
@@ -9,6 +10,7 @@ import { admitRuntimeClass } from './runtime-class-admission.js';
  * admission plugin, PodStrategy.PrepareForCreate), and the validation kedge needs.
  */
 export const podStrategy: ResourceStrategy = {
+  normalize: (obj) => normalizePodSpecQuantities((obj as Pod).spec),
   defaultOnCreate(obj) {
     const pod = obj as Pod;
     pod.spec ??= { containers: [] };
@@ -102,6 +104,6 @@ function validatePod(pod: Pod): StatusCause[] {
   if (policy !== undefined && !['Always', 'OnFailure', 'Never'].includes(policy)) {
     causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Always", "OnFailure", "Never"`, field: 'spec.restartPolicy' });
   }
-  return causes;
+  return [...causes, ...validatePodSpecQuantities(pod.spec)];
 }
 

@@ -1,12 +1,15 @@
 import type { KubeObject } from '../../shared/types.js';
 import type { StatusCause } from '../../shared/errors.js';
 import type { ColumnDefinition } from './tables.js';
+import type { UserInfo } from './authn.js';
 
-/** What an admission step may look at: the clock's "now" and the old object on updates. */
+/** What an admission step may look at: the clock's "now", the old object on updates, and who asks. */
 export interface AdmissionContext {
   now: number;
   operation: 'create' | 'update';
   old?: KubeObject;
+  /** The requester (NodeRestriction looks at it); absent for the server's own derived writes (scale). */
+  user?: UserInfo;
 }
 
 /** Per-kind behaviour hooks: defaulting, validation, printing, field selectors. */

@@ -6,6 +6,7 @@ import { nodeSyncResource } from './nodesync.js';
 import { checkNodeTypes } from './node-decoding.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
+import { normalizeNodeQuantities, validateNodeQuantities } from './quantity-validation.js';
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
 import { endpointsResource, serviceResource } from './service-resource.js';
@@ -26,7 +27,11 @@ const namespaceStrategy: ResourceStrategy = {
 };
 
 const nodeStrategy: ResourceStrategy = {
-  normalize: checkNodeTypes,
+  normalize(obj) {
+    normalizeNodeQuantities((obj as Node).status);
+    checkNodeTypes(obj);
+  },
+  validate: (obj) => validateNodeQuantities((obj as Node).status),
   fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
 };
 

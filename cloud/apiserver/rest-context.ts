@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.js';
+import type { UserInfo } from './authn.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { Store } from '../store/store.js';
 import type { ResourcePath } from './paths.js';
@@ -23,6 +24,8 @@ export interface ResourceCall {
   def: ResourceDef;
   path: ResourcePath;
   req: ApiRequest;
+  /** Who asks, as authentication established it. */
+  user: UserInfo;
 }
 
 /** The label and field selectors of a list or watch as one predicate over objects. */

@@ -1,4 +1,5 @@
 import { KedgeError } from '../../shared/errors.js';
+import type { UserInfo } from './authn.js';
 import { serveScale } from './apps-scale.js';
 import { bindPod } from './binding.js';
 import { evictPod } from './eviction.js';
@@ -22,14 +23,14 @@ export function notFoundPath(): KedgeError {
 }
 
 /** Finds the kind and the verb, or fails with 404 / 405 as kube-apiserver would. */
-export function route(registry: ResourceRegistry, path: ResourcePath, req: ApiRequest): RoutedCall {
+export function route(registry: ResourceRegistry, path: ResourcePath, req: ApiRequest, user: UserInfo): RoutedCall {
   const def = registry.find(path.group, path.version, path.resource);
   if (!def) throw notFoundPath();
   if (!def.namespaced && path.namespace !== undefined) throw notFoundPath();
   if (def.namespaced && path.namespace === undefined && path.name !== undefined) throw notFoundPath();
   if (path.subresource !== undefined && !hasSubresource(def, path.subresource)) throw notFoundPath();
   const verb = verbOf(req, path, def);
-  return { def, path, req, verb };
+  return { def, path, req, user, verb };
 }
 
 function verbOf(req: ApiRequest, path: ResourcePath, def: ResourceDef): string {

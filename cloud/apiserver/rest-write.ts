@@ -31,7 +31,7 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
     prepareCreate(call.def, candidate, namespace, deps.clock.now());
     try {
       const created = await serializedFor(deps, call.def, async () => {
-        const ctx = { operation: 'create', now: deps.clock.now() } as const;
+        const ctx = { operation: 'create', now: deps.clock.now(), user: call.user } as const;
         await prepareObject(deps, call.def, candidate, ctx);
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
@@ -57,7 +57,7 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   const expected = body.metadata.resourceVersion;
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
-    return admitted(deps, call.def, prepareUpdate(call.def, body, current, part), current);
+    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current);
   }));
   return jsonResponse(200, updated);
 }
@@ -82,7 +82,7 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
     }
     if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
     checkTypeMeta(call.def, patched);
-    return admitted(deps, call.def, prepareUpdate(call.def, patched, current, part), current);
+    return admitted(deps, call, prepareUpdate(call.def, patched, current, part), current);
   }));
   return jsonResponse(200, updated);
 }
@@ -120,10 +120,10 @@ function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
   throw err;
 }
 
-async function admitted(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {
-  const ctx = { operation: 'update', now: deps.clock.now(), old: current } as const;
-  await prepareObject(deps, def, next, ctx);
-  admit(def, next, ctx);
+async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+  const ctx = { operation: 'update', now: deps.clock.now(), old: current, user: call.user } as const;
+  await prepareObject(deps, call.def, next, ctx);
+  admit(call.def, next, ctx);
   return next;
 }
 

@@ -4,7 +4,7 @@ import { KedgeError } from '../../shared/errors.js';
 import type { TokenEntry } from './authn.js';
 import { readRecovering } from '../../shared/recovering-read.js';
 import { silentLogger } from '../../shared/log.js';
-import { apiTokens, lostTokens, newToken, TOKENS_FILE, writePrivate, type Credentials } from './credentials.js';
+import { apiTokens, lostTokens, newToken, TOKENS_FILE, writePrivate, type StoredCredentials } from './credentials.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
 import type { TokenSource } from './token-reload.js';
 
@@ -15,7 +15,7 @@ import type { TokenSource } from './token-reload.js';
 export const TOKEN_ROLES = ['admin', 'viewer', 'node'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
 
-type TokensFile = Credentials & { tokens?: TokenEntry[] };
+type TokensFile = StoredCredentials & { tokens?: TokenEntry[] };
 
 /** tokens.json as the running apiserver sees it: stamped by mtime, size and inode (a write replaces the file). */
 export function tokenFileSource(dataDir: string): TokenSource {

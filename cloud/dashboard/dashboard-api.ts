@@ -1,6 +1,6 @@
 import type { Timing } from '../../shared/timing.js';
 import type { SessionLookup, UserInfo } from '../apiserver/authn.js';
-import { adminOnly } from '../apiserver/authz.js';
+import { adminOnly, adminTokenOnly } from '../apiserver/authz.js';
 import { DEFAULT_TOLERATION_SECONDS } from '../apiserver/pod-admission.js';
 import { jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
 import type { DemoProxy } from './demo-proxy.js';
@@ -8,7 +8,7 @@ import type { DashboardLogins } from './logins.js';
 
 /**
  * The dashboard's API paths, served after authentication and authorization like the rest:
- *   POST /kedge/v1/dashboard/login-tokens → a one-time login token (admins only)
+ *   POST /kedge/v1/dashboard/login-tokens → a one-time login token (an admin's token only, not a session)
  *   GET  /kedge/v1/info                  → the time scale and the node lifecycle's timing
  *   ANY  /kedge/v1/demo/<path>           → the running demo's control API (admins only)
  */
@@ -37,7 +37,7 @@ export function dashboardApi(deps: DashboardApiDeps): DashboardApi {
       const method = req.method.toUpperCase();
       if (path === LOGIN_TOKENS_PATH) {
         allow(method, path, 'POST');
-        adminOnly(user, path);
+        adminTokenOnly(user, path);
         const login = deps.logins.mint(user);
         return jsonResponse(201, { kind: 'DashboardLoginToken', apiVersion: 'kedge/v1', ...login, path: `/?token=${login.token}` });
       }

@@ -22,7 +22,7 @@ const codeByStatus: Record<number, ErrorCode> = { 400: 'BadRequest', 404: 'NotFo
 /** What the cloud cannot do itself (links, edge processes), asked of the demo that started it. */
 export function demoProxy(options: DemoProxyOptions): DemoProxy {
   return async (req, path) => {
-    const controlUrl = await readControlUrl(options.dataDir);
+    const { controlUrl, controlToken } = await readControl(options.dataDir);
     const abort = new AbortController();
     const cancel = options.clock.setTimer(DEMO_PROXY_TIMEOUT_MS, () => abort.abort());
     const query = req.query.size > 0 ? `?${req.query}` : '';
@@ -31,7 +31,7 @@ export function demoProxy(options: DemoProxyOptions): DemoProxy {
       res = await fetch(`${controlUrl}${path}${query}`, {
         method: req.method,
         body: req.body ? new Uint8Array(req.body) : undefined,
-        headers: req.body ? { 'content-type': 'application/json' } : {},
+        headers: { ...(req.body && { 'content-type': 'application/json' }), ...(controlToken !== undefined && { authorization: `Bearer ${controlToken}` }) },
         signal: abort.signal,
       });
     } catch (err) {
@@ -46,14 +46,14 @@ export function demoProxy(options: DemoProxyOptions): DemoProxy {
   };
 }
 
-async function readControlUrl(dataDir: string): Promise<string> {
+async function readControl(dataDir: string): Promise<{ controlUrl: string; controlToken?: string }> {
   const file = join(dataDir, DEMO_FILE);
-  let parsed: { controlUrl?: unknown };
+  let parsed: { controlUrl?: unknown; controlToken?: unknown };
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as { controlUrl?: unknown };
+    parsed = JSON.parse(await readFile(file, 'utf8')) as typeof parsed;
   } catch {
     throw new KedgeError('Unavailable', `no demo runs with this cloud (no ${file}): links and edge processes can be controlled only in a demo started with kedge demo`);
   }
   if (typeof parsed.controlUrl !== 'string') throw new KedgeError('Unavailable', `${file} names no control API`);
-  return parsed.controlUrl;
+  return { controlUrl: parsed.controlUrl, ...(typeof parsed.controlToken === 'string' && { controlToken: parsed.controlToken }) };
 }

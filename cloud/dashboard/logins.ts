@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import { sha256Hex as digest } from '../../shared/digest.js';
-import type { UserInfo } from '../apiserver/authn.js';
+import { DASHBOARD_SESSION_GROUP, type UserInfo } from '../apiserver/authn.js';
 
 /** How long a login token may wait to be used. */
 export const LOGIN_TOKEN_TTL_MS = 60 * 60_000;
@@ -25,7 +25,8 @@ interface Expiring {
 /**
  * The dashboard's logins: one-time login tokens (minted by an admin, e.g. `kedge demo`) that a
  * browser exchanges once for a session, and the sessions, which end after SESSION_IDLE_MS
- * unused or with the cloud process. Both are kept by SHA-256 digest only.
+ * unused or with the cloud process. Both are kept by SHA-256 digest only. A session's user is
+ * its admin in DASHBOARD_SESSION_GROUP, which may not mint login tokens (authz.ts adminTokenOnly).
  */
 export class DashboardLogins {
   private readonly pending = new Map<string, Expiring>();
@@ -56,7 +57,8 @@ export class DashboardLogins {
     const sessionId = randomBytes(32).toString('base64url');
     dropExpired(this.sessions, this.clock.now());
     keepBounded(this.sessions, MAX_SESSIONS - 1);
-    this.sessions.set(digest(sessionId), { user: login.user, expiresAt: this.clock.now() + this.sessionIdleMs });
+    const user = { ...login.user, groups: [...login.user.groups, DASHBOARD_SESSION_GROUP] };
+    this.sessions.set(digest(sessionId), { user, expiresAt: this.clock.now() + this.sessionIdleMs });
     return sessionId;
   }
 

@@ -23,7 +23,10 @@ import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
 
 export interface CloudHubOptions {
+  /** The cloud's own client (informers, the node-role label, Events). */
   api: ApiClient;
+  /** A client acting as node `node` (ApiServer.loopbackAsNode): what an edge reports is written as that node. */
+  apiAsNode(node: string): ApiClient;
   /** The cloud's shared informers (default: the hub's own). */
   informers?: Informers;
   brokerUrl: string;
@@ -128,7 +131,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
-  const handle = inboundHandler({ api, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [

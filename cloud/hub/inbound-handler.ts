@@ -33,7 +33,10 @@ export interface HubStats {
 }
 
 export interface InboundDeps {
+  /** The cloud's own client (the node-role label of a new Node). */
   api: ApiClient;
+  /** A client acting as node `node`: what an edge reports is written as that node (NodeRestriction applies). */
+  apiAsNode(node: string): ApiClient;
   clock: Clock;
   logger: Logger;
   stats: HubStats;
@@ -52,7 +55,7 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject } = deps;
+  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
   return async (inbound) => {
@@ -91,11 +94,11 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
           }
           return;
         case 'nodeStatus':
-          await writeNodeStatus(api, message.body);
+          await writeNodeStatus(apiAsNode(node), message.body, api);
           if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
           break;
         case 'heartbeat':
-          await touchNodeHeartbeat(api, node, timestamp(clock.now()), reportedConditions.get(node));
+          await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reportedConditions.get(node));
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           await podStatus(node, message);
@@ -121,7 +124,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       return;
     }
     if (!boundPods.isNewer(uid, message.statusVersion)) return;
-    if ((await writePodStatus(api, node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
+    if ((await writePodStatus(apiAsNode(node), node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
   }
 
   /** The hello without the pods it says it holds that are bound to another node. */

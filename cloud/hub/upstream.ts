@@ -8,7 +8,9 @@ import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-hea
  * Edge → cloud writes (KubeEdge's EdgeController upstream). The edge owns status, the cloud
  * owns spec: these only ever write the status subresource of an existing object, with
  * compare-and-set on resourceVersion, retried on Conflict. Transient failures are thrown so
- * the caller does not ack and the edge re-sends.
+ * the caller does not ack and the edge re-sends. The `api` they are given acts as the
+ * reporting node (ApiServer.loopbackAsNode): what a node may write over MQTT is what its own
+ * token may write over HTTP (kube's Node authorizer and NodeRestriction), not what the cloud may.
  */
 const CONFLICT_RETRIES = 5;
 
@@ -38,18 +40,27 @@ function ignoreGone(err: unknown): void {
   if (!isKedgeError(err, 'NotFound') && !isKedgeError(err, 'Conflict')) throw err;
 }
 
-/** [SYNC-11] Registers the Node on first report (spec and labels from the edge), else writes its status. */
-export async function writeNodeStatus(api: ApiClient, reported: Node): Promise<'created' | 'updated'> {
+/** What kubectl shows as the ROLES of a node the hub registered: the cloud says it, a kubelet may not (NodeRestriction). */
+export const EDGE_ROLE_LABEL = 'node-role.kubernetes.io/edge';
+
+/**
+ * [SYNC-11] Registers the Node on first report (spec and labels from the edge, as the node:
+ * NodeRestriction refuses labels a kubelet may not set), else writes its status. The cloud
+ * (`cloud`, its own identity) then labels a Node registered here as an edge node; an edge from
+ * before that claimed the label itself, so that one label is left out of what it sends.
+ */
+export async function writeNodeStatus(api: ApiClient, reported: Node, cloud: ApiClient): Promise<'created' | 'updated'> {
   const name = reported.metadata.name!;
   const ref = { resource: 'nodes', name };
   return retryOnConflict(async () => {
     const current = await getOrUndefined(() => api.get<Node>(ref));
     if (!current) {
-      const { labels, annotations } = reported.metadata;
+      const { labels: { [EDGE_ROLE_LABEL]: _given, ...labels } = {}, annotations } = reported.metadata;
       const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec: reported.spec ?? {}, status: reported.status ?? {} };
       try {
         const created = await api.create<Node>(ref, body);
         if (!sameJson(created.status ?? {}, body.status)) await api.replace<Node>({ ...ref, subresource: 'status' }, { ...created, status: body.status });
+        await cloud.patch(ref, { metadata: { labels: { [EDGE_ROLE_LABEL]: '' } } });
         return 'created';
       } catch (err) {
         // Someone registered it first: try again as an update.

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Secret } from '../../shared/config-types.js';
 import type { Clock } from '../../shared/clock.js';
 import { refusals, type Counters } from '../../shared/counters.js';
+import { sameSecret } from '../../shared/digest.js';
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { parseBootstrapToken } from '../../shared/join-token.js';
 import type { Logger } from '../../shared/log.js';
@@ -79,7 +79,7 @@ async function join(deps: JoinDeps, req: ApiRequest): Promise<ApiResponse> {
   const node = nodeOf(req.body);
   if (!node) throw refuse('bad-request', new KedgeError('BadRequest', 'the join request must be JSON {"node": "<node name>"} with a valid node name'));
   const token = await tokenNamed(deps.api, presented.id);
-  if (!token || !sameText(token.secret, presented.secret)) throw refuse('bad-token', new KedgeError('Unauthorized', 'unknown or revoked join token'));
+  if (!token || !sameSecret(token.secret, presented.secret)) throw refuse('bad-token', new KedgeError('Unauthorized', 'unknown or revoked join token'));
   if (token.expires !== undefined && token.expires <= deps.clock.now()) {
     throw refuse('expired', new KedgeError('Unauthorized', `the join token expired at ${new Date(token.expires).toISOString()}`));
   }
@@ -113,9 +113,4 @@ async function saveCredential(api: ApiClient, node: string, secret: Secret): Pro
     if (!isKedgeError(err, 'AlreadyExists')) throw err;
     await api.replace({ resource: 'secrets', namespace: JOIN_NAMESPACE, name: nodeCredentialName(node) }, secret);
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -32,7 +32,10 @@ function condition(type: string, ok: boolean, reason: string, message: string, f
   };
 }
 
-/** The Node object sent as registration and heartbeat [SYNC-11]. */
+/**
+ * The Node object sent as registration and heartbeat [SYNC-11]. Only labels a kubelet may set
+ * on itself (NodeRestriction): the cloud gives it its role (node-role.kubernetes.io/edge).
+ */
 export function buildNode(facts: NodeFacts, now: number): Node {
   const resources = { cpu: '4', memory: '8Gi', pods: String(facts.maxPods ?? DEFAULT_MAX_PODS) };
   return {
@@ -44,7 +47,6 @@ export function buildNode(facts: NodeFacts, now: number): Node {
         'kubernetes.io/hostname': facts.nodeName,
         'kubernetes.io/os': 'linux',
         'kubernetes.io/arch': 'amd64',
-        'node-role.kubernetes.io/edge': '',
       },
     },
     spec: {},

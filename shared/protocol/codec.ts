@@ -1,11 +1,13 @@
 import type { DownMessage, Envelope, ObjectRef, Presence, UpMessage } from './envelope.js';
 import { PROTOCOL_VERSION } from './envelope.js';
 import { bracketDepth } from '../json-depth.js';
+import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_NESTING } from './limits.js';
 
-/** Inbound payloads larger than this are rejected before parsing. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-/** Deeper payloads are rejected before parsing: deep values overflow the stack of recursive code (clones, printers). */
-export const MAX_PAYLOAD_NESTING = 64;
+/**
+ * Inbound payloads larger or deeper than the limits (limits.ts: the API's object limits plus
+ * the envelope) are rejected before parsing: deep values overflow the stack of recursive code.
+ */
+export { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_NESTING };
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; reason: string };
 

@@ -19,6 +19,7 @@ const statusVerbs = ['get', 'update', 'patch'];
 const lease = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
 const podOn = (nodeName?: string): KubeObject => ({ kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [], ...(nodeName ? { nodeName } : {}) } }) as KubeObject;
 const leaseNamed = (name: string): KubeObject => ({ kind: 'Lease', metadata: { name } }) as KubeObject;
+const nodeNamed = (name: string): KubeObject => ({ kind: 'Node', metadata: { name } }) as KubeObject;
 
 interface Target {
   label: string;
@@ -34,11 +35,15 @@ const targets: Target[] = [
   { label: 'its own Node', attrs: { resource: 'nodes', name: 'edge-1' }, verbs: named, nodeMay: ['get', 'update', 'patch'] },
   { label: "another node's Node", attrs: { resource: 'nodes', name: 'edge-2' }, verbs: named, nodeMay: ['get'] },
   { label: 'all nodes', attrs: { resource: 'nodes' }, verbs: collection, nodeMay: ['list', 'watch'] },
+  { label: 'nodes, registering itself', attrs: { resource: 'nodes' }, verbs: ['create'], nodeMay: ['create'], submitted: nodeNamed('edge-1') },
+  { label: 'nodes, registering another node', attrs: { resource: 'nodes' }, verbs: ['create'], nodeMay: [], submitted: nodeNamed('edge-2') },
   { label: 'its own nodes/status', attrs: { resource: 'nodes', name: 'edge-1', subresource: 'status' }, verbs: statusVerbs, nodeMay: statusVerbs },
   { label: "another node's nodes/status", attrs: { resource: 'nodes', name: 'edge-2', subresource: 'status' }, verbs: statusVerbs, nodeMay: [] },
   { label: 'pods', attrs: { resource: 'pods', namespace: 'default' }, verbs: collection, nodeMay: ['list', 'watch'] },
   { label: 'pods in every namespace', attrs: { resource: 'pods' }, verbs: ['list', 'watch'], nodeMay: ['list', 'watch'] },
-  { label: 'a pod', attrs: { resource: 'pods', namespace: 'default', name: 'p' }, verbs: named, nodeMay: ['get'], stored: podOn('edge-1') },
+  { label: 'a pod bound to it', attrs: { resource: 'pods', namespace: 'default', name: 'p' }, verbs: named, nodeMay: ['get', 'delete'], stored: podOn('edge-1') },
+  { label: 'a pod bound elsewhere', attrs: { resource: 'pods', namespace: 'default', name: 'p' }, verbs: named, nodeMay: ['get'], stored: podOn('edge-2') },
+  { label: 'an unbound pod', attrs: { resource: 'pods', namespace: 'default', name: 'p' }, verbs: named, nodeMay: ['get'], stored: podOn() },
   { label: 'status of its own pod', attrs: { resource: 'pods', namespace: 'default', name: 'p', subresource: 'status' }, verbs: statusVerbs, nodeMay: statusVerbs, stored: podOn('edge-1') },
   { label: "status of another node's pod", attrs: { resource: 'pods', namespace: 'default', name: 'p', subresource: 'status' }, verbs: statusVerbs, nodeMay: ['get'], stored: podOn('edge-2') },
   { label: 'status of an unbound pod', attrs: { resource: 'pods', namespace: 'default', name: 'p', subresource: 'status' }, verbs: statusVerbs, nodeMay: ['get'], stored: podOn() },
@@ -58,6 +63,8 @@ const targets: Target[] = [
   { label: 'deployments', attrs: { group: 'apps', resource: 'deployments', namespace: 'default' }, verbs: collection, nodeMay: [] },
   { label: 'a deployment scale', attrs: { group: 'apps', resource: 'deployments', namespace: 'default', name: 'd', subresource: 'scale' }, verbs: statusVerbs, nodeMay: [] },
   { label: 'secrets', attrs: { resource: 'secrets', namespace: 'default' }, verbs: collection, nodeMay: [] },
+  { label: 'secrets in every namespace', attrs: { resource: 'secrets' }, verbs: ['list', 'watch'], nodeMay: [] },
+  { label: 'a secret', attrs: { resource: 'secrets', namespace: 'kube-system', name: 'bootstrap-token-abcdef' }, verbs: named, nodeMay: [] },
   { label: 'a namespace', attrs: { resource: 'namespaces', name: 'default' }, verbs: named, nodeMay: [] },
   { label: 'a non-resource path', attrs: { path: '/api' }, verbs: ['get', 'create'], nodeMay: ['get'] },
   { label: 'components', attrs: { path: '/kedge/v1/components/scheduler/stop' }, verbs: ['create'], nodeMay: [] },
@@ -67,7 +74,7 @@ const readVerbs = new Set(['get', 'list', 'watch']);
 const roles: { label: string; user: UserInfo; may: (verb: string, t: Target) => boolean }[] = [
   { label: 'admin', user: admin, may: () => true },
   { label: "the cloud's own identity", user: cloud, may: () => true },
-  { label: 'viewer', user: viewer, may: (verb) => readVerbs.has(verb) },
+  { label: 'viewer', user: viewer, may: (verb, t) => readVerbs.has(verb) && t.attrs.resource !== 'secrets' },
   { label: 'node edge-1', user: node1, may: (verb, t) => t.nodeMay.includes(verb) },
   { label: 'a node user outside system:nodes', user: nodeWithoutGroup, may: () => false },
   { label: 'a node role without a system:node: name', user: nodeNamedOddly, may: () => false },

@@ -53,6 +53,15 @@ const rows: Row[] = [
   { input: 'malformed YAML body', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: 'metadata:\n  name: [a\n', contentType: 'application/yaml' }] },
   { input: 'a body that is not an object (`[1,2]`)', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '[1,2]' }] },
   { input: 'body nested more than 512 levels deep', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '{"metadata":'.repeat(600) + '{}' + '}'.repeat(600) }] },
+  {
+    input: 'object nested more than 64 levels deep, as created or after a patch', code: 422, reason: 'Invalid', causes: [`x${'.x'.repeat(63)}`],
+    send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: { metadata: { annotations: { a: 'b' } }, x: JSON.parse('{"x":'.repeat(64) + '{}' + '}'.repeat(64)) as unknown }, contentType: merge }],
+  },
+  {
+    input: 'object larger than 1,032,192 bytes as JSON, as created or after a patch', code: 413, reason: 'RequestEntityTooLarge',
+    // Within a ConfigMap's own 1 MiB of data (past which its validation answers 422), past what the sync carries.
+    send: () => [{ method: 'POST', path: cms, body: cm('big', { data: { k: 'v'.repeat(1_040_000) } }) }],
+  },
   { input: 'body over 3 MiB', code: 413, reason: 'RequestEntityTooLarge', send: () => [{ method: 'POST', path: cms, raw: Buffer.alloc(3 * 1024 * 1024 + 1, 0x20) }] },
   { input: 'body in an unknown format (`text/plain`)', code: 415, reason: 'UnsupportedMediaType', send: () => [{ method: 'POST', path: cms, raw: '{}', contentType: 'text/plain' }] },
   { input: 'PATCH with `Content-Type: application/json`', code: 415, reason: 'UnsupportedMediaType', send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: { data: { k: 'x' } }, contentType: 'application/json' }] },
@@ -70,7 +79,16 @@ const rows: Row[] = [
   { input: 'Authorization header that is not `Bearer <token>`', code: 401, reason: 'Unauthorized', send: () => [{ method: 'GET', path: pods, token: 'Basic YWRtaW46YWRtaW4=' }] },
   { input: 'viewer write', code: 403, reason: 'Forbidden', send: () => [{ method: 'POST', path: cms, body: cm('by-viewer'), token: VIEWER }] },
   { input: "node writing another node's pod status", code: 403, reason: 'Forbidden', send: () => [{ method: 'PATCH', path: `${pods}/on-edge-2/status`, body: { status: { phase: 'Running' } }, contentType: merge, token: EDGE1 }] },
-  { input: 'node writing a pod (not its status)', code: 403, reason: 'Forbidden', send: () => [{ method: 'DELETE', path: `${pods}/on-edge-1`, token: EDGE1 }] },
+  { input: 'node writing a pod (not its status)', code: 403, reason: 'Forbidden', send: () => [{ method: 'PATCH', path: `${pods}/on-edge-1`, body: { metadata: { labels: { a: 'b' } } }, contentType: merge, token: EDGE1 }] },
+  { input: 'viewer (or node) reading a Secret: get, list (`-A` too), watch', code: 403, reason: 'Forbidden', send: () => [{ method: 'GET', path: '/api/v1/secrets', token: VIEWER }] },
+  {
+    input: 'node changing its own taints, `spec.unschedulable`, ownerReferences or a label a kubelet may not set (any verb)', code: 403, reason: 'Forbidden',
+    send: () => [{ method: 'PATCH', path: '/api/v1/nodes/edge-1', body: { spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } }, contentType: 'application/strategic-merge-patch+json', token: EDGE1 }],
+  },
+  {
+    input: 'node registering itself with a label a kubelet may not set', code: 403, reason: 'Forbidden',
+    send: () => [{ method: 'DELETE', path: '/api/v1/nodes/edge-1' }, { method: 'POST', path: '/api/v1/nodes', body: node('edge-1'), token: EDGE1 }],
+  },
   { input: 'name in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'PUT', path: `${cms}/cm`, body: cm('other') }] },
   { input: 'namespace in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, body: cm('x', { metadata: { name: 'x', namespace: 'kube-system' } }) }] },
   { input: 'kind in the body differs from the URL', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, body: { ...cm('x'), kind: 'Secret' } }] },
@@ -78,6 +96,10 @@ const rows: Row[] = [
   {
     input: 'missing required field (a Pod without containers)', code: 422, reason: 'Invalid', causes: ['spec.containers'],
     send: () => [{ method: 'POST', path: pods, body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'empty' }, spec: {} } }],
+  },
+  {
+    input: 'resource quantity that does not parse (`cpu: banana`), is out of range (`1e9000000`) or negative, or a request over its limit', code: 422, reason: 'Invalid', causes: ['spec.containers[0].resources.requests[cpu]'],
+    send: () => [{ method: 'POST', path: pods, body: pod('banana', { spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: 'banana' } } }] } }) }],
   },
   { input: 'create an object that exists', code: 409, reason: 'AlreadyExists', send: () => [{ method: 'POST', path: cms, body: cm('cm') }] },
   { input: 'update with a stale resourceVersion', code: 409, reason: 'Conflict', send: () => [{ method: 'PUT', path: `${cms}/cm`, body: cm('cm', { metadata: { name: 'cm', resourceVersion: '1' } }) }] },

@@ -59,7 +59,7 @@ describe('a node token through the apiserver (NodeRestriction)', () => {
     expect((await send(EDGE1, 'PATCH', `${pods}/missing/status`, running, merge)).status).toBe(403);
   });
 
-  it('reads nodes and pods, writes only its own Node, and creates Events', async () => {
+  it('reads nodes and pods, writes only its own Node, deletes only its own pods, and creates Events', async () => {
     const { send } = await cluster();
     expect((await send(EDGE1, 'GET', '/api/v1/nodes/edge-2')).status).toBe(200);
     expect((await send(EDGE1, 'GET', '/api/v1/pods')).status).toBe(200);
@@ -69,7 +69,9 @@ describe('a node token through the apiserver (NodeRestriction)', () => {
     expect((await send(EDGE1, 'PATCH', '/api/v1/nodes/edge-2', label, merge)).status).toBe(403);
     expect((await send(EDGE1, 'PATCH', '/api/v1/nodes/edge-2/status', { status: {} }, merge)).status).toBe(403);
     expect((await send(EDGE1, 'DELETE', '/api/v1/nodes/edge-1')).status).toBe(403);
-    expect((await send(EDGE1, 'DELETE', `${pods}/on-edge-1`)).status).toBe(403);
+    expect((await send(EDGE1, 'DELETE', `${pods}/on-edge-2`)).status).toBe(403);
+    // A kubelet's final delete of a pod it stopped: only of a pod bound to it.
+    expect((await send(EDGE1, 'DELETE', `${pods}/on-edge-1`)).status).toBe(200);
     expect((await send(EDGE1, 'POST', pods, pod('sneaky'))).status).toBe(403);
     const event = { metadata: { name: 'e1' }, involvedObject: { kind: 'Pod', name: 'on-edge-1', namespace: 'default' }, reason: 'Started', type: 'Normal', message: 'started' };
     expect((await send(EDGE1, 'POST', '/api/v1/namespaces/default/events', event)).status).toBe(201);

@@ -6,7 +6,7 @@ describe('Node decoding', () => {
   it.each([
     ['status.conditions a number', { conditions: 1 }, 'Node.status.conditions of type list'],
     ['a condition type a number', { conditions: [{ type: 5, status: 'True' }] }, 'Node.status.conditions.type of type string'],
-    ['capacity values numbers', { capacity: { pods: 110 } }, 'Node.status.capacity of type string'],
+    ['capacity values booleans', { capacity: { pods: true } }, 'Node.status.capacity of type string'],
     ['addresses an object', { addresses: { type: 'InternalIP' } }, 'Node.status.addresses of type list'],
   ])('refuses %s with 400', async (_what, status, message) => {
     const f = await apiFixture();

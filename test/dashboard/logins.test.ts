@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DashboardLogins, LOGIN_TOKEN_TTL_MS, MAX_PENDING_LOGINS, MAX_SESSIONS, SESSION_IDLE_MS } from '../../cloud/dashboard/logins.js';
 import { FakeClock } from '../../shared/clock.js';
+import { DASHBOARD_SESSION_GROUP } from '../../cloud/apiserver/authn.js';
 
 const admin = { name: 'kedge-admin', role: 'admin', groups: ['system:authenticated'] };
+/** The user a session of `admin` stands for. */
+const asSession = { ...admin, groups: [...admin.groups, DASHBOARD_SESSION_GROUP] };
 
 describe('dashboard logins', () => {
   it('spends a login token once, for a session that stands for the user who minted it', () => {
@@ -10,7 +13,7 @@ describe('dashboard logins', () => {
     const { token } = logins.mint(admin);
     const session = logins.redeem(token);
     expect(session).toBeDefined();
-    expect(logins.sessionUser(session!)).toEqual(admin);
+    expect(logins.sessionUser(session!)).toEqual(asSession);
     expect(logins.redeem(token)).toBeUndefined();
     expect(logins.sessionUser(token)).toBeUndefined();
     expect(logins.sessionUser('made-up')).toBeUndefined();
@@ -34,9 +37,9 @@ describe('dashboard logins', () => {
     const used = logins.redeem(logins.mint(admin).token)!;
     const idle = logins.redeem(logins.mint(admin).token)!;
     await clock.advance(SESSION_IDLE_MS - 1);
-    expect(logins.sessionUser(used)).toEqual(admin);
+    expect(logins.sessionUser(used)).toEqual(asSession);
     await clock.advance(SESSION_IDLE_MS - 1);
-    expect(logins.sessionUser(used)).toEqual(admin);
+    expect(logins.sessionUser(used)).toEqual(asSession);
     expect(logins.sessionUser(idle)).toBeUndefined();
   });
 
@@ -47,6 +50,6 @@ describe('dashboard logins', () => {
     expect(logins.redeem(tokens[1]!)).toBeDefined();
     const sessions = Array.from({ length: MAX_SESSIONS + 1 }, () => logins.redeem(logins.mint(admin).token)!);
     expect(logins.sessionUser(sessions[0]!)).toBeUndefined();
-    expect(logins.sessionUser(sessions[MAX_SESSIONS]!)).toEqual(admin);
+    expect(logins.sessionUser(sessions[MAX_SESSIONS]!)).toEqual(asSession);
   });
 });

@@ -40,7 +40,7 @@ describe('kedge broker-config mosquitto', () => {
 
     const users = await passwd(out);
     expect([...users.keys()]).toEqual(['kedge-cloud', 'edge-1']);
-    expect(verifyPassword((await readCredentials(data))!.cloud, users.get('kedge-cloud')!)).toBe(true);
+    expect(verifyPassword((await readCredentials(data))!.hub!, users.get('kedge-cloud')!)).toBe(true);
     expect(verifyPassword('first:password', users.get('edge-1')!)).toBe(true);
     expect((await stat(join(out, 'passwd'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(out, 'acl'))).mode & 0o777).toBe(0o644);

@@ -78,6 +78,15 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
     expect((await fetch(printed)).status).toBe(401);
   });
 
+  it("keeps credentials off the edges' command lines, and its control API wants demo.json's token", async () => {
+    const edgeToken = (JSON.parse(await readFile(join(dir, 'tokens.json'), 'utf8')) as { edge: string }).edge;
+    const commandLines = await Promise.all(childrenOf(demo.child.pid!).map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8')));
+    expect(commandLines.filter((line) => line.split('\0').includes('edge')).length).toBe(3);
+    expect(commandLines.filter((line) => line.includes(edgeToken))).toEqual([]);
+    expect((await fetch(`${file.controlUrl}/links`)).status).toBe(401);
+    expect((await fetch(`${file.controlUrl}/links`, { headers: { authorization: `Bearer ${file.controlToken}` } })).status).toBe(200);
+  });
+
   it('stops every process on Ctrl-C', async () => {
     const children = childrenOf(demo.child.pid!);
     expect(children).toHaveLength(4); // the cloud and three edges

@@ -68,7 +68,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
     clients.push(client);
     return client;
   };
-  const asCloud = (): Promise<MqttClient> => connect(CLOUD_USERNAME, credentials.cloud);
+  const asCloud = (): Promise<MqttClient> => connect(CLOUD_USERNAME, credentials.hub);
   const asNode = (node: string): Promise<MqttClient> => connect(node, passwordOf(node));
   const record = (client: MqttClient): string[] => {
     const topicsSeen: string[] = [];
@@ -81,6 +81,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       await expect(connect(undefined, undefined)).rejects.toThrow(/not authorized|bad user ?name or password/i);
       await expect(connect('edge-a', 'password-b')).rejects.toThrow(/not authorized|bad user ?name or password/i);
       await expect(connect(CLOUD_USERNAME, credentials.edge)).rejects.toThrow(/not authorized|bad user ?name or password/i);
+      await expect(connect(CLOUD_USERNAME, credentials.cloud)).rejects.toThrow(/not authorized|bad user ?name or password/i);
       await expect(connect('edge-9', 'password-a')).rejects.toThrow(/not authorized|bad user ?name or password/i);
     });
 

@@ -66,7 +66,8 @@ describe('edge against a real MQTT broker', () => {
     expect(hello!.body).toEqual({ bootId: edge.bootId, holds: [] });
     expect(hello!.sender).toBe(NODE);
     const [node] = await cloud.expect<NodeStatusMessage>((m) => m.type === 'nodeStatus', 1, 'nodeStatus');
-    expect(node!.body.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': NODE, 'node-role.kubernetes.io/edge': '' });
+    // Only labels a kubelet may set on itself (NodeRestriction): the cloud gives the node its role.
+    expect(node!.body.metadata.labels).toEqual({ 'kubernetes.io/hostname': NODE, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
     expect(node!.body.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect(node!.body.status?.nodeInfo).toMatchObject({ containerRuntimeVersion: 'sim://0.1.0', kubeletVersion: 'v1.32.4-kedge', bootID: edge.bootId });
     await waitFor(() => cloud.presences.some((p) => p.online && p.epoch === edge.epoch), 'presence online');

@@ -168,7 +168,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
     const c = cluster;
     await startFirstPod(c, 'web');
     const edge = c.edge('edge-1');
-    const fuzzer = await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.cloud);
+    const fuzzer = await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
 
     const all = protocolPayloads(rand(SEED + 2), DOWN, downTemplates());
     const payloads = all;
@@ -191,7 +191,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   async function regressionCluster(as: 'node' | 'cloud'): Promise<{ c: Cluster<FakeClock>; fuzzer: MqttClient }> {
     const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 }));
     await startFirstPod(c, 'web');
-    const fuzzer = as === 'node' ? await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge) : await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.cloud);
+    const fuzzer = as === 'node' ? await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge) : await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
     return { c, fuzzer };
   }
 

@@ -46,7 +46,7 @@ describe('cloud hub against a real broker', () => {
     clock = new FakeClock();
     ledger = new MemoryAckLedger();
     logs = memoryLogger('cloud');
-    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
+    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
@@ -129,7 +129,7 @@ describe('cloud hub against a real broker', () => {
   it('registers the Node on the first nodeStatus and then updates only its status', async () => {
     const e = await edge();
     const report = (ready: string, unschedulable: boolean): Node => ({
-      apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1', labels: { 'node-role.kubernetes.io/edge': '' } },
+      apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1', labels: { 'kubernetes.io/hostname': 'edge-1' } },
       spec: { unschedulable },
       status: { conditions: [{ type: 'Ready', status: ready as 'True' }] },
     });
@@ -137,7 +137,8 @@ describe('cloud hub against a real broker', () => {
     await e.expect((m) => m.type === 'ack' && m.parentId === first.id, 1, 'ack of first nodeStatus');
     const created = await api.get<Node>({ resource: 'nodes', name: 'edge-1' });
     expect(created.status?.conditions?.[0]?.status).toBe('True');
-    expect(created.metadata.labels).toEqual({ 'node-role.kubernetes.io/edge': '' });
+    // The cloud, not the edge, gives a node it registers its role.
+    expect(created.metadata.labels).toEqual({ 'kubernetes.io/hostname': 'edge-1', 'node-role.kubernetes.io/edge': '' });
     await api.replace<Node>({ resource: 'nodes', name: 'edge-1' }, { ...created, spec: { unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] } });
     const second = await e.send({ type: 'nodeStatus', body: report('False', false) });
     await e.expect((m) => m.type === 'ack' && m.parentId === second.id, 1, 'ack of second nodeStatus');
@@ -228,7 +229,7 @@ describe('cloud hub against a real broker', () => {
     await hub.close();
 
     const api2 = await createPod('api', 'edge-1');
-    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
+    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
     await waitFor(() => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
     const [apply] = await e.expect((m) => m.type === 'apply' && m.ref.uid === api2.metadata.uid, 1, 'the pod created meanwhile');
     expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['web', 'api']);

@@ -29,7 +29,7 @@ describe('cloud hub: the broker goes away and comes back', () => {
   const edges: MqttEdge[] = [];
 
   const startHub = async (): Promise<CloudHubHandle> =>
-    (hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: silentLogger, ledger }));
+    (hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: silentLogger, ledger }));
   const edge = async (node = 'edge-1'): Promise<MqttEdge> => {
     const e = await MqttEdge.connect(broker.url, node, 'node-secret');
     edges.push(e);

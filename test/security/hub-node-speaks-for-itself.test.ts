@@ -47,7 +47,7 @@ describe('the hub takes from a node only what is its own', () => {
     counters = new Counters();
     log = memoryLogger('cloud');
     victim = await api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'db', namespace: 'default' }, spec: { containers: [{ name: 'c' }], nodeName: 'edge-2' } });
-    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: log, ledger, counters });
+    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: log, ledger, counters });
     edge1 = await MqttEdge.connect(broker.url, 'edge-1', 'node-secret');
     edge2 = await MqttEdge.connect(broker.url, 'edge-2', 'node-secret');
     await hello(edge1);

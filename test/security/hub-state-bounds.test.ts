@@ -45,7 +45,7 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
   beforeEach(async () => {
     broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
     api = new FakeApiClient();
-    hub = await startCloudHub({ api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
+    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));

@@ -68,7 +68,7 @@ describe('refusals and malformed messages are logged with sampling', () => {
     const log = memoryLogger('cloud');
     const broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: memoryLogger('broker') });
     cleanups.push(() => broker.close());
-    const hub = await startCloudHub({ api: new FakeApiClient(), brokerUrl: broker.url, password: 'cloud-secret', clock, timing: defaultTiming, logger: log });
+    const hub = await startCloudHub({ api: new FakeApiClient(), apiAsNode: () => new FakeApiClient(), brokerUrl: broker.url, password: 'cloud-secret', clock, timing: defaultTiming, logger: log });
     cleanups.push(() => hub.close());
     const node = await connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
     cleanups.push(() => node.endAsync(true));

@@ -44,7 +44,7 @@ describe('a retained hello is never taken for a live one', () => {
     return { client, downs };
   };
   const hub = async (brokerUrl: string, counters: Counters, api: FakeApiClient): Promise<CloudHubHandle> => {
-    const h = await startCloudHub({ api, brokerUrl, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: memoryLogger('cloud'), ledger: new MemoryAckLedger(), counters });
+    const h = await startCloudHub({ api, apiAsNode: () => api, brokerUrl, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: memoryLogger('cloud'), ledger: new MemoryAckLedger(), counters });
     cleanups.push(() => h.close());
     return h;
   };

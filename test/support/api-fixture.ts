@@ -11,6 +11,8 @@ import { MemoryStore } from '../../cloud/store/memory-store.js';
 export const ADMIN_TOKEN = 'admin-token';
 export const VIEWER_TOKEN = 'viewer-token';
 export const ODD_TOKEN = 'odd-role-token';
+/** Node edge-1's token (user system:node:edge-1 in system:nodes). */
+export const NODE_TOKEN = 'node-edge-1-token';
 
 export interface ApiFixture {
   api: ApiServer;
@@ -46,6 +48,7 @@ export async function apiFixture(): Promise<ApiFixture> {
       { token: ADMIN_TOKEN, user: 'admin', role: 'admin' },
       { token: VIEWER_TOKEN, user: 'viewer', role: 'viewer' },
       { token: ODD_TOKEN, user: 'odd', role: 'whatever' },
+      { token: NODE_TOKEN, user: 'system:node:edge-1', role: 'node', groups: ['system:nodes'] },
     ],
   });
   await ensureSystemNamespaces(api.loopback(ADMIN_TOKEN));
