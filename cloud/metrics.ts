@@ -10,7 +10,7 @@ export function describeCounters(counters: Counters): Counters {
   return counters
     .describe(REFUSED, 'MQTT clients refused or cut off by the embedded broker, by reason')
     .describe(DENIED, 'publishes, retained publishes and subscriptions the broker denied, by action')
-    .describe(HUB_REJECTED, 'messages from nodes the cloud hub rejected (not the sender\'s own, or retained), by reason')
+    .describe(HUB_REJECTED, 'messages from nodes the cloud hub rejected (not the sender\'s own, retained, or refused for good by the API), by reason')
     .describe(THROTTLED, 'times a client was slowed down for going over its message rate')
     .describe(API_REFUSED, 'API requests and connections refused, by reason (401, 403, 413, 422, 429, timeouts, slow streams, plain HTTP)')
     .describe(JOIN_REFUSED, 'join requests refused, by reason');

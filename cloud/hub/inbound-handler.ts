@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.js';
+import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
 import type { NodeCondition } from '../../shared/types.js';
@@ -13,7 +14,7 @@ import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
-export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'refused-by-api';
 export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
 
 /** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
@@ -106,6 +107,12 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       }
       transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
     } catch (err) {
+      if (refusedForGood(err)) {
+        // Sent again it would be refused again: dropped (acked), counted and logged.
+        reject('refused-by-api', `the API refused the ${message.type} of node ${node}: ${(err as Error).message}`, { node, type: message.type });
+        transport.send(node, { type: 'ack', parentId: message.id });
+        return;
+      }
       // Not acked: the edge re-sends it.
       logger.warn('could not process message', { node, type: message.type, error: String(err) });
     }
@@ -136,5 +143,9 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
     return { ...hello, body: { ...hello.body, holds: hello.body.holds.filter((ref) => !uids.has(ref.uid)) } };
   }
 }
+
+/** What the API refuses whatever the moment (NodeRestriction, validation, size), as opposed to a store that is down. */
+const PERMANENT: readonly ErrorCode[] = ['BadRequest', 'Forbidden', 'Invalid', 'TooLarge'];
+const refusedForGood = (err: unknown): boolean => PERMANENT.some((code) => isKedgeError(err, code));
 
 const podName = (ref: ObjectRef): string => `${ref.namespace ?? 'default'}/${ref.name}`;

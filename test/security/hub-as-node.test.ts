@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import type { UpMessage } from '../../shared/protocol/envelope.js';
 import type { Node } from '../../shared/types.js';
+import { HUB_REJECTED } from '../../cloud/hub/index.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { MqttEdge } from '../support/mqtt-edge.js';
 
@@ -60,10 +61,14 @@ describe('the hub writes what an edge reports as that node', () => {
     expect((await getNode('edge-7')).metadata.labels).toEqual({ 'kubernetes.io/hostname': 'edge-7', 'node-role.kubernetes.io/edge': '' });
   });
 
-  it('refuses a registration with a role or node-restriction label: no Node, no ack', async () => {
+  /** Refused for good: dropped (acked, so the edge stops sending it), counted, nothing written. */
+  const refusedByApi = (): number => cluster.cloud.counters.get(HUB_REJECTED, { reason: 'refused-by-api' });
+
+  it('refuses a registration with a role or node-restriction label: no such labels, the report dropped and counted', async () => {
     const edge = await connect('edge-9');
     const rogue = await settle(edge, nodeReport('edge-9', { 'node-role.kubernetes.io/control-plane': '', 'node-restriction.kubernetes.io/pool': 'gpu' }));
-    expect(acked(edge, rogue)).toBe(false);
+    expect(acked(edge, rogue)).toBe(true);
+    expect(refusedByApi()).toBe(1);
     const labels = (await getNode('edge-9')).metadata.labels ?? {};
     expect(labels).toEqual({ 'kubernetes.io/hostname': 'edge-9', 'node-role.kubernetes.io/edge': '' });
   });
@@ -73,7 +78,7 @@ describe('the hub writes what an edge reports as that node', () => {
     await settle(victim, nodeReport('edge-8', { 'kubernetes.io/hostname': 'edge-8' }));
     const rogue = await connect('edge-9');
     const forged = await settle(rogue, nodeReport('edge-8', { 'kubernetes.io/hostname': 'edge-8' }, 'False'));
-    expect(acked(rogue, forged)).toBe(false);
+    expect(acked(rogue, forged)).toBe(false); // not even decoded: the sender is not the Node it reports
     expect((await getNode('edge-8')).status?.conditions?.[0]?.status).toBe('True');
   });
 
