@@ -9,6 +9,9 @@ import type { Pod } from '../shared/types.js';
 import { linkTotals, type LinkTotals } from './control-api.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 
+/** `<data-dir>/fleet.json`: the control API's URL and bearer token (0600), while `kedge fleet` runs. */
+export const FLEET_FILE = 'fleet.json';
+
 export interface FleetOptions {
   nodes: number;
   /** Nodes are named `<prefix>-1` … `<prefix>-N` (default "hollow"). */

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { realClock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
@@ -37,8 +38,10 @@ function count(min: number, max: number): (value: string) => number {
 const say = (line: string): boolean => process.stdout.write(line + '\n');
 
 async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
-  const { startFleet } = await import('../../sim/fleet.js');
+  const { startFleet, FLEET_FILE } = await import('../../sim/fleet.js');
   const { startControlApi } = await import('../../sim/control-api.js');
+  const { newToken } = await import('../../cloud/apiserver/credentials.js');
+  const { writePrivate } = await import('../../shared/private-file.js');
   const access = o.kubeconfig ? await (await import('../../sim/fleet-pods.js')).readKubeconfig(o.kubeconfig) : undefined;
   const fleet = await startFleet({
     nodes: o.nodes,
@@ -53,11 +56,16 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
   const running: Running = { stop: () => fleet.stop() };
   try {
     say(`kedge fleet: ${fleet.edges.size} hollow edges started`);
-    const control = await startControlApi({ links: fleet.links, pods: (node) => fleet.nodePods(node), logger: logger.child('control'), port: o.controlPort });
+    // Anyone on the machine reaches 127.0.0.1: the control API wants the token kept in the data dir (0600).
+    const controlToken = newToken();
+    const control = await startControlApi({ links: fleet.links, pods: (node) => fleet.nodePods(node), logger: logger.child('control'), port: o.controlPort, token: controlToken });
+    const fleetFile = join(resolve(o.dataDir), FLEET_FILE);
     running.stop = async () => {
       await control.close();
+      await rm(fleetFile, { force: true });
       await fleet.stop();
     };
+    await writePrivate(fleetFile, JSON.stringify({ pid: process.pid, controlUrl: control.url, controlToken }, null, 2) + '\n');
     if (access && o.podsPerNode > 0) await createPods(o, access, fleet.names);
     say(`kedge fleet ready nodes=${fleet.edges.size} control=${control.url}`);
     return running;

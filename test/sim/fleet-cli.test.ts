@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
 import { realClock } from '../../shared/clock.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
 import type { LinkTotals } from '../../sim/control-api.js';
+import { FLEET_FILE } from '../../sim/fleet.js';
 import { FLEET_LABEL, readKubeconfig } from '../../sim/fleet-pods.js';
 import { readyField, startRole, type RoleProcess } from '../../sim/role-process.js';
 import { waitFor } from '../support/wait.js';
@@ -73,14 +74,22 @@ describe('kedge fleet as a process', () => {
     expect(pods.map((p) => p.metadata.name).sort()).toEqual(['cli-1-p1', 'cli-1-p2', 'cli-2-p1', 'cli-2-p2', 'cli-3-p1', 'cli-3-p2']);
 
     const control = readyField(ready, 'control');
-    const totals = (await (await fetch(`${control}/links/totals`)).json()) as LinkTotals;
+    // Its token is in the data dir only, owner-only: without it, 401.
+    const fleetFile = join(dir, 'fleet', FLEET_FILE);
+    expect((await stat(fleetFile)).mode & 0o777).toBe(0o600);
+    const { controlUrl, controlToken } = JSON.parse(await readFile(fleetFile, 'utf8')) as { controlUrl: string; controlToken: string };
+    expect(controlUrl).toBe(control);
+    expect((await fetch(`${control}/links/totals`)).status).toBe(401);
+    const auth = { headers: { authorization: `Bearer ${controlToken}` } };
+    const totals = (await (await fetch(`${control}/links/totals`, auth)).json()) as LinkTotals;
     expect(totals).toMatchObject({ links: 3, connections: 3, cut: 0 });
     const node = pods[0]!.spec!.nodeName!;
-    const held = (await (await fetch(`${control}/nodes/${node}/pods`)).json()) as ObjectList<Pod>;
+    const held = (await (await fetch(`${control}/nodes/${node}/pods`, auth)).json()) as ObjectList<Pod>;
     expect(held.items.map((p) => p.metadata.name).sort()).toEqual(pods.filter((p) => p.spec?.nodeName === node).map((p) => p.metadata.name).sort());
 
     await fleet.stop();
     expect(await fleet.exited).toBe(0);
+    await expect(stat(fleetFile)).rejects.toThrow(/ENOENT/);
     const cloud = roles[0]!;
     await cloud.stop();
     expect(await cloud.exited).toBe(0);
