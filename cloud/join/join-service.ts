@@ -6,6 +6,7 @@ import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { parseBootstrapToken } from '../../shared/join-token.js';
 import type { Logger } from '../../shared/log.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
+import { bearerOf } from '../apiserver/authn.js';
 import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
 import { newToken } from '../apiserver/credentials.js';
 import { jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
@@ -78,7 +79,7 @@ function caCerts(req: ApiRequest, caPem: string): ApiResponse {
 
 async function join(deps: JoinDeps, refuse: RefuseJoin, req: ApiRequest): Promise<ApiResponse> {
   if (req.method.toUpperCase() !== 'POST') throw methodNotAllowed(req.method.toUpperCase(), JOIN_PATH, 'POST');
-  const presented = parseBootstrapToken(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '');
+  const presented = parseBootstrapToken(bearerOf(req.headers.authorization) ?? '');
   if (!presented) throw refuse('bad-token', new KedgeError('Unauthorized', 'a join needs a join token (kedge token create --node <name>)'));
   const node = nodeOf(req.body);
   if (!node) throw refuse('bad-request', new KedgeError('BadRequest', 'the join request must be JSON {"node": "<node name>"} with a valid node name'));
