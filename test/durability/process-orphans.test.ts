@@ -1,4 +1,4 @@
-import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import type { ProcessState } from '../../edge/runtime/process-state.js';
 import { FakeClock } from '../../shared/clock.js';
 import { eventually } from '../support/eventually.js';
 import { nodeScript } from '../edge/process-workloads.js';
+import { liveProcesses } from '../support/processes.js';
 
 /** Says its pid, then runs until killed. */
 const SAYS_PID_AND_RUNS = `console.log('pid=' + process.pid); setInterval(() => {}, 1000);`;
@@ -16,11 +17,8 @@ const SAYS_PID_AND_RUNS = `console.log('pid=' + process.pid); setInterval(() => 
 const LEAVES_A_CHILD = `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); c.unref(); console.log('pid=' + c.pid);`;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
-/** Whether some process runs with `arg` on its command line (a shim has its container's log path there). */
-const runsWith = async (arg: string): Promise<boolean> => {
-  const lines = await Promise.all((await readdir('/proc')).filter((p) => /^\d+$/.test(p)).map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
-  return lines.some((l) => l.split('\0').includes(arg));
-};
+/** Whether some process runs with `arg` on its command line (a shim has its container's log path there); zombies are done. */
+const runsWith = async (arg: string): Promise<boolean> => (await liveProcesses()).some((p) => p.args.includes(arg));
 
 /** A container process killed at the wrong moment, or whose shim died, is found and stopped: never left running. */
 describe('process runtime: no container process left behind', () => {
