@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bearerOf } from '../cloud/apiserver/authn.js';
 import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
 import { sameSecret } from '../shared/digest.js';
 import type { Logger } from '../shared/log.js';
@@ -122,13 +123,11 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
   reply(res, 200, actions[action as keyof typeof actions](link));
 }
 
-const bearerOf = (authorization: string | undefined): string => /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
-
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {
   const timeouts = options.timeouts ?? KUBE_LISTENER_TIMEOUTS;
   const server = createServer(timeoutOptions(timeouts), (req, res) => {
     try {
-      if (options.token !== undefined && !sameSecret(bearerOf(req.headers.authorization), options.token)) {
+      if (options.token !== undefined && !sameSecret(bearerOf(req.headers.authorization) ?? '', options.token)) {
         return fail(res, 401, 'Unauthorized', "the control API needs its token (demo.json's controlToken) as bearer token");
       }
       route(options, req, res);

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { newToken, readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
 import type { Clock } from '../shared/clock.js';
-import { FOR_PARENT_ENV, lockDataDir } from '../shared/data-dir-lock.js';
+import { FOR_PARENT_ENV, lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
@@ -22,6 +22,8 @@ export interface DemoOptions {
   clock: Clock;
   logger: Logger;
   onLine?: (line: string) => void;
+  /** The data dir's lock, taken by the caller; released when the demo stops. None: the demo takes it. */
+  lock?: DataDirLock;
 }
 
 export interface Demo {
@@ -62,7 +64,7 @@ function hostAndPort(url: URL): { host: string; port: number } {
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
   // The demo holds its data dir; its cloud works for it there, each edge holds its own below.
-  const lock = await lockDataDir(dataDir, { command: 'kedge demo', logger: o.logger });
+  const lock = o.lock ?? (await lockDataDir(dataDir, { command: 'kedge demo', logger: o.logger }));
   const scale = ['--time-scale', String(o.timeScale)];
   const stops: (() => Promise<void>)[] = [() => lock.release()];
   let stopping: Promise<void> | undefined;

@@ -59,6 +59,9 @@ async function run(nameOrFile: string, o: RunOptions): Promise<void> {
     });
     process.stdout.write(`${verdictLine(result.report)}\nreport: ${relative('.', result.htmlPath)} (and report.json)\n`);
     process.exitCode = result.report.passed ? EXIT.passed : EXIT.failed;
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`); // its data dir held by another process
+    process.exitCode = EXIT.failed;
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }

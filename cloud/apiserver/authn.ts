@@ -56,9 +56,14 @@ export function tokenAuthenticator(tokens: readonly TokenEntry[]): Authenticator
  */
 export function bearerToken(authorization: string | undefined): string | undefined {
   if (authorization === undefined || authorization.trim() === '') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m) throw unauthorized();
-  return m[1]!;
+  const token = bearerOf(authorization);
+  if (token === undefined) throw unauthorized();
+  return token;
+}
+
+/** The token of an Authorization header "Bearer <token>"; undefined for none or any other header. */
+export function bearerOf(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 }
 
 /** The user a dashboard session stands for, or undefined when there is no such session. */

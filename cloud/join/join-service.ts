@@ -6,6 +6,7 @@ import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { parseBootstrapToken } from '../../shared/join-token.js';
 import type { Logger } from '../../shared/log.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
+import { bearerOf } from '../apiserver/authn.js';
 import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
 import { newToken } from '../apiserver/credentials.js';
 import { jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
@@ -52,11 +53,20 @@ export function joinBodyLimit(path: string): number | undefined {
   return path === CA_PATH || path === JOIN_PATH ? JOIN_MAX_BODY_BYTES : undefined;
 }
 
+/** Counts and logs one refused join (sampled: a flood costs a line per interval). */
+type RefuseJoin = (reason: string, err: KedgeError) => KedgeError;
+
 /** The two paths served before authentication: a joining edge has no credential yet. */
 export function joinHandler(deps: JoinDeps): JoinHandler {
+  // One for the handler, not one per request: its log sampling spans the requests.
+  const refusal = refusals(deps.counters, JOIN_REFUSED, deps.logger, 'refused a join', { clock: deps.clock });
+  const refuse: RefuseJoin = (reason, err) => {
+    refusal(reason, err.message);
+    return err;
+  };
   return (req, path) => {
     if (path === CA_PATH) return Promise.resolve(caCerts(req, deps.caPem));
-    if (path === JOIN_PATH) return join(deps, req);
+    if (path === JOIN_PATH) return join(deps, refuse, req);
     return undefined;
   };
 }
@@ -67,14 +77,9 @@ function caCerts(req: ApiRequest, caPem: string): ApiResponse {
   return textResponse(200, caPem);
 }
 
-async function join(deps: JoinDeps, req: ApiRequest): Promise<ApiResponse> {
-  const refusal = refusals(deps.counters, JOIN_REFUSED, deps.logger, 'refused a join');
-  const refuse = (reason: string, err: KedgeError): KedgeError => {
-    refusal(reason, err.message);
-    return err;
-  };
+async function join(deps: JoinDeps, refuse: RefuseJoin, req: ApiRequest): Promise<ApiResponse> {
   if (req.method.toUpperCase() !== 'POST') throw methodNotAllowed(req.method.toUpperCase(), JOIN_PATH, 'POST');
-  const presented = parseBootstrapToken(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '');
+  const presented = parseBootstrapToken(bearerOf(req.headers.authorization) ?? '');
   if (!presented) throw refuse('bad-token', new KedgeError('Unauthorized', 'a join needs a join token (kedge token create --node <name>)'));
   const node = nodeOf(req.body);
   if (!node) throw refuse('bad-request', new KedgeError('BadRequest', 'the join request must be JSON {"node": "<node name>"} with a valid node name'));

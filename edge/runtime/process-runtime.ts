@@ -121,7 +121,12 @@ export class ProcessRuntime implements Runtime {
     );
     this.children.set(record.id, { child: shim.child, exited });
     // Written down before it is let go: whatever runs, a later edge process knows of it.
-    await this.save();
+    await this.save().catch((err: unknown) => {
+      // Not written down, so never let go: it runs nothing, and the container is `created` again.
+      unstart(record);
+      shim.child.kill('SIGKILL');
+      throw err;
+    });
     this.crashPoint('shim-recorded');
     const up = shim.release();
     this.crashPoint('shim-released');

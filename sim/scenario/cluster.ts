@@ -4,6 +4,7 @@ import { readCredentials } from '../../cloud/apiserver/credentials.js';
 import { createLoopbackClient } from '../../cloud/apiserver/loopback-client.js';
 import { remoteHandler } from '../../cloud/apiserver/remote-handler.js';
 import type { Clock } from '../../shared/clock.js';
+import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { startDemo, type Demo } from '../demo.js';
@@ -27,6 +28,8 @@ export interface ScenarioCluster {
 export interface DemoClusterOptions {
   nodes: number;
   dataDir: string;
+  /** The data dir's lock, taken by the caller (the demo releases it when it stops). */
+  lock?: DataDirLock;
   timeScale: number;
   clock: Clock;
   logger: Logger;

@@ -1,6 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
+import { LOCK_DIR, lockDataDir, type DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import { makePrivateDir, writePrivate } from '../../shared/private-file.js';
 import { startDemoCluster, type DemoClusterOptions, type ScenarioCluster } from './cluster.js';
@@ -14,7 +15,7 @@ export interface SessionOptions {
   scenario: Scenario;
   source: string;
   timeScale: number;
-  /** Gets report.json, report.html and the demo's data dir (`data/`, emptied first). */
+  /** Gets report.json, report.html and the demo's data dir (`data/`, held, then emptied). */
   outDir: string;
   clock: Clock;
   logger: Logger;
@@ -41,20 +42,30 @@ export async function writeReports(outDir: string, report: ScenarioReport): Prom
 }
 
 /**
- * Runs a scenario from start to end: a fresh demo (its data dir emptied first), the steps,
- * then the demo stopped whatever happened, and the reports written.
+ * Runs a scenario from start to end: a fresh demo (its data dir held, then emptied), the
+ * steps, then the demo stopped whatever happened, and the reports written. A data dir some
+ * other process holds is refused (Conflict) and left as it is.
  */
 export async function runScenarioSession(o: SessionOptions): Promise<SessionResult> {
-  const say = (line: string): void => o.onProgress?.(line);
   const dataDir = join(o.outDir, 'data');
-  await rm(dataDir, { recursive: true, force: true });
-  await makePrivateDir(dataDir);
+  // Held before it is emptied: a scenario or a demo still running there keeps its data.
+  const lock = await lockDataDir(dataDir, { command: 'kedge scenario run', logger: o.logger });
+  try {
+    return await runHolding(o, dataDir, lock);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runHolding(o: SessionOptions, dataDir: string, lock: DataDirLock): Promise<SessionResult> {
+  const say = (line: string): void => o.onProgress?.(line);
+  for (const name of await readdir(dataDir)) if (!name.startsWith(LOCK_DIR)) await rm(join(dataDir, name), { recursive: true, force: true });
   say(`scenario ${o.scenario.name}: ${o.scenario.nodes} edges, time scale ${o.timeScale} (1 s real = ${o.timeScale} s in the cluster)`);
   say('starting the demo ...');
   const start = o.startCluster ?? startDemoCluster;
   let cluster: ScenarioCluster;
   try {
-    cluster = await start({ nodes: o.scenario.nodes, dataDir, timeScale: o.timeScale, clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });
+    cluster = await start({ nodes: o.scenario.nodes, dataDir, lock, timeScale: o.timeScale, clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });
   } catch (err) {
     const rec = new RunRecorder(o.scenario, o.source, o.timeScale, o.clock);
     rec.fail(`the demo did not start: ${(err as Error).message}`);

@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import type { ProcessState } from '../../edge/runtime/process-state.js';
 import { FakeClock } from '../../shared/clock.js';
 import { eventually } from '../support/eventually.js';
 import { nodeScript } from '../edge/process-workloads.js';
+import { liveProcesses } from '../support/processes.js';
 
 /** Says its pid, then runs until killed. */
 const SAYS_PID_AND_RUNS = `console.log('pid=' + process.pid); setInterval(() => {}, 1000);`;
@@ -16,6 +17,8 @@ const SAYS_PID_AND_RUNS = `console.log('pid=' + process.pid); setInterval(() => 
 const LEAVES_A_CHILD = `const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); c.unref(); console.log('pid=' + c.pid);`;
 
 const exists = (path: string) => access(path).then(() => true, () => false);
+/** Whether some process runs with `arg` on its command line (a shim has its container's log path there); zombies are done. */
+const runsWith = async (arg: string): Promise<boolean> => (await liveProcesses()).some((p) => p.args.includes(arg));
 
 /** A container process killed at the wrong moment, or whose shim died, is found and stopped: never left running. */
 describe('process runtime: no container process left behind', () => {
@@ -63,6 +66,20 @@ describe('process runtime: no container process left behind', () => {
     process.kill(await shimPid(id), 'SIGKILL'); // the shim alone: its container runs on
     expect(await eventually(clock, async () => (await infoOf(again, id))?.state === 'exited' && infoOf(again, id), 'exited')).toMatchObject({ exitCode: 255, reason: 'Unknown' });
     await untilGone(pid);
+  });
+
+  it('a shim whose record cannot be written is never let go: nothing runs, and the container is created again', async () => {
+    const runtime = await open();
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default' });
+    const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, ...nodeScript(SAYS_PID_AND_RUNS) });
+    await rm(join(dir, PROCESS_STATE_FILE));
+    await mkdir(join(dir, PROCESS_STATE_FILE)); // no file can be renamed onto it: the next write fails
+    await expect(runtime.startContainer(id)).rejects.toThrow();
+    expect(await infoOf(runtime, id)).toMatchObject({ state: 'created' }); // not `running`: edged replaces it
+    await rm(join(dir, PROCESS_STATE_FILE), { recursive: true });
+    const { log } = containerPaths(dir, id);
+    await eventually(clock, async () => !(await runsWith(log)), 'the shim gone');
+    expect(await exists(log)).toBe(false); // it ran nothing
   });
 
   it('a container that ends takes down what it left running in its process group', async () => {

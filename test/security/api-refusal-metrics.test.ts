@@ -13,8 +13,9 @@ describe('/metrics counts the API refusals by reason', () => {
     fetch(`${f.server.url}${pods}`, { method, body, headers: { ...(token && { authorization: `Bearer ${token}` }), 'content-type': 'application/json' } });
   const pod = JSON.stringify({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
 
-  it('401, 403, 413, 422, 429 and timeouts, each under its reason', async () => {
-    f = await guardedApi({ inflight: { readOnly: 0, mutating: 0 }, timeouts: { headersMs: 200, requestMs: 5000, keepAliveMs: 5000, idleMs: 5000 } });
+  // headersMs is the silent connection's limit, and every request's too: a busy machine must get their headers in within it.
+  it('401, 413, 422, 429 and timeouts, each under its reason', async () => {
+    f = await guardedApi({ inflight: { readOnly: 0, mutating: 0 }, timeouts: { headersMs: 1000, requestMs: 5000, keepAliveMs: 5000, idleMs: 5000 } });
     expect((await call('GET', undefined)).status).toBe(401);
     expect((await call('GET', 'wrong')).status).toBe(401);
     expect((await call('POST', ADMIN, '{"metadata": {"name": "x"}}')).status).toBe(422);

@@ -7,7 +7,8 @@ import { startControlApi } from '../../sim/control-api.js';
 import { rawConnect, type RawConnection } from '../support/raw-connection.js';
 import { waitFor } from '../support/wait.js';
 
-const timeouts: ListenerTimeouts = { headersMs: 300, requestMs: 900, keepAliveMs: 300, idleMs: 500 };
+/** Short, yet long enough that a request sent at once is in before its limit on a busy machine (as in api-listener-timeouts). */
+const timeouts: ListenerTimeouts = { headersMs: 1000, requestMs: 2000, keepAliveMs: 300, idleMs: 1500 };
 const DEADLINE_MS = 15_000;
 const emptyCache = { objects: () => [], outbox: () => [] } as unknown as LocalCache;
 

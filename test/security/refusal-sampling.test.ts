@@ -2,6 +2,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFUSED, startBroker } from '../../cloud/hub/broker.js';
 import { startCloudHub } from '../../cloud/hub/cloud-hub.js';
+import { JOIN_PATH, JOIN_REFUSED, joinHandler } from '../../cloud/join/join-service.js';
 import { EdgeHub } from '../../edge/hub/edge-hub.js';
 import { FakeClock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
@@ -18,8 +19,8 @@ const lines = (log: { lines: string[] }, text: string): string[] => log.lines.fi
 
 /**
  * A flood of one kind of bad input costs a log line per interval, not one per message, while
- * the counters stay exact: refusals() itself, the broker's refusals, and the hub's and the
- * edge's one-WARN-per-malformed-message.
+ * the counters stay exact: refusals() itself, the broker's and the join paths' refusals, and
+ * the hub's and the edge's one-WARN-per-malformed-message.
  */
 describe('refusals and malformed messages are logged with sampling', () => {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -61,6 +62,20 @@ describe('refusals and malformed messages are logged with sampling', () => {
     }
     expect(counters.get(REFUSED, { reason: 'bad-credentials' })).toBe(20);
     expect(lines(log, 'broker refused a client')).toHaveLength(1);
+  });
+
+  it('the join path: a flood of joins without a token', async () => {
+    const clock = new FakeClock();
+    const counters = new Counters();
+    const log = memoryLogger('cloud');
+    const join = joinHandler({ api: new FakeApiClient(), clock, logger: log, counters, caPem: 'CA', brokerUrlFor: () => 'mqtt://127.0.0.1:1883' });
+    const attempt = (): Promise<unknown> => join({ method: 'POST', path: JOIN_PATH, query: new URLSearchParams(), headers: {} }, JOIN_PATH)!;
+    for (let i = 0; i < FLOOD; i++) await expect(attempt()).rejects.toThrow(/a join needs a join token/);
+    expect(counters.get(JOIN_REFUSED, { reason: 'bad-token' })).toBe(FLOOD);
+    expect(lines(log, 'refused a join')).toHaveLength(1);
+    await clock.advance(LOG_SAMPLE_INTERVAL_MS);
+    await expect(attempt()).rejects.toThrow(/a join needs a join token/);
+    expect(lines(log, 'refused a join')[1]).toContain(`"moreSinceLastLine":${FLOOD - 1}`);
   });
 
   it("the cloud hub: a flood of malformed payloads on a node's up topic", async () => {

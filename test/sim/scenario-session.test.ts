@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
+import { LOCK_DIR, lockDataDir } from '../../shared/data-dir-lock.js';
 import { silentLogger } from '../../shared/log.js';
 import type { DemoClusterOptions, ScenarioCluster } from '../../sim/scenario/cluster.js';
 import { parseScenario } from '../../sim/scenario/parse.js';
@@ -32,4 +33,40 @@ describe('a scenario session', () => {
     expect(report.passed).toBe(false);
     expect(report.error).toBe('the demo did not start: interrupted');
   }, 5_000); // without the signal reaching the start, the session never ends
+
+  it('refuses a data dir another process holds, and leaves it as it is', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-session-'));
+    const dataDir = join(dir, 'data');
+    const held = await lockDataDir(dataDir, { command: 'kedge demo', logger: silentLogger });
+    await mkdir(join(dataDir, 'store'));
+    await writeFile(join(dataDir, 'store', 'wal'), 'acknowledged writes');
+    const scenario = parseScenario({ name: 't', description: 'd', nodes: 1, steps: [{ wait: '1s' }] }, 't.yaml');
+    let started = false;
+    const startCluster = (): Promise<ScenarioCluster> => {
+      started = true;
+      return Promise.reject(new Error('not reached'));
+    };
+    const session = runScenarioSession({ scenario, source: 't.yaml', timeScale: 10, outDir: dir, clock: new FakeClock(), logger: silentLogger, startCluster });
+    await expect(session).rejects.toThrow(`data dir ${dataDir} is in use by pid ${process.pid} (kedge demo)`);
+    expect(started).toBe(false);
+    expect((await readdir(dataDir)).sort()).toEqual([LOCK_DIR, 'store']);
+    await held.release();
+  });
+
+  it('holds its data dir while the demo starts there, and lets it go after', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-session-'));
+    const dataDir = join(dir, 'data');
+    await mkdir(join(dataDir, 'old-run'), { recursive: true });
+    const scenario = parseScenario({ name: 't', description: 'd', nodes: 1, steps: [{ wait: '1s' }] }, 't.yaml');
+    let seen: string[] = [];
+    const startCluster = async (o: DemoClusterOptions): Promise<ScenarioCluster> => {
+      seen = await readdir(dataDir);
+      expect(o.lock?.dataDir).toBe(dataDir);
+      throw new Error('no demo here');
+    };
+    const { report } = await runScenarioSession({ scenario, source: 't.yaml', timeScale: 10, outDir: dir, clock: new FakeClock(), logger: silentLogger, startCluster });
+    expect(report.error).toBe('the demo did not start: no demo here');
+    expect(seen).toEqual([LOCK_DIR]); // emptied, but for the lock
+    expect(await readdir(dataDir)).toEqual([]);
+  });
 });
