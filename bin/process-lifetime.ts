@@ -6,28 +6,41 @@ export interface Running {
 
 /**
  * Runs a long-lived role until SIGINT/SIGTERM (or, when started by `kedge demo`, until the
- * parent's pipe on stdin closes, so that no child outlives a demo killed with -9).
+ * parent's pipe on stdin closes, so that no child outlives a demo killed with -9). It listens
+ * from the start: a signal that comes while the role starts (its ready line may be out
+ * already) stops it cleanly once it is up, rather than killing it half done.
  */
 export async function runUntilStopped(role: string, start: (logger: Logger) => Promise<Running>): Promise<void> {
   const logger = createLogger(role);
+  const stop = stopRequest();
   let running: Running;
   try {
     running = await start(logger);
   } catch (err) {
     logger.error(`cannot start: ${(err as Error).message}`);
     process.exitCode = 1;
+    stop.release();
     return;
   }
-  await new Promise<void>((resolve) => {
-    const done = (): void => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    if (process.env.KEDGE_EXIT_WITH_PARENT === '1') {
-      process.stdin.on('end', done).on('close', done).resume();
-    }
-  });
+  await stop.requested;
   logger.info('stopping');
   await running.stop();
-  process.stdin.destroy();
+  stop.release();
 }
 
+/** Resolves `requested` on the first SIGINT, SIGTERM or (with a parent) end of stdin; `release` lets the process go. */
+function stopRequest(): { requested: Promise<void>; release(): void } {
+  let done!: () => void;
+  const requested = new Promise<void>((resolve) => (done = resolve));
+  process.once('SIGINT', done);
+  process.once('SIGTERM', done);
+  if (process.env.KEDGE_EXIT_WITH_PARENT === '1') process.stdin.on('end', done).on('close', done).resume();
+  return {
+    requested,
+    release: () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      process.stdin.destroy();
+    },
+  };
+}
