@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
@@ -7,7 +7,7 @@ import type { TokenEntry } from './authn.js';
 import { apiTokens, newToken, writePrivate } from './credentials.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
 import type { TokenSource } from './token-reload.js';
-import { readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
+import { parseTokensFile, readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
 
 /**
  * API tokens added while the cloud runs (`kedge token create`). They live in tokens.json next
@@ -64,6 +64,25 @@ export async function addApiToken(dataDir: string, entry: TokenEntry): Promise<v
   const file = read.value;
   if (!file) throw noCloudData(dataDir);
   await writePrivate(path, fileText({ ...file, tokens: [...(file.tokens ?? []), entry] }), { keepPrevious: read.problem === undefined });
+}
+
+/**
+ * Removes every API token of `user` from tokens.json and from its last good copy, which would
+ * otherwise bring them back the day tokens.json is damaged; the generated credentials stay.
+ * Returns how many there were; NotFound when there were none.
+ */
+export async function removeApiTokens(dataDir: string, user: string): Promise<number> {
+  const path = join(dataDir, TOKENS_FILE);
+  const { value: file } = await readTokensFile(dataDir, silentLogger);
+  if (!file) throw noCloudData(dataDir);
+  const copy = await readFile(previousCopy(path), 'utf8').then(parseTokensFile, () => undefined);
+  const gone = new Set([...(file.tokens ?? []), ...(copy?.tokens ?? [])].filter((t) => t.user === user).map((t) => t.token));
+  if (gone.size === 0) throw new KedgeError('NotFound', `no API token of user "${user}" in ${path} or its last good copy`);
+  const text = fileText({ ...file, tokens: (file.tokens ?? []).filter((t) => !gone.has(t.token)) });
+  // The copy first: a run cut short between the two leaves the token in tokens.json, where it shows.
+  await writePrivate(previousCopy(path), text);
+  await writePrivate(path, text);
+  return gone.size;
 }
 
 const fileText = (file: TokensFile): string => JSON.stringify(file, null, 2) + '\n';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiTokens, loadOrCreateCredentials, readCredentials, type Credentials } from '../../cloud/apiserver/credentials.js';
-import { addApiToken, newTokenEntry, tokenFileSource } from '../../cloud/apiserver/token-file.js';
+import { addApiToken, newTokenEntry, removeApiTokens, tokenFileSource } from '../../cloud/apiserver/token-file.js';
 import { reloadingAuthenticator } from '../../cloud/apiserver/token-reload.js';
 import type { TokenEntry } from '../../cloud/apiserver/authn.js';
 import { FakeClock } from '../../shared/clock.js';
@@ -100,5 +100,45 @@ describe('tokens.json damaged while a good last copy is there', () => {
       expect((await tokenFileSource(dir, reload).read()).map((t) => t.user)).toEqual(['kedge-admin', 'system:kedge-cloud']);
       for (const log of [start, reload]) expect(warnings(log)).toEqual([expect.stringContaining('using its last good copy tokens.json.prev')]);
     }
+  });
+});
+
+/** An API token removed by hand from tokens.json alone comes back from the last good copy when tokens.json is damaged: `kedge token delete` removes it from both. */
+describe('deleting an API token', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kedge-tokens-delete-'));
+    await loadOrCreateCredentials(dir);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const usersIn = async (file: string): Promise<string[]> => ((JSON.parse(await readFile(join(dir, file), 'utf8')) as { tokens?: TokenEntry[] }).tokens ?? []).map((t) => t.user);
+  const source = () => tokenFileSource(dir, memoryLogger());
+
+  it('removes it from tokens.json and its last good copy: a damaged tokens.json does not bring it back', async () => {
+    await addApiToken(dir, newTokenEntry('viewer', { name: 'alice' }));
+    await addApiToken(dir, newTokenEntry('viewer', { name: 'bob' }));
+    await addApiToken(dir, newTokenEntry('viewer', { name: 'alice' }));
+    expect(await removeApiTokens(dir, 'alice')).toBe(2);
+    expect([await usersIn('tokens.json'), await usersIn('tokens.json.prev')]).toEqual([['bob'], ['bob']]);
+    await writeFile(join(dir, 'tokens.json'), '');
+    expect((await source().read()).map((t) => t.user)).toEqual(['kedge-admin', 'system:kedge-cloud', 'bob']);
+  });
+
+  it('removes one an admin took out of tokens.json by hand but not out of its copy', async () => {
+    await addApiToken(dir, newTokenEntry('node', { node: 'edge-1' }));
+    await addApiToken(dir, newTokenEntry('viewer', { name: 'bob' }));
+    const file = JSON.parse(await readFile(join(dir, 'tokens.json'), 'utf8')) as { tokens: TokenEntry[] };
+    await writeFile(join(dir, 'tokens.json'), JSON.stringify({ ...file, tokens: file.tokens.filter((t) => t.user === 'bob') }));
+    expect(await usersIn('tokens.json.prev')).toEqual(['system:node:edge-1']);
+    expect(await removeApiTokens(dir, 'system:node:edge-1')).toBe(1);
+    expect([await usersIn('tokens.json'), await usersIn('tokens.json.prev')]).toEqual([['bob'], ['bob']]);
+  });
+
+  it('says so when there is no such token, or no cloud data, and leaves the files alone', async () => {
+    const before = await readFile(join(dir, 'tokens.json'), 'utf8');
+    await expect(removeApiTokens(dir, 'kedge-admin')).rejects.toThrow(`no API token of user "kedge-admin" in ${join(dir, 'tokens.json')} or its last good copy`);
+    await expect(removeApiTokens(join(dir, 'nowhere'), 'alice')).rejects.toThrow('no kedge cloud data in');
+    expect(await readFile(join(dir, 'tokens.json'), 'utf8')).toBe(before);
   });
 });
