@@ -25,7 +25,8 @@ export const THROTTLED = 'kedge_broker_throttled_total';
 type DeniedAction = 'publish' | 'retain' | 'subscribe';
 const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
 export type RefusalReason =
-  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client';
+  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client'
+  | 'no-hub-yet' | 'auth-error';
 
 /**
  * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
