@@ -133,7 +133,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     };
     const dashboard = createDashboard({ dataDir: options.dataDir, timing, clock, logger: logger.child('dashboard') });
     const api = createApiServer({
-      store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir), resources: clusterResources, components, podLogs,
+      store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir, logger.child('apiserver')), resources: clusterResources, components, podLogs,
       dashboard: dashboard.api, join: { bodyLimit: joinBodyLimit, serve: (req, path) => started.join?.(req, path) }, metrics: () => metricsText(counters, started.hub?.stats()),
     });
     const loopback = api.loopback(credentials.cloud);

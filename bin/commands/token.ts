@@ -62,6 +62,16 @@ async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptio
   return stringify(buildKubeconfig(cluster.server, entry.token, cluster.caPem, 'kedge', entry.user));
 }
 
+/** Removes an admin's or viewer's API tokens (--name) or a node's (--node) from the data dir. */
+async function deleteApiTokens(o: { dataDir: string; name?: string; node?: string }): Promise<string> {
+  if ((o.name === undefined) === (o.node === undefined)) throw new Error('say whose API tokens to delete: --name <user> (an admin or viewer) or --node <name> (a node)');
+  const { removeApiTokens } = await import('../../cloud/apiserver/token-file.js');
+  const { NODE_USER_PREFIX } = await import('../../cloud/apiserver/node-authz.js');
+  const user = o.name ?? `${NODE_USER_PREFIX}${o.node}`;
+  const count = await removeApiTokens(o.dataDir, user);
+  return `deleted ${count} API token${count === 1 ? '' : 's'} of user ${user}\n`;
+}
+
 export function tokenCommand(): Command {
   const create = new Command('create')
     .description(
@@ -88,5 +98,11 @@ export function tokenCommand(): Command {
     .argument('<id>', 'the token id (the 6 characters after "::", or from kedge token list)')
     .option(...dataDir)
     .action((id: string, o: { dataDir: string }) => printOrFail(() => revokeJoinToken(o.dataDir, id)));
-  return new Command('token').description('Join tokens for edges, API tokens for people and nodes.').addCommand(create).addCommand(list).addCommand(revoke);
+  const del = new Command('delete')
+    .description("Delete API tokens (made with --role) from the cloud's data dir, tokens.json and its last good copy alike. The generated admin token stays.")
+    .option('--name <user>', 'every token of this admin or viewer user')
+    .option('--node <name>', 'every token of this node (user system:node:<name>)', nodeName)
+    .option('--data-dir <dir>', 'data dir of the cloud or demo (its tokens.json)', DEFAULT_DEMO_DATA_DIR)
+    .action((o: Parameters<typeof deleteApiTokens>[0]) => printOrFail(() => deleteApiTokens(o)));
+  return new Command('token').description('Join tokens for edges, API tokens for people and nodes.').addCommand(create).addCommand(list).addCommand(revoke).addCommand(del);
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
-import { makePrivateDir, previousCopy, writePrivate } from '../../shared/private-file.js';
-import { jsonDocument, readRecovering, type Recovered } from '../../shared/recovering-read.js';
+import { makePrivateDir, writePrivate } from '../../shared/private-file.js';
 import type { TokenEntry } from './authn.js';
+import { readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
 import { caUsable, certCovers, generateCa, generateServingCert, hasKeyIdentifiers, reissueCa, type ServingCert } from './tls-cert.js';
 
 /**
@@ -26,12 +26,12 @@ export interface Credentials {
   edge: string;
 }
 
-/** tokens.json as a cloud older than the hub's own password wrote it. */
-export type StoredCredentials = Omit<Credentials, 'hub'> & { hub?: string };
+/** The generated credentials in tokens.json (without `hub` as a cloud older than the hub's own password wrote it). */
+export type StoredCredentials = Omit<TokensFile, 'tokens'>;
 
 export const ADMIN_USER = 'kedge-admin';
 export const CLOUD_USER = 'system:kedge-cloud';
-export const TOKENS_FILE = 'tokens.json';
+export { TOKENS_FILE } from './tokens-document.js';
 export const KUBECONFIG_FILE = 'kubeconfig';
 export const TLS_CERT_FILE = 'tls.crt';
 export const TLS_KEY_FILE = 'tls.key';
@@ -70,23 +70,7 @@ export async function readCredentials(dataDir: string, logger: Logger = silentLo
   return value && credentialsIn(value);
 }
 
-/** tokens.json whole (the tokens added later included), or its last good copy. */
-function readTokensFile(dataDir: string, logger: Logger): Promise<Recovered<StoredCredentials>> {
-  return readRecovering(join(dataDir, TOKENS_FILE), { parse: parseCredentials, logger, otherwise: (problem) => lostTokens(dataDir, problem) });
-}
-
-const parseCredentials = jsonDocument<StoredCredentials>({ admin: 'string', cloud: 'string', hub: 'string?', edge: 'string', tokens: 'array?' });
-
 const credentialsIn = ({ admin, cloud, hub, edge }: StoredCredentials): StoredCredentials => ({ admin, cloud, edge, ...(hub !== undefined && { hub }) });
-
-export function lostTokens(dataDir: string, problem: string): KedgeError {
-  const path = join(dataDir, TOKENS_FILE);
-  return new KedgeError(
-    'Internal',
-    `${path} is ${problem}, and ${previousCopy(path)} is no good copy either. New tokens would lock out every kubeconfig, ` +
-      `token and edge given the old ones, so none are made: restore ${TOKENS_FILE} from a backup of ${dataDir}, or remove it to start with new tokens`,
-  );
-}
 
 /** The edge bootstrap token (for the MQTT broker's authentication). NotFound before the cloud's first start. */
 export async function readEdgeBootstrapToken(dataDir: string): Promise<string> {

@@ -1,12 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
+import { silentLogger, type Logger } from '../../shared/log.js';
+import { previousCopy } from '../../shared/private-file.js';
 import type { TokenEntry } from './authn.js';
-import { readRecovering } from '../../shared/recovering-read.js';
-import { silentLogger } from '../../shared/log.js';
-import { apiTokens, lostTokens, newToken, TOKENS_FILE, writePrivate, type StoredCredentials } from './credentials.js';
+import { apiTokens, newToken, writePrivate } from './credentials.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
 import type { TokenSource } from './token-reload.js';
+import { parseTokensFile, readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
 
 /**
  * API tokens added while the cloud runs (`kedge token create`). They live in tokens.json next
@@ -15,49 +16,32 @@ import type { TokenSource } from './token-reload.js';
 export const TOKEN_ROLES = ['admin', 'viewer', 'node'] as const;
 export type TokenRole = (typeof TOKEN_ROLES)[number];
 
-type TokensFile = StoredCredentials & { tokens?: TokenEntry[] };
-
-/** tokens.json as the running apiserver sees it: stamped by mtime, size and inode (a write replaces the file). */
-export function tokenFileSource(dataDir: string): TokenSource {
+/**
+ * tokens.json as the running apiserver sees it, read as the cloud's start reads it: a damaged
+ * file falls back to its last good copy (one WARN each time either file changes). Stamped by
+ * the mtime, size and inode of both (a write replaces the file).
+ */
+export function tokenFileSource(dataDir: string, logger: Logger): TokenSource {
   const path = join(dataDir, TOKENS_FILE);
   return {
     stamp: async () => {
-      const s = await stat(path).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
-        throw err;
-      });
-      return s && `${s.mtimeMs}:${s.size}:${s.ino}`;
+      const stamps = await Promise.all([path, previousCopy(path)].map(fileStamp));
+      return stamps.every((s) => s === undefined) ? undefined : stamps.join('|');
     },
-    read: async () => apiTokensOf(parseTokensFile(await readFile(path, 'utf8'), path)),
+    read: async () => {
+      const { value } = await readTokensFile(dataDir, logger);
+      // The admin, the cloud's own, then the added ones.
+      return value ? [...apiTokens(value), ...(value.tokens ?? [])] : [];
+    },
   };
 }
 
-/** Every token the file lets into the API: the admin, the cloud's own, then the added ones. */
-export function apiTokensOf(file: TokensFile): TokenEntry[] {
-  return [...apiTokens(file), ...(file.tokens ?? [])];
-}
-
-/** The file's content, checked: the generated tokens and well-formed added entries. */
-export function parseTokensFile(text: string, path: string): TokensFile {
-  try {
-    return checkTokensFile(text);
-  } catch (err) {
-    throw new KedgeError('Internal', `${path} is damaged: ${(err as Error).message}`);
-  }
-}
-
-function checkTokensFile(text: string): TokensFile {
-  const file = JSON.parse(text) as Partial<TokensFile>;
-  if (typeof file.admin !== 'string' || typeof file.cloud !== 'string' || typeof file.edge !== 'string') throw new Error('expected admin, cloud and edge tokens');
-  const tokens: unknown = file.tokens ?? [];
-  if (!Array.isArray(tokens) || !tokens.every(isTokenEntry)) throw new Error('"tokens" must be a list of {token, user, role, groups?}');
-  return { ...file, admin: file.admin, cloud: file.cloud, edge: file.edge, tokens };
-}
-
-function isTokenEntry(v: unknown): v is TokenEntry {
-  const e = v as Partial<TokenEntry> | null;
-  const strings = (x: unknown): boolean => Array.isArray(x) && x.every((g) => typeof g === 'string');
-  return !!e && typeof e.token === 'string' && e.token !== '' && typeof e.user === 'string' && typeof e.role === 'string' && (e.groups === undefined || strings(e.groups));
+async function fileStamp(path: string): Promise<string | undefined> {
+  const s = await stat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  return s && `${s.mtimeMs}:${s.size}:${s.ino}`;
 }
 
 /** A fresh token for a role: admin and viewer users are named `name`; a node is system:node:<node> in system:nodes. */
@@ -76,9 +60,32 @@ export function newTokenEntry(role: TokenRole, opts: { name?: string; node?: str
  */
 export async function addApiToken(dataDir: string, entry: TokenEntry): Promise<void> {
   const path = join(dataDir, TOKENS_FILE);
-  const read = await readRecovering(path, { parse: checkTokensFile, logger: silentLogger, otherwise: (problem) => lostTokens(dataDir, problem) });
+  const read = await readTokensFile(dataDir, silentLogger);
   const file = read.value;
-  if (!file) throw new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);
-  const text = JSON.stringify({ ...file, tokens: [...(file.tokens ?? []), entry] }, null, 2) + '\n';
-  await writePrivate(path, text, { keepPrevious: read.problem === undefined });
+  if (!file) throw noCloudData(dataDir);
+  await writePrivate(path, fileText({ ...file, tokens: [...(file.tokens ?? []), entry] }), { keepPrevious: read.problem === undefined });
 }
+
+/**
+ * Removes every API token of `user` from tokens.json and from its last good copy, which would
+ * otherwise bring them back the day tokens.json is damaged; the generated credentials stay.
+ * Returns how many there were; NotFound when there were none.
+ */
+export async function removeApiTokens(dataDir: string, user: string): Promise<number> {
+  const path = join(dataDir, TOKENS_FILE);
+  const { value: file } = await readTokensFile(dataDir, silentLogger);
+  if (!file) throw noCloudData(dataDir);
+  const copy = await readFile(previousCopy(path), 'utf8').then(parseTokensFile, () => undefined);
+  const gone = new Set([...(file.tokens ?? []), ...(copy?.tokens ?? [])].filter((t) => t.user === user).map((t) => t.token));
+  if (gone.size === 0) throw new KedgeError('NotFound', `no API token of user "${user}" in ${path} or its last good copy`);
+  const text = fileText({ ...file, tokens: (file.tokens ?? []).filter((t) => !gone.has(t.token)) });
+  // The copy first: a run cut short between the two leaves the token in tokens.json, where it shows.
+  await writePrivate(previousCopy(path), text);
+  await writePrivate(path, text);
+  return gone.size;
+}
+
+const fileText = (file: TokensFile): string => JSON.stringify(file, null, 2) + '\n';
+
+const noCloudData = (dataDir: string): KedgeError =>
+  new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);

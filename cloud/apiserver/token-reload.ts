@@ -27,8 +27,9 @@ export function reloadingAuthenticator(fixed: readonly TokenEntry[], source: Tok
   const { clock, logger } = options;
   const interval = options.minIntervalMs ?? 1000;
   let table = new TokenTable(fixed);
-  let loadedStamp: string | undefined;
-  let loaded = false;
+  /** The stamp last read, whether the read worked or not: the source is read again only once it changes. */
+  let readStamp: string | undefined;
+  let read = false;
   let lastCheck = -Infinity;
   let pending: Promise<void> | undefined;
   /** Checks begun and finished, counted: a check begun before a request arrived may predate its token. */
@@ -42,13 +43,12 @@ export function reloadingAuthenticator(fixed: readonly TokenEntry[], source: Tok
     const number = ++begun;
     try {
       const stamp = await source.stamp();
-      if (loaded && stamp === loadedStamp) return;
+      if (read && stamp === readStamp) return;
+      [readStamp, read] = [stamp, true];
       const entries = stamp === undefined ? [] : await source.read();
       table = new TokenTable([...fixed, ...entries]);
-      loadedStamp = stamp;
-      loaded = true;
     } catch (err) {
-      // A damaged file leaves the tokens as they were; the next check tries again.
+      // Unreadable: the tokens stay as they were, and the source is read again (and this logged again) once it changes.
       logger.warn('cannot reload the API tokens', { error: (err as Error).message });
     } finally {
       finished = number;

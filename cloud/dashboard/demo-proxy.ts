@@ -1,11 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
+import { demoFilePath, readDemoFile } from '../../shared/demo-file.js';
 import { KedgeError, type ErrorCode } from '../../shared/errors.js';
 import { jsonResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
 
-/** `kedge demo` writes this file into the data dir it shares with its cloud (sim/demo-file.ts). */
-export const DEMO_FILE = 'demo.json';
 /** An edge restart waits for the edge to be ready again; nothing else takes long. */
 export const DEMO_PROXY_TIMEOUT_MS = 30_000;
 
@@ -46,14 +43,12 @@ export function demoProxy(options: DemoProxyOptions): DemoProxy {
   };
 }
 
+/** The control API of the demo that wrote demo.json into the data dir it shares with this cloud. */
 async function readControl(dataDir: string): Promise<{ controlUrl: string; controlToken?: string }> {
-  const file = join(dataDir, DEMO_FILE);
-  let parsed: { controlUrl?: unknown; controlToken?: unknown };
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as typeof parsed;
-  } catch {
-    throw new KedgeError('Unavailable', `no demo runs with this cloud (no ${file}): links and edge processes can be controlled only in a demo started with kedge demo`);
-  }
-  if (typeof parsed.controlUrl !== 'string') throw new KedgeError('Unavailable', `${file} names no control API`);
-  return { controlUrl: parsed.controlUrl, ...(typeof parsed.controlToken === 'string' && { controlToken: parsed.controlToken }) };
+  const demo = await readDemoFile(dataDir);
+  if (demo) return demo;
+  throw new KedgeError(
+    'Unavailable',
+    `no demo runs with this cloud (${demoFilePath(dataDir)} is not there, or not a demo's): links and edge processes can be controlled only in a demo started with kedge demo`,
+  );
 }

@@ -68,11 +68,20 @@ export class Admission {
           this.deps.refuse('client-id', message, { clientId: client.id, username, peer });
           return done(refusal(message, IDENTIFIER_REJECTED), false);
         }
-        if (this.deps.waitForCloud && who.role === 'node' && this.listening.size === 0) return done(refusal('no cloud hub is listening yet', UNAVAILABLE), false);
+        if (this.deps.waitForCloud && who.role === 'node' && this.listening.size === 0) {
+          // The node tries again; its hello then reaches a hub that hears it.
+          this.deps.refuse('no-hub-yet', 'no cloud hub is listening yet', { clientId: client.id, username, peer });
+          return done(refusal('no cloud hub is listening yet', UNAVAILABLE), false);
+        }
         this.admit(client, who);
         done(null, true);
       })
-      .catch((err: unknown) => done(refusal(`authentication failed: ${String(err)}`, BAD_CREDENTIALS), false));
+      .catch((err: unknown) => {
+        // As kube's authenticators: an error is no admission (CONNACK 4, as a bad credential), and the client tries again.
+        const message = `authentication failed: ${err instanceof Error ? err.message : String(err)}`;
+        this.deps.refuse('auth-error', message, { clientId: client.id, username, peer });
+        done(refusal(message, BAD_CREDENTIALS), false);
+      });
   };
 
   /** From here, not from clientReady: a revocation may come before the CONNACK is out. */

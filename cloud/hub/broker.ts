@@ -25,7 +25,8 @@ export const THROTTLED = 'kedge_broker_throttled_total';
 type DeniedAction = 'publish' | 'retain' | 'subscribe';
 const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
 export type RefusalReason =
-  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client';
+  | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client'
+  | 'no-hub-yet' | 'auth-error';
 
 /**
  * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
@@ -34,7 +35,7 @@ export type RefusalReason =
  * node that does not read: an edge reconnecting to 1,000 pods gets them in one burst of
  * about 2.5 MB (a pod is 2–3 KB in its envelope), and the largest message is 4 MiB; on top
  * of that the kernel's socket buffers (several MiB) hold what a reading client has not read
- * yet. 64 MiB for the hub, which takes the messages of every node.
+ * yet. Nothing bounds what waits for the hub (GuardedConnection.admitAsCloud says why).
  */
 export const DEFAULT_LIMITS: ConnectionLimits = {
   maxPacketBytes: 4 * 1024 * 1024,
@@ -43,7 +44,6 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
   connectTimeoutMs: 10_000,
   maxKeepaliveSeconds: MAX_KEEPALIVE_SECONDS,
   maxQueuedBytes: 16 * 1024 * 1024,
-  cloudMaxQueuedBytes: 64 * 1024 * 1024,
 };
 
 export interface BrokerOptions {
@@ -61,7 +61,7 @@ export interface BrokerOptions {
   nodesWaitForCloud?: boolean;
   /** Serve MQTT over TLS (mqtts://) with this certificate. */
   tls?: { certPem: string; keyPem: string };
-  /** Per-client limits (each defaults to DEFAULT_LIMITS'); the cloud hub has no rate limit. */
+  /** Per-client limits (each defaults to DEFAULT_LIMITS'); the cloud hub has no rate limit and no queue bound. */
   limits?: Partial<ConnectionLimits>;
   /** Where refusals are counted (default: a private set). */
   counters?: Counters;

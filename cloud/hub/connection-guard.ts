@@ -21,10 +21,8 @@ export interface ConnectionLimits {
   connectTimeoutMs: number;
   /** The longest keepalive a client may ask for, in seconds; none (0) is refused too. */
   maxKeepaliveSeconds: number;
-  /** Bytes waiting to go to a node (or a client not admitted yet) that does not read; over it, the client is cut off. */
+  /** Bytes waiting to go to a node (or a client not admitted yet) that does not read; over it, the client is cut off. The cloud hub has no such bound (see admitAsCloud). */
   maxQueuedBytes: number;
-  /** The same for the cloud hub, which takes every node's messages on one connection. */
-  cloudMaxQueuedBytes: number;
 }
 
 export interface GuardEvents {
@@ -85,10 +83,18 @@ export class GuardedConnection extends Duplex {
     socket.on('error', (err) => this.destroy(err));
   }
 
-  /** The cloud hub: no rate limit (it publishes for every node), and room for every node's messages. */
+  /**
+   * The cloud hub: no rate limit (it publishes for every node), and no bound on what waits for
+   * it. Its client is the cloud's own (the hub password) and reads whatever it is sent as soon
+   * as the event loop runs (mqtt.js takes each message on arrival; the work waits in the hub).
+   * The embedded broker shares that loop, so what queues here is a loop busy elsewhere, not a
+   * client that stopped reading: one poll round that reads 64 KB from each of 1,000 nodes
+   * queues 64 MB before the hub reads any of it. Cutting the hub off would drop every node
+   * (nodesWaitForCloud), whose reconnecting could do it again.
+   */
   admitAsCloud(): void {
     this.bucket = undefined;
-    this.maxQueuedBytes = this.limits.cloudMaxQueuedBytes;
+    this.maxQueuedBytes = Number.POSITIVE_INFINITY;
     if (this.waiting) this.release();
   }
 

@@ -108,9 +108,9 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
     } catch (err) {
       if (refusedForGood(err)) {
-        // Sent again it would be refused again: dropped (acked), counted and logged.
+        // Sent again it would be refused again: dropped (acked, but for a heartbeat, which never is), counted and logged.
         reject('refused-by-api', `the API refused the ${message.type} of node ${node}: ${(err as Error).message}`, { node, type: message.type });
-        transport.send(node, { type: 'ack', parentId: message.id });
+        if (message.type !== 'heartbeat') transport.send(node, { type: 'ack', parentId: message.id });
         return;
       }
       // Not acked: the edge re-sends it.

@@ -147,7 +147,7 @@ describe('tokens.json on disk', () => {
 
   it('keeps a file without added tokens readable, and an added token shows up through the source', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-tokens-'));
-    const source = tokenFileSource(dir);
+    const source = tokenFileSource(dir, memoryLogger());
     expect(await source.stamp()).toBeUndefined();
     const creds = await loadOrCreateCredentials(dir);
     const before = await source.stamp();

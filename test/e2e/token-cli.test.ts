@@ -2,8 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
 import { startCloudProcess, type CloudProcess } from '../support/cloud-process.js';
 import { kedge } from '../support/kedge-cli.js';
+import { waitFor } from '../support/wait.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 
 interface Kubeconfig {
@@ -77,6 +79,22 @@ describe('kedge token create', () => {
     expect(out.stdout).toMatch(/^[\w-]{43}\n$/);
     const stored = JSON.parse(await readFile(join(dir, 'tokens.json'), 'utf8')) as { tokens: { token: string; user: string; groups: string[] }[] };
     expect(stored.tokens.find((t) => t.token === out.stdout.trim())).toMatchObject({ user: 'system:node:edge-2', groups: ['system:nodes'] });
+  });
+
+  it('kedge token delete: the running cloud stops accepting the token, and neither tokens.json nor its last good copy holds it', async () => {
+    const { config } = await create('carol.yaml', '--role', 'viewer', '--name', 'carol');
+    const token = config.users[0]!.user.token;
+    const api = createRemoteClient(config.clusters[0]!.cluster.server, token, await readFile(join(dir, 'ca.crt'), 'utf8'));
+    await expect(api.list({ resource: 'namespaces' })).resolves.toMatchObject({ kind: 'NamespaceList' });
+    const out = await kedge('token', 'delete', '--data-dir', dir, '--name', 'carol');
+    expect([out.code, out.stdout, out.stderr]).toEqual([0, 'deleted 1 API token of user carol\n', '']);
+    for (const file of ['tokens.json', 'tokens.json.prev']) expect(await readFile(join(dir, file), 'utf8')).not.toContain(token);
+    // The first request after the change may still pass: it starts the look at the file without waiting for it.
+    await waitFor(() => api.list({ resource: 'namespaces' }).then(() => false, (err: { code?: string }) => err.code === 'Unauthorized'), 'the token refused', 10_000, 200);
+    const again = await kedge('token', 'delete', '--data-dir', dir, '--name', 'carol');
+    expect([again.code, again.stderr]).toEqual([1, `error: no API token of user "carol" in ${join(dir, 'tokens.json')} or its last good copy\n`]);
+    const neither = await kedge('token', 'delete', '--data-dir', dir);
+    expect([neither.code, neither.stderr]).toEqual([1, 'error: say whose API tokens to delete: --name <user> (an admin or viewer) or --node <name> (a node)\n']);
   });
 
   it('names the problem and exits 1 for a bad role, a node without --node, or no cloud data', async () => {

@@ -1,10 +1,13 @@
+import { EventEmitter } from 'node:events';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import mqttPacket from 'mqtt-packet';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCa, generateServingCert } from '../../cloud/apiserver/tls-cert.js';
-import { REFUSED, startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
+import { DEFAULT_LIMITS, REFUSED, startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
+import { GuardedConnection } from '../../cloud/hub/connection-guard.js';
+import { RateBudgets } from '../../cloud/hub/rate-budgets.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { Counters } from '../../shared/counters.js';
 import { memoryLogger } from '../../shared/log.js';
@@ -91,5 +94,66 @@ describe.each([
     await edge2.publishAsync(topics.up('edge-2'), 'still here', { qos: 1 });
     await waitFor(() => heard.includes('still here'), 'the hub hears edge-2');
     expect(hub.connected && edge2.connected).toBe(true);
+  });
+});
+
+/** A socket whose peer never reads: every byte written stays queued (nothing real is sent or held). */
+class UnreadSocket extends EventEmitter {
+  readonly remoteAddress = '127.0.0.1';
+  writableLength = 0;
+  destroyed = false;
+  write(chunk: Buffer): boolean {
+    this.writableLength += chunk.length;
+    return false;
+  }
+  pause(): void {}
+  resume(): void {}
+  end(done?: () => void): void {
+    done?.();
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+/**
+ * The hub shares its event loop with the embedded broker: while the loop is busy with the
+ * nodes (one poll round reading 64 KB from each of 1,000 of them is 64 MB for the hub), what
+ * waits for the hub is no sign that it stopped reading, and cutting it off would drop every
+ * node. So the hub has no queue bound; a node keeps its own.
+ */
+describe('what waits for a client that does not read, by role', () => {
+  const MiB = Buffer.alloc(1024 * 1024);
+  const connection = () => {
+    const clock = new FakeClock();
+    const socket = new UnreadSocket();
+    const refused: string[] = [];
+    const budgets = new RateBudgets(DEFAULT_LIMITS.publishesPerSecond, DEFAULT_LIMITS.publishBurst, clock);
+    const conn = new GuardedConnection(socket as unknown as Socket, DEFAULT_LIMITS, clock, { refused: (reason) => refused.push(reason), throttled: () => {} }, budgets);
+    return { conn, socket, refused, budgets };
+  };
+  /** Writes `mib` MiB, or until the connection is cut off; says how many went. */
+  const send = async (conn: GuardedConnection, mib: number): Promise<number> => {
+    let sent = 0;
+    while (sent < mib && !conn.destroyed) {
+      await new Promise<void>((resolve) => conn.write(MiB, () => resolve()));
+      sent++;
+    }
+    return sent;
+  };
+
+  it('cuts a node off past 16 MiB', async () => {
+    const { conn, socket, refused, budgets } = connection();
+    conn.admitWith(budgets.acquire('node/edge-1'));
+    expect(await send(conn, 64)).toBe(17);
+    expect([refused, socket.destroyed]).toEqual([['slow-client'], true]);
+  });
+
+  it('never cuts the hub off, however far behind the loop leaves it', async () => {
+    const { conn, socket, refused } = connection();
+    conn.admitAsCloud();
+    expect(await send(conn, 256)).toBe(256);
+    expect([refused, socket.destroyed, socket.writableLength]).toEqual([[], false, 256 * MiB.length]);
+    conn.destroy();
   });
 });
