@@ -137,7 +137,12 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
     for (const node of nodes) node.close();
   });
-  broker.on('clientError', (client, err) => logger.warn('broker client error', { clientId: client.id, error: err.message }));
+  // Each refused CONNECT also ends in a client error: sampled, so a flood of them costs a few lines.
+  const clientErrorLog = new LogSampler(clock);
+  broker.on('clientError', (client, err) => {
+    const unlogged = clientErrorLog.sample('client-error');
+    if (unlogged !== undefined) logger.warn('broker client error', { clientId: client.id, error: err.message, ...unloggedFields(unlogged) });
+  });
   broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: peerOf(client) }));
 
   const revocations = options.revoked$?.subscribe((node) => {

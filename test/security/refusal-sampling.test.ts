@@ -62,6 +62,9 @@ describe('refusals and malformed messages are logged with sampling', () => {
     }
     expect(counters.get(REFUSED, { reason: 'bad-credentials' })).toBe(20);
     expect(lines(log, 'broker refused a client')).toHaveLength(1);
+    // aedes reports each refused CONNECT as a client error too: sampled as well.
+    await waitFor(() => lines(log, 'broker client error').length > 0, 'the client error of the first refusal');
+    expect(lines(log, 'broker client error')).toHaveLength(1);
   });
 
   it('the join path: a flood of joins without a token', async () => {
