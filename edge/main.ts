@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
-import { take, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
@@ -136,10 +136,9 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  // A lost cache holds no pods, but the runtime may still run them: they run on until the
-  // cloud's first sync (the answer to a hello holding nothing relists every pod) says which.
-  let keepUnheld = cache.recovered;
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => keepUnheld, crashPoint });
+  // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
+  // them: they run on, through restarts, until the cloud's answer to a hello says which.
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -168,15 +167,15 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
     else statuses.flush();
   });
-  // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
-  const resends = handler.synced$.subscribe((m) => {
+  const synced = handler.synced$.subscribe((m) => {
+    if (cache.awaitingRelist()) {
+      cache.relisted();
+      logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
+      cache.flush().catch((err: Error) => logger.warn('could not persist the end of the hold; it ends again at the next sync', { error: err.message }));
+      void edged.sync();
+    }
+    // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
     if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
-  });
-  const firstSync = handler.synced$.pipe(take(1)).subscribe(() => {
-    if (!keepUnheld) return;
-    keepUnheld = false;
-    logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
-    void edged.sync();
   });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
@@ -203,8 +202,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     await edged.stop();
     inbound.unsubscribe();
     sessions.unsubscribe();
-    resends.unsubscribe();
-    firstSync.unsubscribe();
+    synced.unsubscribe();
     await hub.stop();
     handler.stop();
     await cache.flush();
