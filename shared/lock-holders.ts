@@ -1,15 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { machineBootId, processStartTime } from './proc-stat.js';
+import { fateOf, identify, machineBootId, pidNamespace, type ProcessIdentity } from './proc-stat.js';
 
-/** One process holding a data dir: a file in its lock directory. */
-export interface Holder {
-  pid: number;
-  /** From /proc/<pid>/stat: tells it apart from a later process with the same pid. */
-  startTime?: string;
-  bootId?: string;
+/** One process holding a data dir: a file in its lock directory (pid, start time and boot id tell it apart from a later process). */
+export interface Holder extends ProcessIdentity {
   host: string;
+  /** Where its pid means something: another pid namespace (another container) cannot be judged by pid from here. */
+  pidNamespace?: string;
   /** What it is, as `kedge cloud`: named to whoever else tries. */
   command: string;
   /** The holder it works for (`kedge demo`'s cloud works for the demo). */
@@ -26,8 +24,8 @@ export interface Entry {
 export type Verdict = { entry: Entry; state: 'running' | 'elsewhere' } | { entry: Entry; state: 'gone'; why: string };
 
 export async function thisProcess(command: string, forPid?: number): Promise<Holder> {
-  const [startTime, bootId] = await Promise.all([processStartTime(process.pid), machineBootId()]);
-  return { pid: process.pid, ...(startTime ? { startTime } : {}), ...(bootId ? { bootId } : {}), host: hostname(), command, ...(forPid ? { for: forPid } : {}) };
+  const [identity, namespace] = await Promise.all([identify(process.pid), pidNamespace()]);
+  return { ...identity, host: hostname(), ...(namespace ? { pidNamespace: namespace } : {}), command, ...(forPid ? { for: forPid } : {}) };
 }
 
 /** The entries of a lock directory; none when it is gone. */
@@ -48,21 +46,26 @@ function parseHolder(text: string): Holder | undefined {
   }
 }
 
+/**
+ * This machine's holders are judged by pid and start time: those under its host name, and
+ * those of its current boot under any other (the machine was renamed: DHCP, a new container
+ * host name), unless their pid belongs to another pid namespace. Others are elsewhere.
+ */
 export async function judge(entry: Entry): Promise<Verdict> {
   const h = entry.holder;
   const gone = (why: string): Verdict => ({ entry, state: 'gone', why });
   if (!h) return gone('left a torn record');
-  if (h.host !== hostname()) return { entry, state: 'elsewhere' };
-  const bootId = await machineBootId();
-  if (h.bootId && bootId && h.bootId !== bootId) return gone('ran before this machine last booted');
-  if (h.startTime === undefined) return isRunning(h.pid) ? { entry, state: 'running' } : gone('is gone');
-  const now = await processStartTime(h.pid);
-  if (now === undefined) return gone('is gone');
-  return now === h.startTime ? { entry, state: 'running' } : gone('is gone (its pid is another process now)');
+  const [bootId, namespace] = await Promise.all([machineBootId(), pidNamespace()]);
+  const renamed = h.bootId !== undefined && h.bootId === bootId && (h.pidNamespace ?? namespace) === namespace;
+  if (h.host !== hostname() && !renamed) return { entry, state: 'elsewhere' };
+  const fate = await fateOf(h);
+  if (fate === 'running' || (fate === 'unknown' && pidExists(h.pid))) return { entry, state: 'running' };
+  if (fate === 'rebooted') return gone('ran before this machine last booted');
+  return gone(fate === 'reused' ? 'is gone (its pid is another process now)' : 'is gone');
 }
 
-/** Without /proc: whether a process with this pid exists at all. */
-function isRunning(pid: number): boolean {
+/** Without /proc (a record without a start time): whether a process with this pid exists at all. */
+function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

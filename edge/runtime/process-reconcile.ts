@@ -79,7 +79,7 @@ export async function reconcile(dataDir: string, state: ProcessState, logger?: L
   for (const { id, shim } of await shimFiles(dataDir)) {
     const record = state.containers.find((c) => c.id === id);
     if (record?.finishedAt === undefined && record?.pid === shim.pid && record.startTime === shim.startTime) continue;
-    if (await isSameProcess(shim.pid, shim.startTime)) {
+    if (await isSameProcess(shim)) {
       signalGroup(shim.pid, 'SIGKILL');
       logger?.warn('stopped a container process that no record accounts for', { container: id, pid: shim.pid });
     }
@@ -91,5 +91,5 @@ export async function reconcile(dataDir: string, state: ProcessState, logger?: L
 
 /** A node reboot: every shim with a pid file dies with it, recorded or not. */
 export async function stopEveryShim(dataDir: string): Promise<void> {
-  for (const { shim } of await shimFiles(dataDir)) if (await isSameProcess(shim.pid, shim.startTime)) signalGroup(shim.pid, 'SIGKILL');
+  for (const { shim } of await shimFiles(dataDir)) if (await isSameProcess(shim)) signalGroup(shim.pid, 'SIGKILL');
 }

@@ -189,7 +189,7 @@ export class ProcessRuntime implements Runtime {
   private async isRunning(record: ProcessRecord): Promise<boolean> {
     if (record.pid === undefined || record.finishedAt !== undefined) return false;
     if (this.children.has(record.id)) return true;
-    if (await isSameProcess(record.pid, record.startTime)) return true;
+    if (await isSameProcess({ pid: record.pid, startTime: record.startTime })) return true;
     await this.finishChild(record, UNKNOWN_EXIT);
     return false;
   }

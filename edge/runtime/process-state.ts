@@ -29,7 +29,7 @@ export function infoOf(record: ProcessRecord): ContainerInfo {
 export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessState>): Promise<void> {
   const old = await file.read();
   for (const c of old?.containers ?? []) {
-    if (c.pid !== undefined && c.finishedAt === undefined && (await isSameProcess(c.pid, c.startTime))) signalGroup(c.pid, 'SIGKILL');
+    if (c.pid !== undefined && c.finishedAt === undefined && (await isSameProcess({ pid: c.pid, startTime: c.startTime }))) signalGroup(c.pid, 'SIGKILL');
   }
   await file.remove();
   await rm(join(dataDir, 'containers'), { recursive: true, force: true });

@@ -58,6 +58,11 @@ describe('the data dir lock', () => {
     ['whose process is gone', { pid: NO_SUCH_PID, startTime: '1' }, `pid ${NO_SUCH_PID} (kedge cloud) held it and is gone`],
     ['whose pid is another process now', { pid: process.pid, startTime: 'not-this-one' }, `pid ${process.pid} (kedge cloud) held it and is gone (its pid is another process now)`],
     ['from before this machine last booted', async () => ({ pid: process.pid, startTime: await processStartTime(process.pid), bootId: 'another-boot' }), 'held it and ran before this machine last booted'],
+    [
+      'of this boot under the host name the machine had before it was renamed (DHCP, hostnamectl)',
+      async () => ({ pid: NO_SUCH_PID, startTime: '1', bootId: await machineBootId(), host: 'before-renaming' }),
+      `pid ${NO_SUCH_PID} (kedge cloud) held it and is gone`,
+    ],
   ])('a lock %s is taken over, with a log line', async (_what, holder, said) => {
     await leftBehind(typeof holder === 'function' ? await holder() : holder);
     const log = memoryLogger('lock');
@@ -86,6 +91,16 @@ describe('the data dir lock', () => {
     expect((await errorOf(take())).message).toBe(
       `data dir ${dir} is in use by pid ${NO_SUCH_PID} (kedge cloud) on host elsewhere: a data dir has one owner; if nothing runs there any more, remove ${join(dir, LOCK_DIR)}`,
     );
+  });
+
+  it('a lock of this boot under another host name is judged here: refused while its process runs, with no word of another host', async () => {
+    await leftBehind({ pid: process.pid, startTime: await processStartTime(process.pid), bootId: await machineBootId(), host: 'before-renaming' });
+    expect((await errorOf(take())).message).toBe(`data dir ${dir} is in use by pid ${process.pid} (kedge cloud): a data dir has one owner; stop it first`);
+  });
+
+  it('a lock of this boot from another pid namespace under another host name (another container) is not judged by a pid that means nothing here', async () => {
+    await leftBehind({ pid: NO_SUCH_PID, startTime: '1', bootId: await machineBootId(), host: 'a-container', pidNamespace: 'pid:[1]' });
+    expect((await errorOf(take())).message).toMatch(`in use by pid ${NO_SUCH_PID} (kedge cloud) on host a-container: `);
   });
 
   it('a process started by the holder may work for it there; anyone else is told both', async () => {
