@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { link, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { KedgeError } from './errors.js';
 import { describeHolder, entriesOf, judge, thisProcess, type Verdict } from './lock-holders.js';
+import { listenProbe } from './lock-probe.js';
 import type { Logger } from './log.js';
 import { processStartTime } from './proc-stat.js';
 import { makePrivateDir } from './private-file.js';
 
 /**
  * One owner per data dir. The lock is the directory `<data dir>/owner.lock`, holding one file
- * per holder (pid, process start time, boot id, host, what it is). It is taken by renaming a
+ * per holder (pid, process start time, boot id, host, pid namespace, the socket it listens on
+ * while it holds, what it is: lock-holders.ts). It is taken by renaming a
  * prepared directory onto it, which the kernel does only when there is none or it is empty:
  * of two processes starting at the same instant exactly one wins. A holder whose process is
  * gone (kill -9, a power cut, its pid reused since) is removed by the next one to come, file
@@ -46,9 +48,14 @@ export async function lockDataDir(dataDir: string, o: LockOptions): Promise<Data
   const file = `${process.pid}.${nonce}.json`;
   const staged = join(dataDir, `${STAGED}${process.pid}.${nonce}.new`);
   await makePrivateDir(staged);
-  await writeFile(join(staged, file), JSON.stringify(await thisProcess(o.command, o.forParent ? process.ppid : undefined)) + '\n', { mode: 0o600 });
+  const probe = await listenProbe(dataDir, `${STAGED}${process.pid}.${nonce}.sock`);
+  const holder = { ...(await thisProcess(o.command, o.forParent ? process.ppid : undefined)), ...(probe ? { probe: probe.name } : {}) };
+  await writeFile(join(staged, file), JSON.stringify(holder) + '\n', { mode: 0o600 });
   try {
     await take({ dataDir, lockDir, staged, file }, o);
+  } catch (err) {
+    await probe?.close();
+    throw err;
   } finally {
     await rm(staged, { recursive: true, force: true });
   }
@@ -56,6 +63,7 @@ export async function lockDataDir(dataDir: string, o: LockOptions): Promise<Data
   let released: Promise<void> | undefined;
   const release = async (): Promise<void> => {
     await ignoring(['ENOENT'], unlink(join(lockDir, file)));
+    await probe?.close();
     await ignoring(['ENOENT', 'ENOTEMPTY', 'EEXIST'], rmdir(lockDir)); // another holder's file may still be there
   };
   return { dataDir, release: () => (released ??= release()) };
@@ -73,7 +81,7 @@ async function take(p: Paths, o: LockOptions): Promise<void> {
   const { lockDir, staged, file } = p;
   for (let i = 0; i < TRIES; i++) {
     if (await renamedOnto(staged, lockDir)) return;
-    const verdicts = await Promise.all((await entriesOf(lockDir)).map(judge));
+    const verdicts = await Promise.all((await entriesOf(lockDir)).map((entry) => judge(entry, p.dataDir)));
     const holding = verdicts.filter((v) => v.state !== 'gone');
     if (o.forParent && holding.some((v) => v.entry.holder?.pid === process.ppid && v.state === 'running')) {
       if (await joined(lockDir, staged, file)) return;
@@ -83,6 +91,8 @@ async function take(p: Paths, o: LockOptions): Promise<void> {
     for (const v of verdicts) {
       if (v.state === 'gone' && (await ignoring(['ENOENT'], unlink(join(lockDir, v.entry.file))))) {
         o.logger.warn(`taking over data dir ${p.dataDir}: ${describeHolder(v.entry.holder)} held it and ${v.why}`);
+        const probe = v.entry.holder?.probe;
+        if (probe !== undefined && isProbeName(probe)) await rm(join(p.dataDir, probe), { force: true });
       }
     }
   }
@@ -124,6 +134,9 @@ async function removeAbandonedStagings(dataDir: string): Promise<void> {
     if (Number.isInteger(pid) && (await processStartTime(pid)) === undefined) await rm(join(dataDir, name), { recursive: true, force: true });
   }
 }
+
+/** A holder's socket (lock-probe.ts), as lockDataDir names it. */
+const isProbeName = (name: string): boolean => basename(name) === name && name.startsWith(STAGED) && name.endsWith('.sock');
 
 /** Resolves true once `op` did it, false when it failed with one of `codes`. */
 async function ignoring(codes: string[], op: Promise<unknown>): Promise<boolean> {

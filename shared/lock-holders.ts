@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { askProbe } from './lock-probe.js';
 import { fateOf, identify, machineBootId, pidNamespace, type ProcessIdentity } from './proc-stat.js';
 
 /** One process holding a data dir: a file in its lock directory (pid, start time and boot id tell it apart from a later process). */
@@ -8,6 +9,8 @@ export interface Holder extends ProcessIdentity {
   host: string;
   /** Where its pid means something: another pid namespace (another container) cannot be judged by pid from here. */
   pidNamespace?: string;
+  /** The Unix socket in the data dir it listens on while it holds it (lock-probe.ts): says whether it runs, whatever pid namespace it is in. */
+  probe?: string;
   /** What it is, as `kedge cloud`: named to whoever else tries. */
   command: string;
   /** The holder it works for (`kedge demo`'s cloud works for the demo). */
@@ -47,21 +50,24 @@ function parseHolder(text: string): Holder | undefined {
 }
 
 /**
- * This machine's holders are judged by pid and start time: those under its host name, and
- * those of its current boot under any other (the machine was renamed: DHCP, a new container
- * host name), unless their pid belongs to another pid namespace. Others are elsewhere.
+ * This machine's holders are judged here: those under its host name, and those of its current
+ * boot under any other (the machine was renamed: DHCP, a container made again). Whatever its
+ * pid says, a holder whose socket answers runs; one in another pid namespace (another
+ * container), whose pid means nothing here, is gone only when its socket is refused.
  */
-export async function judge(entry: Entry): Promise<Verdict> {
+export async function judge(entry: Entry, dataDir: string): Promise<Verdict> {
   const h = entry.holder;
   const gone = (why: string): Verdict => ({ entry, state: 'gone', why });
   if (!h) return gone('left a torn record');
   const [bootId, namespace] = await Promise.all([machineBootId(), pidNamespace()]);
-  const renamed = h.bootId !== undefined && h.bootId === bootId && (h.pidNamespace ?? namespace) === namespace;
-  if (h.host !== hostname() && !renamed) return { entry, state: 'elsewhere' };
+  if (h.host !== hostname() && (h.bootId === undefined || h.bootId !== bootId)) return { entry, state: 'elsewhere' };
   const fate = await fateOf(h);
-  if (fate === 'running' || (fate === 'unknown' && pidExists(h.pid))) return { entry, state: 'running' };
   if (fate === 'rebooted') return gone('ran before this machine last booted');
-  return gone(fate === 'reused' ? 'is gone (its pid is another process now)' : 'is gone');
+  if (fate === 'running' || (fate === 'unknown' && pidExists(h.pid))) return { entry, state: 'running' };
+  const probe = h.probe === undefined ? undefined : await askProbe(join(dataDir, basename(h.probe)));
+  if (probe === 'answers') return { entry, state: 'running' };
+  if ((h.pidNamespace ?? namespace) === namespace) return gone(fate === 'reused' ? 'is gone (its pid is another process now)' : 'is gone');
+  return probe === 'refused' ? gone('is gone (nothing answers on its socket)') : { entry, state: 'elsewhere' };
 }
 
 /** Without /proc (a record without a start time): whether a process with this pid exists at all. */

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCloud } from '../../cloud/main.js';
 import { LOCK_DIR, lockDataDir, type DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Holder } from '../../shared/lock-holders.js';
+import { askProbe, listenProbe } from '../../shared/lock-probe.js';
 import { memoryLogger, silentLogger } from '../../shared/log.js';
 import { machineBootId, processStartTime } from '../../shared/proc-stat.js';
 import { startFleet } from '../../sim/fleet.js';
@@ -42,11 +43,14 @@ describe('the data dir lock', () => {
     for (const t of tries.filter((t): t is PromiseRejectedResult => t.status === 'rejected')) {
       expect((t.reason as Error).message).toMatch(new RegExp(`^data dir ${dir} is in use by pid ${process.pid} \\(kedge cloud #\\d\\): a data dir has one owner; stop it first$`));
     }
-    expect((await readdir(dir)).sort()).toEqual([LOCK_DIR]); // nothing left of the losers
+    expect((await readdir(dir)).sort()).toEqual([LOCK_DIR, expect.stringMatching(/^owner\.lock\.\d+\.[0-9a-f]+\.sock$/)]); // the winner's socket; nothing of the losers
   });
 
   it('is released on a clean stop, and taken again without a word', async () => {
     const first = await take();
+    const [record] = await readdir(join(dir, LOCK_DIR));
+    const { probe } = JSON.parse(await readFile(join(dir, LOCK_DIR, record!), 'utf8')) as Holder;
+    expect(await askProbe(join(dir, probe!))).toBe('answers'); // while it holds the data dir
     await first.release();
     expect(await readdir(dir)).toEqual([]);
     const log = memoryLogger('lock');
@@ -98,9 +102,38 @@ describe('the data dir lock', () => {
     expect((await errorOf(take())).message).toBe(`data dir ${dir} is in use by pid ${process.pid} (kedge cloud): a data dir has one owner; stop it first`);
   });
 
-  it('a lock of this boot from another pid namespace under another host name (another container) is not judged by a pid that means nothing here', async () => {
+  it('a lock of this boot from another pid namespace, with no socket to ask (none could be made there), is not judged by a pid that means nothing here', async () => {
     await leftBehind({ pid: NO_SUCH_PID, startTime: '1', bootId: await machineBootId(), host: 'a-container', pidNamespace: 'pid:[1]' });
     expect((await errorOf(take())).message).toMatch(`in use by pid ${NO_SUCH_PID} (kedge cloud) on host a-container: `);
+  });
+
+  it.each([
+    ['under another host name (a container made again)', 'a-container'],
+    ['under this host name (a container restarted)', hostname()],
+  ])('a holder of this boot in another pid namespace %s is judged by its socket: refused while it answers, taken over once nothing does', async (_what, host) => {
+    const socket = 'owner.lock.1.aaaaaaaaaaaa.sock';
+    const other = (await listenProbe(dir, socket))!;
+    await leftBehind({ pid: NO_SUCH_PID, startTime: '1', bootId: await machineBootId(), host, pidNamespace: 'pid:[1]', probe: socket });
+    expect((await errorOf(take())).message).toBe(`data dir ${dir} is in use by pid ${NO_SUCH_PID} (kedge cloud): a data dir has one owner; stop it first`);
+
+    // It is killed: its socket stays, and nothing listens on it any more.
+    await link(join(dir, socket), join(dir, 'kept.sock'));
+    await other.close();
+    await rename(join(dir, 'kept.sock'), join(dir, socket));
+    const log = memoryLogger('lock');
+    await take('kedge cloud', log);
+    expect(log.lines.filter((l) => l.includes(`pid ${NO_SUCH_PID} (kedge cloud) held it and is gone (nothing answers on its socket)`))).toHaveLength(1);
+    expect(await readdir(dir)).not.toContain(socket);
+  });
+
+  it('a data dir whose path is too long for a socket is locked all the same, its holder judged by pid alone', async () => {
+    const deep = join(dir, 'd'.repeat(100));
+    const lock = await lockDataDir(deep, { command: 'kedge cloud', logger: silentLogger });
+    held.push(lock);
+    const [record] = await readdir(join(deep, LOCK_DIR));
+    expect(JSON.parse(await readFile(join(deep, LOCK_DIR, record!), 'utf8'))).not.toHaveProperty('probe');
+    expect((await readdir(deep)).sort()).toEqual([LOCK_DIR]); // no socket under a name cut short
+    expect((await errorOf(lockDataDir(deep, { command: 'kedge edge', logger: silentLogger }))).message).toMatch(`in use by pid ${process.pid} (kedge cloud)`);
   });
 
   it('a process started by the holder may work for it there; anyone else is told both', async () => {
