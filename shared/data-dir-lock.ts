@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { link, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { realClock, type Clock } from './clock.js';
 import { KedgeError } from './errors.js';
 import { describeHolder, entriesOf, judge, thisProcess, type Verdict } from './lock-holders.js';
-import { listenProbe } from './lock-probe.js';
+import { askProbe, listenProbe } from './lock-probe.js';
 import type { Logger } from './log.js';
-import { processStartTime } from './proc-stat.js';
 import { makePrivateDir } from './private-file.js';
 
 /**
@@ -32,6 +32,8 @@ export interface LockOptions {
   logger: Logger;
   /** The process that started this one holds the data dir, and this one works for it (`kedge demo`'s cloud). */
   forParent?: boolean;
+  /** Tells what other processes left long ago from what they are doing now (ABANDONED_AFTER_MS). */
+  clock?: Clock;
 }
 
 /** Set by `kedge demo` for the cloud it starts: its parent holds the data dir, and the cloud works for it (LockOptions.forParent). */
@@ -59,7 +61,7 @@ export async function lockDataDir(dataDir: string, o: LockOptions): Promise<Data
   } finally {
     await rm(staged, { recursive: true, force: true });
   }
-  await removeAbandonedStagings(dataDir);
+  await removeAbandoned(dataDir, (o.clock ?? realClock).now());
   let released: Promise<void> | undefined;
   const release = async (): Promise<void> => {
     await ignoring(['ENOENT'], unlink(join(lockDir, file)));
@@ -127,11 +129,20 @@ function refusal({ dataDir, lockDir }: Paths, holding: Verdict[]): KedgeError {
   return new KedgeError('Conflict', `data dir ${dataDir} is in use by ${who}: a data dir has one owner; ${hint}`);
 }
 
-/** Prepared lock directories left by a process killed while it took the lock. */
-async function removeAbandonedStagings(dataDir: string): Promise<void> {
+/** A prepared lock directory lives for one take (moments): one older than this was left by a process killed while it took the lock. */
+export const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * What processes killed while they took or let go of the lock left: prepared lock directories,
+ * and sockets nothing answers on. Only old ones: a new one may be another process's in the
+ * middle of its take, whose pid tells nothing here (another host, another container, no /proc).
+ */
+async function removeAbandoned(dataDir: string, now: number): Promise<void> {
   for (const name of await readdir(dataDir)) {
-    const pid = name.startsWith(STAGED) && name.endsWith('.new') ? Number(name.slice(STAGED.length).split('.')[0]) : NaN;
-    if (Number.isInteger(pid) && (await processStartTime(pid)) === undefined) await rm(join(dataDir, name), { recursive: true, force: true });
+    if (!name.startsWith(STAGED) || !(name.endsWith('.new') || isProbeName(name))) continue;
+    const path = join(dataDir, name);
+    const old = await lstat(path).then((stat) => now - stat.mtimeMs > ABANDONED_AFTER_MS, () => false);
+    if (old && (name.endsWith('.new') || (await askProbe(path)) === 'refused')) await rm(path, { recursive: true, force: true });
   }
 }
 

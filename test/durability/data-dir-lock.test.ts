@@ -3,15 +3,17 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCloud } from '../../cloud/main.js';
-import { LOCK_DIR, lockDataDir, type DataDirLock } from '../../shared/data-dir-lock.js';
+import { realClock, type Clock } from '../../shared/clock.js';
+import { ABANDONED_AFTER_MS, LOCK_DIR, lockDataDir, type DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Holder } from '../../shared/lock-holders.js';
-import { askProbe, listenProbe } from '../../shared/lock-probe.js';
+import { askProbe, listenProbe, type LockProbe } from '../../shared/lock-probe.js';
 import { memoryLogger, silentLogger } from '../../shared/log.js';
 import { machineBootId, processStartTime } from '../../shared/proc-stat.js';
 import { startFleet } from '../../sim/fleet.js';
 
 /** A pid no process can have (beyond any pid_max), for a holder that is gone. */
 const NO_SUCH_PID = 2 ** 30;
+const MINUTE = 60_000;
 const errorOf = (p: Promise<unknown>): Promise<Error> => p.then(() => new Error('it was taken'), (err: Error) => err);
 
 /** One owner per data dir: the lock itself, without processes of its own (e2e: data-dir-owner.test.ts). */
@@ -34,6 +36,13 @@ describe('the data dir lock', () => {
   async function leftBehind(...holders: Partial<Holder>[]): Promise<void> {
     await mkdir(join(dir, LOCK_DIR));
     for (const [i, h] of holders.entries()) await writeFile(join(dir, LOCK_DIR, `${i}.json`), JSON.stringify({ host: hostname(), command: 'kedge cloud', ...h }));
+  }
+
+  /** A holder killed with -9: its socket stays, and nothing listens on it any more. */
+  async function killed(probe: LockProbe): Promise<void> {
+    await link(join(dir, probe.name), join(dir, 'kept.sock'));
+    await probe.close(); // which removes the socket
+    await rename(join(dir, 'kept.sock'), join(dir, probe.name));
   }
 
   it('of many taking it at the same instant, exactly one wins; the others are told who holds it', async () => {
@@ -116,14 +125,31 @@ describe('the data dir lock', () => {
     await leftBehind({ pid: NO_SUCH_PID, startTime: '1', bootId: await machineBootId(), host, pidNamespace: 'pid:[1]', probe: socket });
     expect((await errorOf(take())).message).toBe(`data dir ${dir} is in use by pid ${NO_SUCH_PID} (kedge cloud): a data dir has one owner; stop it first`);
 
-    // It is killed: its socket stays, and nothing listens on it any more.
-    await link(join(dir, socket), join(dir, 'kept.sock'));
-    await other.close();
-    await rename(join(dir, 'kept.sock'), join(dir, socket));
+    await killed(other);
     const log = memoryLogger('lock');
     await take('kedge cloud', log);
     expect(log.lines.filter((l) => l.includes(`pid ${NO_SUCH_PID} (kedge cloud) held it and is gone (nothing answers on its socket)`))).toHaveLength(1);
     expect(await readdir(dir)).not.toContain(socket);
+  });
+
+  it("leaves another process's staging and socket alone while they are new, whatever its pid says here; removes them once long abandoned", async () => {
+    // Another host's, another container's, or anyone's where there is no /proc: its pid names nobody here.
+    const staging = `${LOCK_DIR}.${NO_SUCH_PID}.aaaaaaaaaaaa.new`;
+    await mkdir(join(dir, staging));
+    await writeFile(join(dir, staging, `${NO_SUCH_PID}.aaaaaaaaaaaa.json`), JSON.stringify({ pid: NO_SUCH_PID, host: 'elsewhere', command: 'kedge cloud' }));
+    const dead = (await listenProbe(dir, `${LOCK_DIR}.${NO_SUCH_PID}.aaaaaaaaaaaa.sock`))!;
+    await killed(dead);
+    const answering = (await listenProbe(dir, `${LOCK_DIR}.1.bbbbbbbbbbbb.sock`))!;
+    try {
+      await (await take()).release();
+      expect((await readdir(dir)).sort()).toEqual([dead.name, staging, answering.name].sort());
+
+      const later: Clock = { ...realClock, now: () => realClock.now() + ABANDONED_AFTER_MS + MINUTE };
+      await (await lockDataDir(dir, { command: 'kedge cloud', logger: silentLogger, clock: later })).release();
+      expect(await readdir(dir)).toEqual([answering.name]);
+    } finally {
+      await answering.close();
+    }
   });
 
   it('a data dir whose path is too long for a socket is locked all the same, its holder judged by pid alone', async () => {
