@@ -12,7 +12,7 @@ import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
 import { isSameProcess, signalGroup } from './proc-stat.js';
 import { reconcile, shimRan, stopEveryShim, stopGroup, unstart } from './process-reconcile.js';
-import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
+import { forgetAll, infoOf, newRecord, pollUntil, shimOf, type ProcessRecord, type ProcessState } from './process-state.js';
 import { CONTAINERS_DIR, containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnShim, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
@@ -116,6 +116,7 @@ export class ProcessRuntime implements Runtime {
     this.crashPoint('shim-spawned');
     record.pid = shim.pid;
     record.startTime = shim.startTime;
+    record.bootId = shim.bootId;
     const exited = new Promise<void>((resolve) =>
       shim.child.once('exit', (code, signal) => void this.finishChild(record, exitFromEvent(code, signal)).finally(resolve)),
     );
@@ -149,7 +150,8 @@ export class ProcessRuntime implements Runtime {
   async removeContainer(containerId: string): Promise<void> {
     const record = this.state.containers.find((c) => c.id === containerId);
     if (!record) return;
-    if (record.pid !== undefined) await stopGroup(record.pid, record.startTime); // and what it left running
+    const shim = shimOf(record);
+    if (shim) await stopGroup(shim); // and what it left running
     this.children.get(containerId)?.child.removeAllListeners('exit');
     this.children.delete(containerId);
     this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
@@ -187,9 +189,10 @@ export class ProcessRuntime implements Runtime {
 
   /** Running now? Notices an adopted process that has ended, and records its end. */
   private async isRunning(record: ProcessRecord): Promise<boolean> {
-    if (record.pid === undefined || record.finishedAt !== undefined) return false;
+    const shim = shimOf(record);
+    if (!shim || record.finishedAt !== undefined) return false;
     if (this.children.has(record.id)) return true;
-    if (await isSameProcess({ pid: record.pid, startTime: record.startTime })) return true;
+    if (await isSameProcess(shim)) return true;
     await this.finishChild(record, UNKNOWN_EXIT);
     return false;
   }
@@ -210,8 +213,9 @@ export class ProcessRuntime implements Runtime {
     const [recorded, ran] = await Promise.all([readExitFile(containerPaths(dataDir, record.id).exit), shimRan(dataDir, record.id)]);
     // Our child stays "running" until here, so a liveness check cannot race this with Unknown.
     this.children.delete(record.id);
-    if (record.finishedAt !== undefined || record.pid === undefined) return;
-    await stopGroup(record.pid, record.startTime);
+    const shim = shimOf(record);
+    if (record.finishedAt !== undefined || !shim) return;
+    await stopGroup(shim);
     if (ran) return this.finish(record, recorded ?? fallback);
     unstart(record);
     await this.save();
