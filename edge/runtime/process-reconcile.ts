@@ -1,9 +1,12 @@
 import { access, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/log.js';
+import { makePrivateDir } from '../../shared/private-file.js';
+import { jsonDocument } from '../../shared/recovering-read.js';
+import { JsonStateFile } from '../json-state-file.js';
 import { fateOf, isSameProcess, signalGroup, type ProcessIdentity } from './proc-stat.js';
 import { CONTAINERS_DIR, containerPaths, removeContainerFiles } from './process-spawn.js';
-import { shimOf, type ProcessRecord, type ProcessState } from './process-state.js';
+import { forgetAll, PROCESS_STATE_FILE, shimOf, type ProcessRecord, type ProcessState } from './process-state.js';
 
 /** What a shim wrote in its pid file when it was let go (the container ran, in this process group, in this boot). */
 async function readShimFile(path: string): Promise<ProcessIdentity | undefined> {
@@ -86,6 +89,27 @@ export async function reconcile(dataDir: string, state: ProcessState, logger?: L
     await (record ? rm(containerPaths(dataDir, id).pid, { force: true }) : removeContainerFiles(dataDir, id));
   }
   return changed;
+}
+
+/**
+ * The runtime's state at start, read defensively (a damaged file falls back to its last good
+ * copy, or to no containers); after a node reboot, forgotten with every process it ran; and
+ * put right after a crash of the edge (reconcile).
+ */
+export async function openState(dataDir: string, reboot: boolean, logger: Logger): Promise<{ file: JsonStateFile<ProcessState>; state: ProcessState }> {
+  const file = new JsonStateFile<ProcessState>(join(dataDir, PROCESS_STATE_FILE), {
+    parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
+    logger,
+    otherwise: 'starting with no containers; the pods are started again (processes from before are stopped)',
+  });
+  if (reboot) {
+    await stopEveryShim(dataDir);
+    await forgetAll(dataDir, file);
+  }
+  const state = (await file.read()) ?? { sandboxes: [], containers: [] };
+  await makePrivateDir(join(dataDir, CONTAINERS_DIR));
+  if (await reconcile(dataDir, state, logger)) await file.write(state);
+  return { file, state };
 }
 
 /** A node reboot: every shim with a pid file dies with it, recorded or not. */

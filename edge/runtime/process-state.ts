@@ -5,6 +5,8 @@ import type { JsonStateFile } from '../json-state-file.js';
 import { isSameProcess, signalGroup, type ProcessIdentity } from './proc-stat.js';
 import type { ContainerConfig, ContainerInfo, Sandbox } from './runtime.js';
 
+export const PROCESS_STATE_FILE = 'process-runtime.json';
+
 /** What the runtime remembers about a container: its spec, and the process that runs it. */
 export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
   spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir'>;
