@@ -6,6 +6,7 @@ import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import { followCloudSessions } from './cloud-session.js';
 import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
 import { answerLogRequest } from './edged/pod-logs.js';
@@ -146,37 +147,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
-  const inbound = hub.inbound$.subscribe((message) => {
-    // A message that passed validation but cannot be applied is dropped and logged, never fatal.
-    const dropped = (err: unknown): void => logger.error('dropped a message that could not be applied', { type: message.type, id: message.id, error: String(err) });
-    try {
-      handler.handle(message).catch(dropped);
-    } catch (err) {
-      dropped(err);
-    }
-  });
-  let downSince: number | undefined;
-  let firstSession = true;
-  const sessions = hub.connectivity$.subscribe((c) => {
-    if (!c.connected) return void (downSince ??= c.since);
-    statuses.reset(); // a new session: everything pending goes out again [SYNC-12]
-    // [SYNC-15] Gone long enough for the cloud to have written its own view of our pods.
-    const longAbsence = firstSession || (downSince !== undefined && c.since - downSince >= timing.nodeMonitorGraceMs);
-    firstSession = false;
-    downSince = undefined;
-    if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
-    else statuses.flush();
-  });
-  const synced = handler.synced$.subscribe((m) => {
-    if (cache.awaitingRelist()) {
-      cache.relisted();
-      logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
-      cache.flush().catch((err: Error) => logger.warn('could not persist the end of the hold; it ends again at the next sync', { error: err.message }));
-      void edged.sync();
-    }
-    // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
-    if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
-  });
+  const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
     isConnected,
@@ -200,9 +171,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     stopHeartbeat();
     statuses.stop();
     await edged.stop();
-    inbound.unsubscribe();
-    sessions.unsubscribe();
-    synced.unsubscribe();
+    stopSessions();
     await hub.stop();
     handler.stop();
     await cache.flush();
