@@ -30,12 +30,18 @@ export class JsonStateFile<T> {
     return (await this.readRecovered()).value;
   }
 
-  /** The same, and what was wrong with the file when it was not used as it was (the file then holds the last good copy again). */
-  async readRecovered(): Promise<Recovered<T>> {
+  /**
+   * The same, and what was wrong with the file when it was not used as it was. The file then
+   * holds the last good copy again at once; or `mend` of it (of nothing, when there was none),
+   * which the caller gets too: what must outlive a crash right after this read goes in there.
+   */
+  async readRecovered(mend?: (value: T | undefined) => T): Promise<Recovered<T>> {
     const read = await readRecovering(this.path, this.options);
     this.damaged = read.problem !== undefined;
-    if (this.damaged && read.value !== undefined) await this.write(read.value).catch(() => undefined); // else the next write mends it
-    return read;
+    if (!this.damaged) return read;
+    const value = mend ? mend(read.value) : read.value;
+    if (value !== undefined) await this.write(value).catch(() => undefined); // else the next write mends it
+    return { ...read, value };
   }
 
   /** Resolves once `value` (as it is when the write begins, or a newer value) is on disk. */

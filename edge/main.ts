@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
-import { take, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import { followCloudSessions } from './cloud-session.js';
 import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
 import { answerLogRequest } from './edged/pod-logs.js';
@@ -136,10 +137,9 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
     },
   });
-  // A lost cache holds no pods, but the runtime may still run them: they run on until the
-  // cloud's first sync (the answer to a hello holding nothing relists every pod) says which.
-  let keepUnheld = cache.recovered;
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => keepUnheld, crashPoint });
+  // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
+  // them: they run on, through restarts, until the cloud's answer to a hello says which.
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -147,37 +147,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
 
-  const inbound = hub.inbound$.subscribe((message) => {
-    // A message that passed validation but cannot be applied is dropped and logged, never fatal.
-    const dropped = (err: unknown): void => logger.error('dropped a message that could not be applied', { type: message.type, id: message.id, error: String(err) });
-    try {
-      handler.handle(message).catch(dropped);
-    } catch (err) {
-      dropped(err);
-    }
-  });
-  let downSince: number | undefined;
-  let firstSession = true;
-  const sessions = hub.connectivity$.subscribe((c) => {
-    if (!c.connected) return void (downSince ??= c.since);
-    statuses.reset(); // a new session: everything pending goes out again [SYNC-12]
-    // [SYNC-15] Gone long enough for the cloud to have written its own view of our pods.
-    const longAbsence = firstSession || (downSince !== undefined && c.since - downSince >= timing.nodeMonitorGraceMs);
-    firstSession = false;
-    downSince = undefined;
-    if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
-    else statuses.flush();
-  });
-  // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
-  const resends = handler.synced$.subscribe((m) => {
-    if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
-  });
-  const firstSync = handler.synced$.pipe(take(1)).subscribe(() => {
-    if (!keepUnheld) return;
-    keepUnheld = false;
-    logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
-    void edged.sync();
-  });
+  const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = startNodeHeartbeat({
     connectivity$: hub.connectivity$,
     isConnected,
@@ -201,10 +171,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     stopHeartbeat();
     statuses.stop();
     await edged.stop();
-    inbound.unsubscribe();
-    sessions.unsubscribe();
-    resends.unsubscribe();
-    firstSync.unsubscribe();
+    stopSessions();
     await hub.stop();
     handler.stop();
     await cache.flush();

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { link, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, lstat, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { realClock, type Clock } from './clock.js';
 import { KedgeError } from './errors.js';
 import { describeHolder, entriesOf, judge, thisProcess, type Verdict } from './lock-holders.js';
+import { askProbe, listenProbe } from './lock-probe.js';
 import type { Logger } from './log.js';
-import { processStartTime } from './proc-stat.js';
 import { makePrivateDir } from './private-file.js';
 
 /**
  * One owner per data dir. The lock is the directory `<data dir>/owner.lock`, holding one file
- * per holder (pid, process start time, boot id, host, what it is). It is taken by renaming a
+ * per holder (pid, process start time, boot id, host, pid namespace, the socket it listens on
+ * while it holds, what it is: lock-holders.ts). It is taken by renaming a
  * prepared directory onto it, which the kernel does only when there is none or it is empty:
  * of two processes starting at the same instant exactly one wins. A holder whose process is
  * gone (kill -9, a power cut, its pid reused since) is removed by the next one to come, file
@@ -30,6 +32,8 @@ export interface LockOptions {
   logger: Logger;
   /** The process that started this one holds the data dir, and this one works for it (`kedge demo`'s cloud). */
   forParent?: boolean;
+  /** Tells what other processes left long ago from what they are doing now (ABANDONED_AFTER_MS). */
+  clock?: Clock;
 }
 
 /** Set by `kedge demo` for the cloud it starts: its parent holds the data dir, and the cloud works for it (LockOptions.forParent). */
@@ -46,16 +50,22 @@ export async function lockDataDir(dataDir: string, o: LockOptions): Promise<Data
   const file = `${process.pid}.${nonce}.json`;
   const staged = join(dataDir, `${STAGED}${process.pid}.${nonce}.new`);
   await makePrivateDir(staged);
-  await writeFile(join(staged, file), JSON.stringify(await thisProcess(o.command, o.forParent ? process.ppid : undefined)) + '\n', { mode: 0o600 });
+  const probe = await listenProbe(dataDir, `${STAGED}${process.pid}.${nonce}.sock`);
+  const holder = { ...(await thisProcess(o.command, o.forParent ? process.ppid : undefined)), ...(probe ? { probe: probe.name } : {}) };
+  await writeFile(join(staged, file), JSON.stringify(holder) + '\n', { mode: 0o600 });
   try {
     await take({ dataDir, lockDir, staged, file }, o);
+  } catch (err) {
+    await probe?.close();
+    throw err;
   } finally {
     await rm(staged, { recursive: true, force: true });
   }
-  await removeAbandonedStagings(dataDir);
+  await removeAbandoned(dataDir, (o.clock ?? realClock).now());
   let released: Promise<void> | undefined;
   const release = async (): Promise<void> => {
     await ignoring(['ENOENT'], unlink(join(lockDir, file)));
+    await probe?.close();
     await ignoring(['ENOENT', 'ENOTEMPTY', 'EEXIST'], rmdir(lockDir)); // another holder's file may still be there
   };
   return { dataDir, release: () => (released ??= release()) };
@@ -73,7 +83,7 @@ async function take(p: Paths, o: LockOptions): Promise<void> {
   const { lockDir, staged, file } = p;
   for (let i = 0; i < TRIES; i++) {
     if (await renamedOnto(staged, lockDir)) return;
-    const verdicts = await Promise.all((await entriesOf(lockDir)).map(judge));
+    const verdicts = await Promise.all((await entriesOf(lockDir)).map((entry) => judge(entry, p.dataDir)));
     const holding = verdicts.filter((v) => v.state !== 'gone');
     if (o.forParent && holding.some((v) => v.entry.holder?.pid === process.ppid && v.state === 'running')) {
       if (await joined(lockDir, staged, file)) return;
@@ -83,6 +93,8 @@ async function take(p: Paths, o: LockOptions): Promise<void> {
     for (const v of verdicts) {
       if (v.state === 'gone' && (await ignoring(['ENOENT'], unlink(join(lockDir, v.entry.file))))) {
         o.logger.warn(`taking over data dir ${p.dataDir}: ${describeHolder(v.entry.holder)} held it and ${v.why}`);
+        const probe = v.entry.holder?.probe;
+        if (probe !== undefined && isProbeName(probe)) await rm(join(p.dataDir, probe), { force: true });
       }
     }
   }
@@ -117,13 +129,25 @@ function refusal({ dataDir, lockDir }: Paths, holding: Verdict[]): KedgeError {
   return new KedgeError('Conflict', `data dir ${dataDir} is in use by ${who}: a data dir has one owner; ${hint}`);
 }
 
-/** Prepared lock directories left by a process killed while it took the lock. */
-async function removeAbandonedStagings(dataDir: string): Promise<void> {
+/** A prepared lock directory lives for one take (moments): one older than this was left by a process killed while it took the lock. */
+export const ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * What processes killed while they took or let go of the lock left: prepared lock directories,
+ * and sockets nothing answers on. Only old ones: a new one may be another process's in the
+ * middle of its take, whose pid tells nothing here (another host, another container, no /proc).
+ */
+async function removeAbandoned(dataDir: string, now: number): Promise<void> {
   for (const name of await readdir(dataDir)) {
-    const pid = name.startsWith(STAGED) && name.endsWith('.new') ? Number(name.slice(STAGED.length).split('.')[0]) : NaN;
-    if (Number.isInteger(pid) && (await processStartTime(pid)) === undefined) await rm(join(dataDir, name), { recursive: true, force: true });
+    if (!name.startsWith(STAGED) || !(name.endsWith('.new') || isProbeName(name))) continue;
+    const path = join(dataDir, name);
+    const old = await lstat(path).then((stat) => now - stat.mtimeMs > ABANDONED_AFTER_MS, () => false);
+    if (old && (name.endsWith('.new') || (await askProbe(path)) === 'refused')) await rm(path, { recursive: true, force: true });
   }
 }
+
+/** A holder's socket (lock-probe.ts), as lockDataDir names it. */
+const isProbeName = (name: string): boolean => basename(name) === name && name.startsWith(STAGED) && name.endsWith('.sock');
 
 /** Resolves true once `op` did it, false when it failed with one of `codes`. */
 async function ignoring(codes: string[], op: Promise<unknown>): Promise<boolean> {

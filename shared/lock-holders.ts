@@ -1,15 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { machineBootId, processStartTime } from './proc-stat.js';
+import { basename, join } from 'node:path';
+import { askProbe } from './lock-probe.js';
+import { fateOf, identify, machineBootId, pidNamespace, type ProcessIdentity } from './proc-stat.js';
 
-/** One process holding a data dir: a file in its lock directory. */
-export interface Holder {
-  pid: number;
-  /** From /proc/<pid>/stat: tells it apart from a later process with the same pid. */
-  startTime?: string;
-  bootId?: string;
+/** One process holding a data dir: a file in its lock directory (pid, start time and boot id tell it apart from a later process). */
+export interface Holder extends ProcessIdentity {
   host: string;
+  /** Where its pid means something: another pid namespace (another container) cannot be judged by pid from here. */
+  pidNamespace?: string;
+  /** The Unix socket in the data dir it listens on while it holds it (lock-probe.ts): says whether it runs, whatever pid namespace it is in. */
+  probe?: string;
   /** What it is, as `kedge cloud`: named to whoever else tries. */
   command: string;
   /** The holder it works for (`kedge demo`'s cloud works for the demo). */
@@ -26,8 +27,8 @@ export interface Entry {
 export type Verdict = { entry: Entry; state: 'running' | 'elsewhere' } | { entry: Entry; state: 'gone'; why: string };
 
 export async function thisProcess(command: string, forPid?: number): Promise<Holder> {
-  const [startTime, bootId] = await Promise.all([processStartTime(process.pid), machineBootId()]);
-  return { pid: process.pid, ...(startTime ? { startTime } : {}), ...(bootId ? { bootId } : {}), host: hostname(), command, ...(forPid ? { for: forPid } : {}) };
+  const [identity, namespace] = await Promise.all([identify(process.pid), pidNamespace()]);
+  return { ...identity, host: hostname(), ...(namespace ? { pidNamespace: namespace } : {}), command, ...(forPid ? { for: forPid } : {}) };
 }
 
 /** The entries of a lock directory; none when it is gone. */
@@ -48,21 +49,29 @@ function parseHolder(text: string): Holder | undefined {
   }
 }
 
-export async function judge(entry: Entry): Promise<Verdict> {
+/**
+ * This machine's holders are judged here: those under its host name, and those of its current
+ * boot under any other (the machine was renamed: DHCP, a container made again). Whatever its
+ * pid says, a holder whose socket answers runs; one in another pid namespace (another
+ * container), whose pid means nothing here, is gone only when its socket is refused.
+ */
+export async function judge(entry: Entry, dataDir: string): Promise<Verdict> {
   const h = entry.holder;
   const gone = (why: string): Verdict => ({ entry, state: 'gone', why });
   if (!h) return gone('left a torn record');
-  if (h.host !== hostname()) return { entry, state: 'elsewhere' };
-  const bootId = await machineBootId();
-  if (h.bootId && bootId && h.bootId !== bootId) return gone('ran before this machine last booted');
-  if (h.startTime === undefined) return isRunning(h.pid) ? { entry, state: 'running' } : gone('is gone');
-  const now = await processStartTime(h.pid);
-  if (now === undefined) return gone('is gone');
-  return now === h.startTime ? { entry, state: 'running' } : gone('is gone (its pid is another process now)');
+  const [bootId, namespace] = await Promise.all([machineBootId(), pidNamespace()]);
+  if (h.host !== hostname() && (h.bootId === undefined || h.bootId !== bootId)) return { entry, state: 'elsewhere' };
+  const fate = await fateOf(h);
+  if (fate === 'rebooted') return gone('ran before this machine last booted');
+  if (fate === 'running' || (fate === 'unknown' && pidExists(h.pid))) return { entry, state: 'running' };
+  const probe = h.probe === undefined ? undefined : await askProbe(join(dataDir, basename(h.probe)));
+  if (probe === 'answers') return { entry, state: 'running' };
+  if ((h.pidNamespace ?? namespace) === namespace) return gone(fate === 'reused' ? 'is gone (its pid is another process now)' : 'is gone');
+  return probe === 'refused' ? gone('is gone (nothing answers on its socket)') : { entry, state: 'elsewhere' };
 }
 
-/** Without /proc: whether a process with this pid exists at all. */
-function isRunning(pid: number): boolean {
+/** Without /proc (a record without a start time): whether a process with this pid exists at all. */
+function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -60,7 +60,7 @@ async function attempt<T>(path: string, parse: (text: string) => T): Promise<Att
   }
 }
 
-type FieldType = 'string' | 'number' | 'array' | 'object';
+type FieldType = 'string' | 'number' | 'boolean' | 'array' | 'object';
 
 /**
  * A `parse` for a JSON object whose fields have these types; a field whose type ends in "?"

@@ -1,15 +1,12 @@
-import type { Cancel, Clock } from '../../shared/clock.js';
-import type { DownDraft, DownMessage, HelloMessage, ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Clock } from '../../shared/clock.js';
+import type { HelloMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import type { AckLedger } from './ack-ledger.js';
+import { NodeOutbox, type SessionTransport } from './node-outbox.js';
 import { isNewer, planResync, podRef, type ResyncPlan } from './resync.js';
 
-/** How a session puts messages on the wire: `send` stamps and publishes, `resend` repeats one. */
-export interface SessionTransport {
-  send(node: string, draft: DownDraft): DownMessage;
-  resend(node: string, message: DownMessage): void;
-}
+export type { SessionTransport } from './node-outbox.js';
 
 export interface SessionDeps {
   clock: Clock;
@@ -23,30 +20,17 @@ export interface SessionDeps {
   onStaleStopped?(node: string, ref: ObjectRef, deletedAt: number): void;
 }
 
-type ObjectDraft = Extract<DownDraft, { type: 'apply' | 'delete' }>;
-
-/** The newest message pending for one uid, and its transmission if it went out. */
-interface Pending {
-  draft: ObjectDraft;
-  ref: ObjectRef;
-  sent?: { id: string; message: DownMessage; delayMs: number; cancel?: Cancel };
-  /** The transmission this one superseded, whose ack may still come: one per uid at most. */
-  superseded?: string;
-}
-
 /**
  * The cloud's view of one node (KubeEdge's per-node message pool): the pods it should hold,
- * a coalescing outbox keyed by uid [SYNC-3] whose entries stay until acked, re-sent with
- * doubling backoff while the node is connected [SYNC-4].
+ * what it holds (the ack ledger), and what must go down to it for the two to meet, in a
+ * coalescing outbox keyed by uid [SYNC-3] whose entries stay until acked (node-outbox.ts).
  */
 export class NodeSession {
   /** Pods bound to this node, by uid [SYNC-2]. */
   readonly desired = new Map<string, Pod>();
   /** Pods whose Ready the node controller set to False [SYNC-15]. */
   private readonly markedNotReady = new Set<string>();
-  private readonly outbox = new Map<string, Pending>();
-  /** Transmitted object messages not yet acked, by id: each pending one and the one it superseded. */
-  private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
+  private readonly outbox: NodeOutbox;
   private epoch: string | undefined;
   /** When the node was last seen going offline (undefined: never connected while we ran). */
   offlineSince: number | undefined;
@@ -56,7 +40,10 @@ export class NodeSession {
   constructor(
     readonly node: string,
     private readonly deps: SessionDeps,
-  ) {}
+  ) {
+    const { clock, timing, transport } = deps;
+    this.outbox = new NodeOutbox({ node, clock, timing, transport, connected: () => this.connected });
+  }
 
   /** Connected between a hello and the presence offline of the same epoch [SYNC-4]. */
   get connected(): boolean {
@@ -69,7 +56,7 @@ export class NodeSession {
 
   /** Transmissions whose ack would still count: at most two per pending uid. */
   get awaitingAck(): number {
-    return this.unacked.size;
+    return this.outbox.awaitingAck;
   }
 
   podBound(pod: Pod): void {
@@ -101,16 +88,14 @@ export class NodeSession {
 
   /** [SYNC-10] Answers a hello with exactly the difference, then `synced`. Holds become the ledger. */
   hello(message: HelloMessage): ResyncPlan {
-    this.stopAll();
     this.outbox.clear();
-    this.unacked.clear();
     this.epoch = message.epoch;
     this.deps.ledger.reset(this.node, message.body.holds);
     const plan = planResync(this.desired.values(), message.body.holds);
     const held = new Set(message.body.holds.map((ref) => ref.uid));
     for (const uid of this.goneWhileAway.keys()) if (!held.has(uid)) this.goneWhileAway.delete(uid);
-    for (const ref of plan.deletes) this.enqueue({ type: 'delete', ref });
-    for (const pod of plan.applies) this.enqueue({ type: 'apply', ref: podRef(pod), body: pod });
+    for (const ref of plan.deletes) this.outbox.put({ type: 'delete', ref });
+    for (const pod of plan.applies) this.outbox.put({ type: 'apply', ref: podRef(pod), body: pod });
     this.deps.transport.send(this.node, {
       type: 'synced',
       parentId: message.id,
@@ -129,12 +114,12 @@ export class NodeSession {
   resume(epoch: string): boolean {
     if (this.connected) return false;
     this.epoch = epoch;
-    const uids = new Set([...this.desired.keys(), ...this.deps.ledger.held(this.node).keys(), ...this.outbox.keys()]);
+    const uids = new Set([...this.desired.keys(), ...this.deps.ledger.held(this.node).keys(), ...this.outbox.uids()]);
     for (const uid of uids) {
       const before = this.outbox.get(uid);
       this.reconcile(uid);
       const pending = this.outbox.get(uid);
-      if (pending && pending === before) this.transmit(pending);
+      if (pending && pending === before) this.outbox.send(uid);
     }
     return true;
   }
@@ -160,9 +145,8 @@ export class NodeSession {
 
   /** [SYNC-5] Records an ack in the ledger; false if it answers nothing we sent. */
   ack(parentId: string): boolean {
-    const acked = this.unacked.get(parentId);
+    const acked = this.outbox.acked(parentId);
     if (!acked) return false;
-    this.unacked.delete(parentId);
     const { ledger } = this.deps;
     const uid = acked.ref.uid;
     const recorded = ledger.get(this.node, uid);
@@ -172,11 +156,6 @@ export class NodeSession {
       this.goneWhileAway.delete(uid);
       if (deletedAt !== undefined) this.deps.onStaleStopped?.(this.node, acked.ref, deletedAt);
     } else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
-    const pending = this.outbox.get(uid);
-    if (pending?.sent?.id === parentId) {
-      pending.sent.cancel?.();
-      this.settle(uid);
-    }
     this.reconcile(uid);
     return true;
   }
@@ -184,7 +163,7 @@ export class NodeSession {
   close(): void {
     if (this.epoch !== undefined) this.offlineSince = this.deps.clock.now();
     this.epoch = undefined;
-    this.stopAll();
+    this.outbox.stop();
   }
 
   /** Level-triggered: what must be pending for this uid, given desired, ledger and outbox. */
@@ -195,51 +174,12 @@ export class NodeSession {
     if (want) {
       const rv = want.metadata.resourceVersion;
       const ahead = pending ? pending.draft.type === 'apply' && !isNewer(rv, pending.ref.resourceVersion) : have && !isNewer(rv, have.resourceVersion);
-      if (!ahead) this.enqueue({ type: 'apply', ref: podRef(want), body: want });
+      if (!ahead) this.outbox.put({ type: 'apply', ref: podRef(want), body: want });
       return;
     }
     if (pending?.draft.type === 'delete') return;
-    if (pending && !pending.sent && !have) this.settle(uid); // never left the cloud
-    else if (pending || have) this.enqueue({ type: 'delete', ref: tombstoneRef((pending?.ref ?? have)!) });
-  }
-
-  /** [SYNC-3] The newest draft replaces whatever was pending for the uid. */
-  private enqueue(draft: ObjectDraft): void {
-    const before = this.outbox.get(draft.ref.uid);
-    before?.sent?.cancel?.();
-    if (before?.sent && before.superseded) this.unacked.delete(before.superseded);
-    const pending: Pending = { draft, ref: draft.ref, superseded: before?.sent?.id ?? before?.superseded };
-    this.outbox.set(draft.ref.uid, pending);
-    if (this.connected) this.transmit(pending);
-  }
-
-  private transmit(pending: Pending): void {
-    const message = this.deps.transport.send(this.node, pending.draft);
-    this.unacked.set(message.id, { type: pending.draft.type, ref: pending.ref });
-    pending.sent = { id: message.id, message, delayMs: this.deps.timing.resendMinMs };
-    this.armResend(pending);
-  }
-
-  /** [SYNC-4] Re-sends the same envelope after resendMinMs, doubling up to resendMaxMs. */
-  private armResend(pending: Pending): void {
-    const sent = pending.sent!;
-    sent.cancel = this.deps.clock.setTimer(sent.delayMs, () => {
-      if (!this.connected || this.outbox.get(pending.ref.uid) !== pending) return;
-      this.deps.transport.resend(this.node, sent.message);
-      sent.delayMs = Math.min(sent.delayMs * 2, this.deps.timing.resendMaxMs);
-      this.armResend(pending);
-    });
-  }
-
-  /** The uid has nothing pending any more; an ack of what it superseded no longer counts. */
-  private settle(uid: string): void {
-    const superseded = this.outbox.get(uid)?.superseded;
-    if (superseded) this.unacked.delete(superseded);
-    this.outbox.delete(uid);
-  }
-
-  private stopAll(): void {
-    for (const pending of this.outbox.values()) pending.sent?.cancel?.();
+    if (pending && !pending.sent && !have) this.outbox.settle(uid); // never left the cloud
+    else if (pending || have) this.outbox.put({ type: 'delete', ref: tombstoneRef((pending?.ref ?? have)!) });
   }
 }
 

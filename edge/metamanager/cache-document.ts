@@ -17,6 +17,8 @@ export interface CacheData {
   statusVersion: number;
   /** uids known to be gone for good, oldest first, at most MAX_TOMBSTONES [SYNC-13]. */
   tombstones: string[];
+  /** The cache was lost, or fell back to an older copy, and the cloud has not relisted since: it may lack pods the node should run. */
+  awaitingRelist?: true;
 }
 
 export const emptyCacheData = (): CacheData => ({ objects: {}, outbox: {}, statusVersion: 0, tombstones: [] });
@@ -115,6 +117,18 @@ export class CacheDocument implements LocalCache {
 
   outbox(): OutboxEntry[] {
     return structuredClone(Object.values(this.data.outbox).sort((a, b) => a.version - b.version));
+  }
+
+  /** Whether the cache awaits the cloud's relist (CacheData.awaitingRelist): until then, running pods it lacks are left running. */
+  awaitingRelist(): boolean {
+    return this.data.awaitingRelist === true;
+  }
+
+  /** The cloud answered a hello: the cache holds all the node should run. Persisted by the next flush. */
+  relisted(): void {
+    if (!this.data.awaitingRelist) return;
+    delete this.data.awaitingRelist;
+    this.changes++;
   }
 
   flush(): Promise<void> {

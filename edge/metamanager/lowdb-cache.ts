@@ -15,8 +15,11 @@ export interface LowdbCacheOptions {
   logger?: Logger;
 }
 
-/** The cache, and whether it was recovered: its file was damaged, and its last good copy or nothing was used. */
-export type LowdbCache = LocalCache & { readonly recovered: boolean };
+/**
+ * The cache, whether it was recovered (its file was damaged, and its last good copy or nothing
+ * was used), and whether it awaits the cloud's relist since it was, in this process or an earlier one.
+ */
+export type LowdbCache = LocalCache & Pick<CacheDocument, 'awaitingRelist' | 'relisted'> & { readonly recovered: boolean };
 
 /**
  * The durable LocalCache: one lowdb JSON document in a JsonStateFile (written durably, its
@@ -25,14 +28,15 @@ export type LowdbCache = LocalCache & { readonly recovered: boolean };
  */
 export async function openLowdbCache(path: string, options: LowdbCacheOptions = {}): Promise<LowdbCache> {
   const file = new JsonStateFile<CacheData>(path, {
-    parse: jsonDocument({ objects: 'object?', outbox: 'object?', statusVersion: 'number?', tombstones: 'array?' }),
+    parse: jsonDocument({ objects: 'object?', outbox: 'object?', statusVersion: 'number?', tombstones: 'array?', awaitingRelist: 'boolean?' }),
     logger: options.logger ?? silentLogger,
     otherwise: LOST_CACHE,
   });
   let recovered = false;
   const adapter: Adapter<CacheData> = {
     read: async () => {
-      const read = await file.readRecovered();
+      // Written with the copy it falls back to: the hold outlives a restart before the relist.
+      const read = await file.readRecovered((value) => ({ ...emptyCacheData(), ...value, awaitingRelist: true }));
       recovered = read.problem !== undefined;
       return read.value ?? null;
     },

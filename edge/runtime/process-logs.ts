@@ -10,8 +10,8 @@ import type { LogLine } from './runtime.js';
  * the container (the whole process group gets it): the shim waits for the container instead.
  * It runs the container only once the edge says "go" on its stdin, which the edge does after
  * writing the shim's pid down: a shim whose edge died before that (its stdin ends) runs
- * nothing and exits. Let go, it writes its pid and start time to the pid file (the container
- * ran, and which process group holds it), starts the container and says "up" on its stdout;
+ * nothing and exits. Let go, it writes its pid, start time and the machine's boot id to the pid
+ * file (the container ran, and which process group holds it, in which boot), starts the container and says "up" on its stdout;
  * the edge waits for that before a stop can come. The edge may be gone by then: a closed pipe,
  * like a full disk under the log, is no reason to die and leave the container unwatched.
  * argv: logPath exitPath pidPath maxBytes command [args...]. Plain JavaScript run with `node -e`.
@@ -72,10 +72,13 @@ function startTime() {
   const stat = fs.readFileSync('/proc/self/stat', 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
+function bootId() {
+  try { return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined; } catch { return undefined; }
+}
 function run() {
   try { size = fs.statSync(logPath).size; } catch {}
   fd = fs.openSync(logPath, 'a', 0o600);
-  fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime() }), { mode: 0o600 });
+  fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime(), bootId: bootId() }), { mode: 0o600 });
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
   child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });

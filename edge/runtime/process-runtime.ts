@@ -1,26 +1,21 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
-import { makePrivateDir } from '../../shared/private-file.js';
-import { jsonDocument } from '../../shared/recovering-read.js';
 import { noCrash, type CrashPoint, type CrashStep } from '../crash-point.js';
-import { JsonStateFile } from '../json-state-file.js';
+import type { JsonStateFile } from '../json-state-file.js';
 import { execCommand } from './process-exec.js';
 import { readLogLines } from './process-logs.js';
-import { isSameProcess, signalGroup } from './proc-stat.js';
-import { reconcile, shimRan, stopEveryShim, stopGroup, unstart } from './process-reconcile.js';
-import { forgetAll, infoOf, newRecord, pollUntil, type ProcessRecord, type ProcessState } from './process-state.js';
-import { CONTAINERS_DIR, containerEnv, containerPaths, exitFromEvent, readExitFile, removeContainerFiles, spawnShim, UNKNOWN_EXIT, type ExitInfo } from './process-spawn.js';
+import { signalGroup } from './proc-stat.js';
+import { openState, stopGroup, unstart } from './process-reconcile.js';
+import { infoOf, newRecord, shimOf, type ProcessRecord, type ProcessState } from './process-state.js';
+import { containerEnv, containerPaths, removeContainerFiles, spawnShim } from './process-spawn.js';
+import { ShimWatch } from './shim-watch.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
-export const PROCESS_STATE_FILE = 'process-runtime.json';
+export { PROCESS_STATE_FILE } from './process-state.js';
 export const DEFAULT_MAX_LOG_BYTES = 10 * 1024 * 1024;
-/** How often a stop looks whether an adopted process (not our child: no exit event) is gone. */
-export const ADOPTED_POLL_MS = 100;
 
 export interface ProcessRuntimeOptions {
   dataDir: string;
@@ -41,35 +36,24 @@ const newId = (): string => randomBytes(16).toString('hex');
 /**
  * The `process` runtime: each container is a real process (its image is ignored) under a log
  * shim, in its own process group, outliving the edge process. A later instance over the same
- * data directory adopts the processes that still run (same pid and start time), and stops
+ * data directory adopts the processes that still run (same pid, start time and boot), and stops
  * any that its records do not account for (process-reconcile.ts).
  */
 export class ProcessRuntime implements Runtime {
   readonly name = 'process';
   readonly version = PROCESS_RUNTIME_VERSION;
-  /** Processes this instance started: their exit event tells when and how they ended. */
-  private readonly children = new Map<string, { child: ChildProcess; exited: Promise<void> }>();
+  private readonly shims: ShimWatch;
 
   private constructor(
     private readonly options: ProcessRuntimeOptions,
     private readonly file: JsonStateFile<ProcessState>,
     private readonly state: ProcessState,
-  ) {}
+  ) {
+    this.shims = new ShimWatch({ dataDir: options.dataDir, clock: options.clock, save: () => this.save() });
+  }
 
   static async open(options: ProcessRuntimeOptions): Promise<ProcessRuntime> {
-    const logger = options.logger ?? silentLogger;
-    const file = new JsonStateFile<ProcessState>(join(options.dataDir, PROCESS_STATE_FILE), {
-      parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
-      logger,
-      otherwise: 'starting with no containers; the pods are started again (processes from before are stopped)',
-    });
-    if (options.reboot) {
-      await stopEveryShim(options.dataDir);
-      await forgetAll(options.dataDir, file);
-    }
-    const state = (await file.read()) ?? { sandboxes: [], containers: [] };
-    await makePrivateDir(join(options.dataDir, CONTAINERS_DIR));
-    if (await reconcile(options.dataDir, state, logger)) await file.write(state);
+    const { file, state } = await openState(options.dataDir, options.reboot ?? false, options.logger ?? silentLogger);
     return new ProcessRuntime(options, file, state);
   }
 
@@ -109,17 +93,15 @@ export class ProcessRuntime implements Runtime {
     if (record.startedAt !== undefined) throw new KedgeError('Conflict', `container ${containerId} was already started`);
     record.startedAt = this.options.clock.now();
     const { command, args = [], env, workingDir } = record.spec;
-    if (!command?.length) return this.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
+    if (!command?.length) return this.shims.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
     const { dataDir, maxLogBytes = DEFAULT_MAX_LOG_BYTES } = this.options;
     const shim = await spawnShim({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes });
-    if (!shim) return this.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
+    if (!shim) return this.shims.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
     this.crashPoint('shim-spawned');
     record.pid = shim.pid;
     record.startTime = shim.startTime;
-    const exited = new Promise<void>((resolve) =>
-      shim.child.once('exit', (code, signal) => void this.finishChild(record, exitFromEvent(code, signal)).finally(resolve)),
-    );
-    this.children.set(record.id, { child: shim.child, exited });
+    record.bootId = shim.bootId;
+    this.shims.follow(record, shim.child);
     // Written down before it is let go: whatever runs, a later edge process knows of it.
     await this.save().catch((err: unknown) => {
       // Not written down, so never let go: it runs nothing, and the container is `created` again.
@@ -135,12 +117,12 @@ export class ProcessRuntime implements Runtime {
 
   async stopContainer(containerId: string, graceMs: number): Promise<void> {
     const record = this.container(containerId);
-    if (!(await this.isRunning(record))) return;
+    if (!(await this.shims.isRunning(record))) return;
     const pid = record.pid!;
     signalGroup(pid, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
     const cancel = this.options.clock.setTimer(graceMs, () => signalGroup(pid, 'SIGKILL'));
     try {
-      await this.exitOf(record);
+      await this.shims.exitOf(record);
     } finally {
       cancel();
     }
@@ -149,9 +131,9 @@ export class ProcessRuntime implements Runtime {
   async removeContainer(containerId: string): Promise<void> {
     const record = this.state.containers.find((c) => c.id === containerId);
     if (!record) return;
-    if (record.pid !== undefined) await stopGroup(record.pid, record.startTime); // and what it left running
-    this.children.get(containerId)?.child.removeAllListeners('exit');
-    this.children.delete(containerId);
+    const shim = shimOf(record);
+    if (shim) await stopGroup(shim); // and what it left running
+    this.shims.forget(containerId);
     this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
     await removeContainerFiles(this.options.dataDir, containerId);
     await this.save();
@@ -162,7 +144,7 @@ export class ProcessRuntime implements Runtime {
   }
 
   async listContainers(): Promise<ContainerInfo[]> {
-    await Promise.all(this.state.containers.map((c) => this.isRunning(c)));
+    await Promise.all(this.state.containers.map((c) => this.shims.isRunning(c)));
     return this.state.containers.map(infoOf);
   }
 
@@ -174,54 +156,14 @@ export class ProcessRuntime implements Runtime {
   /** Runs `command` with the container's env and working directory; Conflict unless the container runs. */
   async exec(containerId: string, command: string[], timeoutMs: number): Promise<ExecResult> {
     const record = this.container(containerId);
-    if (!(await this.isRunning(record))) throw new KedgeError('Conflict', `container not running (${containerId})`);
+    if (!(await this.shims.isRunning(record))) throw new KedgeError('Conflict', `container not running (${containerId})`);
     const { env, workingDir } = record.spec;
     return execCommand({ command, env: containerEnv(env), workingDir, timeoutMs, clock: this.options.clock });
   }
 
   /** Stops listening to its children, as a dying edge process would: a later instance takes over. */
   close(): void {
-    for (const { child } of this.children.values()) child.removeAllListeners('exit');
-    this.children.clear();
-  }
-
-  /** Running now? Notices an adopted process that has ended, and records its end. */
-  private async isRunning(record: ProcessRecord): Promise<boolean> {
-    if (record.pid === undefined || record.finishedAt !== undefined) return false;
-    if (this.children.has(record.id)) return true;
-    if (await isSameProcess(record.pid, record.startTime)) return true;
-    await this.finishChild(record, UNKNOWN_EXIT);
-    return false;
-  }
-
-  private async exitOf(record: ProcessRecord): Promise<void> {
-    const own = this.children.get(record.id);
-    if (own) return own.exited;
-    await pollUntil(this.options.clock, ADOPTED_POLL_MS, async () => !(await this.isRunning(record)));
-  }
-
-  /**
-   * Records the end of a shim: how its container ended (the exit file, when there is one, knows
-   * best), or, if it never ran it, `created` again. What is left in its process group goes (the
-   * container, if the shim died before it; whatever the container left running).
-   */
-  private async finishChild(record: ProcessRecord, fallback: ExitInfo): Promise<void> {
-    const { dataDir } = this.options;
-    const [recorded, ran] = await Promise.all([readExitFile(containerPaths(dataDir, record.id).exit), shimRan(dataDir, record.id)]);
-    // Our child stays "running" until here, so a liveness check cannot race this with Unknown.
-    this.children.delete(record.id);
-    if (record.finishedAt !== undefined || record.pid === undefined) return;
-    await stopGroup(record.pid, record.startTime);
-    if (ran) return this.finish(record, recorded ?? fallback);
-    unstart(record);
-    await this.save();
-  }
-
-  private async finish(record: ProcessRecord, exit: ExitInfo): Promise<void> {
-    record.finishedAt = this.options.clock.now();
-    record.exitCode = exit.exitCode;
-    record.reason = exit.reason;
-    await this.save();
+    this.shims.close();
   }
 
   private sandbox(id: string): Sandbox {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LOG_SHIM_SOURCE } from './process-logs.js';
-import { processStartTime } from './proc-stat.js';
+import { identify } from './proc-stat.js';
 import type { ContainerInfo } from './runtime.js';
 
 export type ExitInfo = Required<Pick<ContainerInfo, 'exitCode' | 'reason'>>;
@@ -63,6 +63,8 @@ export interface Shim {
   child: ChildProcess;
   pid: number;
   startTime: string | undefined;
+  /** The machine's boot it runs in. */
+  bootId: string | undefined;
   /** Lets it start the container; resolves once it says it has (or has ended). */
   release(): Promise<void>;
 }
@@ -82,8 +84,8 @@ export async function spawnShim(req: SpawnRequest): Promise<Shim | undefined> {
   child.stdin!.on('error', () => undefined); // a shim that died before it was let go
   child.unref();
   if (child.pid === undefined) return undefined;
-  const startTime = await processStartTime(child.pid);
-  return { child, pid: child.pid, startTime, release: () => release(child) };
+  const { startTime, bootId } = await identify(child.pid);
+  return { child, pid: child.pid, startTime, bootId, release: () => release(child) };
 }
 
 function release(child: ChildProcess): Promise<void> {

@@ -2,8 +2,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { JsonStateFile } from '../json-state-file.js';
-import { isSameProcess, signalGroup } from './proc-stat.js';
+import { isSameProcess, signalGroup, type ProcessIdentity } from './proc-stat.js';
 import type { ContainerConfig, ContainerInfo, Sandbox } from './runtime.js';
+
+export const PROCESS_STATE_FILE = 'process-runtime.json';
 
 /** What the runtime remembers about a container: its spec, and the process that runs it. */
 export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
@@ -11,6 +13,14 @@ export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
   pid?: number;
   /** /proc/<pid>/stat starttime: adopting needs the pid AND this to match. */
   startTime?: string;
+  /** The machine's boot when its shim ran: after a reboot, its pid and process group may be anyone's. */
+  bootId?: string;
+}
+
+/** The recorded identity of a container's shim (the leader of its process group); undefined before one is written down. */
+export function shimOf(record: ProcessRecord): ProcessIdentity | undefined {
+  const { pid, startTime, bootId } = record;
+  return pid === undefined ? undefined : { pid, startTime, bootId };
 }
 
 export interface ProcessState {
@@ -19,7 +29,7 @@ export interface ProcessState {
 }
 
 export function infoOf(record: ProcessRecord): ContainerInfo {
-  const { spec: _spec, pid: _pid, startTime: _startTime, ...info } = record;
+  const { spec: _spec, pid: _pid, startTime: _startTime, bootId: _bootId, ...info } = record;
   // Running once its shim is written down (it runs nothing unrecorded); before that, created.
   const state = record.finishedAt !== undefined ? 'exited' : record.pid !== undefined ? 'running' : 'created';
   return { ...info, state, ready: state === 'running' };
@@ -29,7 +39,8 @@ export function infoOf(record: ProcessRecord): ContainerInfo {
 export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessState>): Promise<void> {
   const old = await file.read();
   for (const c of old?.containers ?? []) {
-    if (c.pid !== undefined && c.finishedAt === undefined && (await isSameProcess(c.pid, c.startTime))) signalGroup(c.pid, 'SIGKILL');
+    const shim = shimOf(c);
+    if (shim && c.finishedAt === undefined && (await isSameProcess(shim))) signalGroup(shim.pid, 'SIGKILL');
   }
   await file.remove();
   await rm(join(dataDir, 'containers'), { recursive: true, force: true });

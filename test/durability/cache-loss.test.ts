@@ -1,11 +1,14 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_FILE } from '../../edge/metamanager/lowdb-cache.js';
+import type { CacheData } from '../../edge/metamanager/cache-document.js';
+import { CACHE_FILE, openLowdbCache } from '../../edge/metamanager/lowdb-cache.js';
 import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
+import { pod } from '../edge/fixtures.js';
 import { eventually } from '../support/eventually.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
@@ -80,5 +83,90 @@ describe('an edge that lost its cache', () => {
     expect((await c.edgePods('edge-1')).map((p) => p.metadata.uid)).toEqual([kept]);
     expect((await c.api.get<Pod>(ref('kept'))).status?.containerStatuses?.[0]?.restartCount).toBe(0);
     expect(before[deleted]).toHaveLength(1);
+  });
+  it('holds them through any number of restarts until the cloud relists, after a fall back to an older copy', async () => {
+    const logger = memoryLogger('cluster');
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
+    const c = cluster;
+    for (const name of ['old', 'newer', 'deleted']) await c.api.create(ref(name), pinned(name));
+    await eventually(c.clock, async () => {
+      const pods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
+      return pods.items.length === 3 && pods.items.every((p) => p.status?.phase === 'Running');
+    }, 'the pods Running');
+    const uid = async (name: string) => (await c.api.get<Pod>(ref(name))).metadata.uid!;
+    const [old, newer, deleted] = [await uid('old'), await uid('newer'), await uid('deleted')];
+    const before = await containersByPod(c);
+
+    // The edge stops; its cache.json is lost, and its last good copy is from before the newer pods came.
+    await c.stopEdge('edge-1');
+    const cacheFile = join(c.dir, 'edges', 'edge-1', CACHE_FILE);
+    const older = JSON.parse(await readFile(cacheFile, 'utf8')) as CacheData;
+    for (const gone of [newer, deleted]) {
+      delete older.objects[gone];
+      delete older.outbox[gone];
+    }
+    await writeFile(`${cacheFile}.prev`, JSON.stringify(older));
+    await writeFile(cacheFile, '');
+    c.link('edge-1').cut();
+    await c.api.delete(ref('deleted'), { gracePeriodSeconds: 0 });
+
+    // Offline, it starts from the older copy, and is restarted (or killed) twice before the cloud relists.
+    for (let start = 0; start < 3; start++) {
+      if (start > 0) await c.stopEdge('edge-1');
+      await c.startEdge('edge-1');
+      for (let t = 0; t < 3 * MINUTE; t += MINUTE) {
+        await c.clock.advance(MINUTE);
+        await c.edge('edge-1').edged.sync();
+        expect(await containersByPod(c)).toEqual(before);
+      }
+    }
+    expect(logger.lines.filter((l) => l.includes(' WARN ') && l.includes(CACHE_FILE))).toEqual([expect.stringContaining(`${cacheFile} is empty: using its last good copy ${CACHE_FILE}.prev`)]);
+
+    c.link('edge-1').heal();
+    await eventually(c.clock, async () => Object.keys(await containersByPod(c)).sort().join() === [old, newer].sort().join(), 'edge-1 to run only what the cloud relisted', {
+      wallTimeoutMs: 10_000,
+    });
+    expect(logger.lines.filter((l) => l.includes('after the cache was lost'))).toHaveLength(1);
+    expect(await containersByPod(c)).toEqual({ [old]: before[old], [newer]: before[newer] });
+    await c.stopEdge('edge-1');
+    expect((JSON.parse(await readFile(cacheFile, 'utf8')) as CacheData).awaitingRelist).toBeUndefined(); // the next start holds nothing unheld
+  });
+});
+
+/** The hold on unheld pods is kept in the cache document itself, so that no crash or restart ends it early. */
+describe("a recovered cache awaits the cloud's relist", () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  const cacheIn = async (): Promise<string> => join((dir = await mkdtemp(join(tmpdir(), 'kedge-relist-'))), CACHE_FILE);
+  const podRef = (uid: string) => ({ kind: 'Pod', namespace: 'default', name: uid, uid, resourceVersion: '1' });
+
+  it('lost outright: it still awaits it after restarts, whatever the cloud sent in between', async () => {
+    const path = await cacheIn();
+    await writeFile(path, '');
+    const lost = await openLowdbCache(path);
+    expect(lost.awaitingRelist()).toBe(true);
+    lost.apply(podRef('u1'), pod('u1', 'u1')); // the relist has begun: the file is a good one now
+    await lost.flush();
+    const restarted = await openLowdbCache(path);
+    expect([restarted.recovered, restarted.awaitingRelist(), restarted.objects().length]).toEqual([false, true, 1]);
+    restarted.relisted();
+    await restarted.flush();
+    expect((await openLowdbCache(path)).awaitingRelist()).toBe(false);
+  });
+
+  it('fallen back to its last good copy: that copy is written back with the hold, before anything else', async () => {
+    const path = await cacheIn();
+    const good = await openLowdbCache(path);
+    good.apply(podRef('u1'), pod('u1', 'u1'));
+    await good.flush();
+    good.apply(podRef('u2'), pod('u2', 'u2'));
+    await good.flush();
+    await writeFile(path, '{"objects": {'); // torn
+    await openLowdbCache(path); // and the edge is killed at once
+    const restarted = await openLowdbCache(path);
+    expect([restarted.recovered, restarted.awaitingRelist(), restarted.objects().map((o) => o.uid)]).toEqual([false, true, ['u1']]);
   });
 });

@@ -34,7 +34,7 @@ describe('a sim pod, the edge killed at each step of its start', () => {
     let left = n;
     return {
       crashPoint: (reached) => {
-        if (reached === step && --left === 0) cpSync(from, to, { recursive: true, filter: (path) => basename(path) !== LOCK_DIR }); // the lock names this live process
+        if (reached === step && --left === 0) cpSync(from, to, { recursive: true, filter: (path) => !basename(path).startsWith(LOCK_DIR) }); // the lock and its socket are this live process's
       },
       crashed: () => left <= 0,
     };

@@ -59,7 +59,7 @@ const startIn = (ns: string, args: string[], readyPattern: RegExp): RoleProcess 
 /** Process-runtime containers outlive their edge by design: end those an edge's data dir records. */
 async function killContainers(edgeDir: string): Promise<void> {
   const state = JSON.parse(await readFile(join(edgeDir, 'process-runtime.json'), 'utf8').catch(() => '{}')) as Partial<ProcessState>;
-  for (const c of state.containers ?? []) if (c.pid && (await isSameProcess(c.pid, c.startTime))) signalGroup(c.pid, 'SIGKILL');
+  for (const c of state.containers ?? []) if (c.pid && (await isSameProcess({ pid: c.pid, startTime: c.startTime, bootId: c.bootId }))) signalGroup(c.pid, 'SIGKILL');
 }
 
 const pod = (name: string, node: string, runtime: 'sim' | 'process'): Pod => ({

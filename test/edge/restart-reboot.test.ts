@@ -33,9 +33,9 @@ describe('edge restart and node reboot with the cloud unreachable', () => {
     const pods = await podsOf(before);
     expect(allRunning(pods)).toBe(true);
     // kill -9: only what is on disk survives. Copy the data directory while the edge runs,
-    // but for its lock: it names this very process, which a kill would have ended.
+    // but for its lock and its socket: they are this very process's, which a kill would have ended.
     const dataDir = join(t.dir, 'killed');
-    await cp(first, dataDir, { recursive: true, filter: (path) => basename(path) !== LOCK_DIR });
+    await cp(first, dataDir, { recursive: true, filter: (path) => !basename(path).startsWith(LOCK_DIR) });
     await t.fleet.stopAll();
     return { before, pods, dataDir };
   }

@@ -9,6 +9,9 @@ import type { DemoClusterOptions, ScenarioCluster } from '../../sim/scenario/clu
 import { parseScenario } from '../../sim/scenario/parse.js';
 import { runScenarioSession } from '../../sim/scenario/session.js';
 
+/** The socket a holder of a data dir listens on (shared/lock-probe.ts). */
+const HOLDER_SOCKET = expect.stringMatching(/^owner\.lock\.\d+\.[0-9a-f]+\.sock$/) as string;
+
 describe('a scenario session', () => {
   let dir: string | undefined;
   afterEach(async () => {
@@ -49,7 +52,7 @@ describe('a scenario session', () => {
     const session = runScenarioSession({ scenario, source: 't.yaml', timeScale: 10, outDir: dir, clock: new FakeClock(), logger: silentLogger, startCluster });
     await expect(session).rejects.toThrow(`data dir ${dataDir} is in use by pid ${process.pid} (kedge demo)`);
     expect(started).toBe(false);
-    expect((await readdir(dataDir)).sort()).toEqual([LOCK_DIR, 'store']);
+    expect((await readdir(dataDir)).sort()).toEqual([LOCK_DIR, HOLDER_SOCKET, 'store']); // the holder's socket is its own
     await held.release();
   });
 
@@ -66,7 +69,7 @@ describe('a scenario session', () => {
     };
     const { report } = await runScenarioSession({ scenario, source: 't.yaml', timeScale: 10, outDir: dir, clock: new FakeClock(), logger: silentLogger, startCluster });
     expect(report.error).toBe('the demo did not start: no demo here');
-    expect(seen).toEqual([LOCK_DIR]); // emptied, but for the lock
+    expect(seen.sort()).toEqual([LOCK_DIR, HOLDER_SOCKET]); // emptied, but for the lock and the socket that says it is held
     expect(await readdir(dataDir)).toEqual([]);
   });
 });
