@@ -57,7 +57,7 @@ export function followCloudSessions(deps: CloudSessionDeps): () => void {
     handler.synced$.subscribe((m) => {
       if (cache.awaitingRelist()) {
         cache.relisted();
-        logger.info('in sync with the cloud again after the cache was lost: the pods it did not relist are stopped');
+        logger.info('in sync with the cloud again after the cache was damaged: the pods it did not relist are stopped');
         cache.flush().catch((err: Error) => logger.warn('could not persist the end of the hold; it ends again at the next sync', { error: err.message }));
         void edged.sync();
       }

@@ -78,7 +78,7 @@ describe('an edge that lost its cache', () => {
       const cloudPods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return Object.keys(onEdge).join() === kept && cloudPods.items.every((p) => p.status?.phase === 'Running') && onEdge;
     }, 'edge-1 to run only what the cloud relisted, Running', { wallTimeoutMs: 10_000 });
-    expect(logger.lines.filter((l) => l.includes('after the cache was lost'))).toHaveLength(1);
+    expect(logger.lines.filter((l) => l.includes('after the cache was damaged'))).toHaveLength(1);
     expect((await containersByPod(c))[kept]).toEqual(before[kept]);
     expect((await c.edgePods('edge-1')).map((p) => p.metadata.uid)).toEqual([kept]);
     expect((await c.api.get<Pod>(ref('kept'))).status?.containerStatuses?.[0]?.restartCount).toBe(0);
@@ -126,7 +126,7 @@ describe('an edge that lost its cache', () => {
     await eventually(c.clock, async () => Object.keys(await containersByPod(c)).sort().join() === [old, newer].sort().join(), 'edge-1 to run only what the cloud relisted', {
       wallTimeoutMs: 10_000,
     });
-    expect(logger.lines.filter((l) => l.includes('after the cache was lost'))).toHaveLength(1);
+    expect(logger.lines.filter((l) => l.includes('after the cache was damaged'))).toHaveLength(1);
     expect(await containersByPod(c)).toEqual({ [old]: before[old], [newer]: before[newer] });
     await c.stopEdge('edge-1');
     expect((JSON.parse(await readFile(cacheFile, 'utf8')) as CacheData).awaitingRelist).toBeUndefined(); // the next start holds nothing unheld
