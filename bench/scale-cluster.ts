@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCredentials } from '../cloud/apiserver/credentials.js';
 import { createRemoteClient } from '../cloud/apiserver/remote-handler.js';
 import type { ApiClient } from '../cloud/apiserver/client.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import type { Node, Pod } from '../shared/types.js';
+import { FLEET_FILE } from '../sim/fleet.js';
 import { readyField, startRole, type RoleProcess } from '../sim/role-process.js';
 
 /** A `kedge cloud` process and a `kedge fleet` process of hollow edges behind link proxies. */
@@ -36,8 +38,9 @@ export async function startScaleCluster(dir: string, nodes: number): Promise<Sca
     onLine: log,
   });
   const controlUrl = readyField(await fleet.ready, 'control');
+  const { controlToken } = JSON.parse(await readFile(join(dir, 'fleet', FLEET_FILE), 'utf8')) as { controlToken: string };
   const control = async (path: string, method: 'GET' | 'POST' = 'GET'): Promise<unknown> => {
-    const res = await fetch(`${controlUrl}${path}`, { method });
+    const res = await fetch(`${controlUrl}${path}`, { method, headers: { authorization: `Bearer ${controlToken}` } });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };

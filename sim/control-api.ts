@@ -34,7 +34,7 @@ export interface ControlApiOptions {
   port?: number;
   /** Default KUBE_LISTENER_TIMEOUTS (an edge restart answers within them: see DEMO_PROXY_TIMEOUT_MS). */
   timeouts?: ListenerTimeouts;
-  /** When set, every request must carry it as its bearer token (401 otherwise): a demo's is in its demo.json, 0600. */
+  /** When set, every request must carry it as its bearer token (401 otherwise): a demo's is in its demo.json, a fleet's in its fleet.json, both 0600. */
   token?: string;
 }
 
@@ -128,7 +128,7 @@ export async function startControlApi(options: ControlApiOptions): Promise<Contr
   const server = createServer(timeoutOptions(timeouts), (req, res) => {
     try {
       if (options.token !== undefined && !sameSecret(bearerOf(req.headers.authorization) ?? '', options.token)) {
-        return fail(res, 401, 'Unauthorized', "the control API needs its token (demo.json's controlToken) as bearer token");
+        return fail(res, 401, 'Unauthorized', "the control API needs its token as bearer token: controlToken in the data dir's demo.json (or fleet.json)");
       }
       route(options, req, res);
     } catch (err) {
