@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { settle } from '../shared/clock.js';
-import { makePrivateDir, removePrivate, writePrivate } from '../shared/private-file.js';
+import { makePrivateDir, removePrivate, writePrivate, type WriteOptions } from '../shared/private-file.js';
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
 
@@ -22,7 +22,7 @@ export class JsonStateFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly options: RecoverOptions<T>,
+    private readonly options: RecoverOptions<T> & Pick<WriteOptions, 'durable'>,
   ) {}
 
   /** The document; undefined when there is none (a first start) or none that is good (said in a WARN). */
@@ -64,7 +64,7 @@ export class JsonStateFile<T> {
     const text = JSON.stringify(pending.value);
     if (!this.dirMade) await makePrivateDir(dirname(this.path));
     this.dirMade = true;
-    await writePrivate(this.path, text, { keepPrevious: !this.damaged });
+    await writePrivate(this.path, text, { keepPrevious: !this.damaged, durable: this.options.durable });
     this.damaged = false;
   }
 }

@@ -47,6 +47,8 @@ export interface EdgeOptions {
   nodeIp?: string;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */
   statusFlushBatch?: number;
+  /** false: cache and sim state replaced atomically, not durably (WriteOptions.durable). Hollow fleets only: a thousand edges share one process and disk. */
+  durableWrites?: boolean;
   /** Fault injection: kills the process at a step of a pod's start (KEDGE_CRASH_AT; durability tests). */
   crashPoint?: CrashPoint;
   /** The data dir's lock, taken by the caller (before joining) and released by the edge's stop; none: the edge takes it. */
@@ -95,8 +97,9 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
 
   const identity = await loadIdentity(dataDir, reboot, logger);
-  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager') });
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
+  const durable = options.durableWrites ?? true;
+  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const { crashPoint } = options;
   const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('process'), crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, copyFile, link, mkdir, open, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /*
@@ -17,23 +17,32 @@ export const previousCopy = (path: string): string => `${path}.prev`;
 export interface WriteOptions {
   /** Keep the version being replaced as `<path>.prev`: a reader falls back to it when `path` is damaged. */
   keepPrevious?: boolean;
+  /**
+   * false: atomic only (temp file and rename: never torn, but a power cut may take the write
+   * back), and no previous copy kept. For hollow edges, a thousand of which share one process
+   * and one disk (EdgeOptions.durableWrites); everything else writes durably.
+   */
+  durable?: boolean;
 }
 
 /** Writes `content` to `path`, mode 0600, durably; with keepPrevious, the old version stays as `<path>.prev`. */
 export async function writePrivate(path: string, content: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const file = await openPrivate(tmp, 'w');
+  const durable = options.durable !== false;
+  // randomUUID draws from a cached pool: a write costs no call into the system's random source.
+  const tmp = `${path}.${randomUUID().slice(0, 8)}.tmp`;
+  // Exclusive: a new file, so the mode it is created with (0600, less the umask) needs no chmod.
+  const file = await open(tmp, 'wx', PRIVATE_FILE_MODE);
   try {
     await file.writeFile(content);
-    await file.datasync(); // its data and size: all the rename needs
+    if (durable) await file.datasync(); // its data and size: all the rename needs
   } catch (err) {
     await file.close();
     await rm(tmp, { force: true });
     throw err;
   }
   await file.close();
-  if (options.keepPrevious) await linkPrevious(path);
-  await replacePrivate(tmp, path);
+  if (options.keepPrevious && durable) await linkPrevious(path);
+  await replacePrivate(tmp, path, { durable });
 }
 
 /** Opens `path` (creating it if `flags` say so) and makes its mode 0600, whatever the umask or its mode before. */
@@ -49,21 +58,19 @@ export async function openPrivate(path: string, flags: string): Promise<FileHand
 }
 
 /** Puts `tmp` (written and fsynced) in place of `path` and fsyncs the directory: the rename is then for good. */
-export async function replacePrivate(tmp: string, path: string): Promise<void> {
+export async function replacePrivate(tmp: string, path: string, { durable = true }: Pick<WriteOptions, 'durable'> = {}): Promise<void> {
   await rename(tmp, path).catch(async (err: unknown) => {
     await rm(tmp, { force: true });
     throw err;
   });
-  await syncDir(dirname(path));
+  if (durable) await syncDir(dirname(path));
 }
 
 /** Removes `path` and its previous copy (that first: it must not outlive the file), for good. */
 export async function removePrivate(path: string): Promise<void> {
   await rm(previousCopy(path), { force: true });
   await rm(path, { force: true });
-  await syncDir(dirname(path)).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
+  await syncDir(dirname(path)).catch(ignoreMissing);
 }
 
 /** fsyncs a directory, so that files created, renamed or removed in it stay that way. */
@@ -88,9 +95,13 @@ export async function makePrivateDir(dir: string): Promise<void> {
  */
 async function linkPrevious(path: string): Promise<void> {
   const prev = previousCopy(path);
-  await rm(prev, { force: true });
+  await unlink(prev).catch(ignoreMissing);
   await link(path, prev).catch(async (err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT' || err.code === 'EEXIST') return; // no version yet; another writer's
     await copyFile(path, prev); // a file system without hard links
   });
+}
+
+function ignoreMissing(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ENOENT') throw err;
 }

@@ -13,6 +13,8 @@ export interface LowdbCacheOptions {
   tombstoneLimit?: number;
   /** Told when the file was damaged, and what the cache fell back to. */
   logger?: Logger;
+  /** false: written atomically, not durably (hollow edges: EdgeOptions.durableWrites). */
+  durable?: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function openLowdbCache(path: string, options: LowdbCacheOptions = 
     parse: jsonDocument({ objects: 'object?', outbox: 'object?', statusVersion: 'number?', tombstones: 'array?', awaitingRelist: 'boolean?' }),
     logger: options.logger ?? silentLogger,
     otherwise: LOST_CACHE,
+    durable: options.durable,
   });
   let recovered = false;
   const adapter: Adapter<CacheData> = {

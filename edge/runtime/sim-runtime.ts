@@ -28,6 +28,8 @@ export interface SimRuntimeOptions {
   maxPods?: number;
   /** Told when the state file was damaged, and what the runtime fell back to. */
   logger?: Logger;
+  /** false: its state written atomically, not durably (hollow edges: EdgeOptions.durableWrites). */
+  durable?: boolean;
 }
 
 interface SimState {
@@ -60,6 +62,7 @@ export class SimRuntime implements Runtime {
       parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
       logger: options.logger ?? silentLogger,
       otherwise: 'starting with no containers; the pods are started again',
+      durable: options.durable,
     });
     if (options.reboot) await file.remove();
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };

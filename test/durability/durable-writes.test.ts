@@ -115,6 +115,16 @@ describe('every file a process acts on after a restart is written durably (temp 
     expect(paths.flatMap(writtenDurably)).toEqual([]);
   });
 
+  it('writes atomically but not durably, and keeps no previous copy, when told durable: false (hollow edges)', async () => {
+    const path = join(dir, 'state.json');
+    await writePrivate(path, 'one', { keepPrevious: true, durable: false });
+    await writePrivate(path, 'two', { keepPrevious: true, durable: false });
+    expect(await readFile(path, 'utf8')).toBe('two');
+    expect(journal.filter((line) => line.startsWith('sync '))).toEqual([]);
+    expect(journal.filter((line) => line.startsWith('rename ')).every((line) => line.endsWith(` ${path}`))).toBe(true);
+    await expect(readFile(`${path}.prev`, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('keeps the version it replaced, when asked, as <file>.prev', async () => {
     const path = join(dir, 'state.json');
     await writePrivate(path, 'one', { keepPrevious: true });
