@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { cliName } from './cli-name.js';
 
 /** The cloud a data dir belongs to: its API server and admin token, from the kubeconfig it wrote. */
 export async function cloudAccess(dataDir: string): Promise<{ server: string; token: string; ca?: string }> {
@@ -6,7 +7,7 @@ export async function cloudAccess(dataDir: string): Promise<{ server: string; to
   const { KUBECONFIG_FILE } = await import('../cloud/apiserver/credentials.js');
   const kubeconfig = join(dataDir, KUBECONFIG_FILE);
   return readKubeconfig(kubeconfig).catch(() => {
-    throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or kedge cloud)`);
+    throw new Error(`no kedge cloud found with data dir ${dataDir} (no readable ${kubeconfig}; start one with npm start or ${cliName()} cloud)`);
   });
 }
 

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
+import { cliName } from '../cli-name.js';
 import { requestAs, runningCloud } from '../cloud-request.js';
 import { numberIn } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';
@@ -100,7 +101,7 @@ function summary(r: MosquittoConfigResult, o: MosquittoConfigOptions): string {
   return [
     `wrote ${r.files.passwd} (${r.users.length} user${r.users.length === 1 ? '' : 's'}: ${r.users.join(', ')}), ${r.files.acl} and ${r.files.conf}`,
     `start the broker:  mosquitto -c ${r.files.conf}`,
-    `then the cloud:    kedge cloud --data-dir ${o.dataDir} --broker mqtt://${host.includes(':') ? `[${host}]` : host}:${o.port}`,
+    `then the cloud:    ${cliName()} cloud --data-dir ${o.dataDir} --broker mqtt://${host.includes(':') ? `[${host}]` : host}:${o.port}`,
     '',
   ].join('\n');
 }

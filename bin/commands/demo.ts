@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import { cliName } from '../cli-name.js';
 import { realClock } from '../../shared/clock.js';
 import { numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -37,7 +38,7 @@ export function demoCommand(): Command {
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,
             `  curl ${demo.nodes[0]!.localApiUrl}/pods`,
-            `  npx kedge link cut edge-1${dataDirOption}      # pull edge-1's cable (heal puts it back)`,
+            `  ${cliName()} link cut edge-1${dataDirOption}      # pull edge-1's cable (heal puts it back)`,
             'Ctrl-C stops everything.',
             '',
           ].join('\n'),

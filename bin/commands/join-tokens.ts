@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isKedgeError } from '../../shared/errors.js';
+import { cliName } from '../cli-name.js';
 import { cloudClient } from '../cloud-request.js';
 import { textTable } from '../text-table.js';
 import { realClock } from '../../shared/clock.js';
@@ -38,7 +39,7 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const until = expires === undefined ? 'never expires' : `valid until ${new Date(expires).toISOString()}`;
   const forWhom = o.node ? `node ${o.node}` : 'any node name';
   const edge = `kedge edge --node ${o.node ?? '<name>'} --cloud https://<cloud address>:6443 --token <the token below>`;
-  return `join token ${id} for ${forWhom}, ${until}; revoke it with: kedge token revoke ${id}${dataDirFlag(o.dataDir)}\non the edge: ${edge}\n${formatJoinToken({ caHash, id, secret })}\n`;
+  return `join token ${id} for ${forWhom}, ${until}; revoke it with: ${cliName()} token revoke ${id}${dataDirFlag(o.dataDir)}\non the edge: ${edge}\n${formatJoinToken({ caHash, id, secret })}\n`;
 }
 
 export async function listJoinTokens(dataDir: string, now = realClock.now()): Promise<string> {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import { cliName } from '../cli-name.js';
 import { nodeName } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';
 import { createJoinToken, DEFAULT_TTL, listJoinTokens, revokeJoinToken } from './join-tokens.js';
@@ -52,7 +53,7 @@ async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptio
   if (o.role === 'node' && !o.node) throw new Error('--role node needs --node <name> (the node the token acts for)');
   if (o.role === 'node' && o.name) throw new Error('--name does not apply to node tokens: their user is system:node:<node>');
   if (o.role !== 'node' && o.node) throw new Error(`--node applies only to --role node`);
-  if (!(await readCredentials(o.dataDir, createLogger('token')))) throw new Error(`no kedge cloud data in ${o.dataDir}: start one there first (kedge cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
+  if (!(await readCredentials(o.dataDir, createLogger('token')))) throw new Error(`no kedge cloud data in ${o.dataDir}: start one there first (${cliName()} cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
   const output = o.output ?? (o.role === 'node' ? 'token' : 'kubeconfig');
   const cluster = output === 'kubeconfig' ? await clusterOf(o) : undefined;
   const entry = newTokenEntry(o.role, { name: o.name, node: o.node });
