@@ -1,12 +1,20 @@
 import { esc, frame, PAD } from '../../bench/svg.js';
 import type { BandState, ChartModel } from './chart.js';
 
+/**
+ * One colour per state, told apart at a glance: green when all is well, red NotReady, amber
+ * Unknown (the cloud has stopped hearing from the node), violet offline (the edge has lost
+ * its link), slate while a step has the edge restarting, near black while its node reboots,
+ * light grey where a view did not answer.
+ */
 export const BAND_COLORS: Record<BandState, string> = {
   Ready: '#16a34a',
   connected: '#16a34a',
-  Unknown: '#f59e0b',
-  offline: '#ea580c',
   NotReady: '#dc2626',
+  Unknown: '#f59e0b',
+  offline: '#7c3aed',
+  restarting: '#64748b',
+  rebooting: '#1f2937',
   'no answer': '#d1d5db',
 };
 
@@ -18,19 +26,25 @@ const inline = (svg: string): string => svg.replace(' xmlns="http://www.w3.org/2
 
 const titled = (title: string, inner: string): string => `<g><title>${esc(title)}</title>${inner}</g>`;
 
+/** A step mark's label, haloed in white so that the lines under it do not blur it. */
+function markLabel(k: ChartModel['marks'][number]): string {
+  const x = k.anchor === 'start' ? k.x + 2 : k.x - 2;
+  return `<text x="${x}" y="${PAD.t + 10 + k.row * 11}" font-size="10" text-anchor="${k.anchor}" paint-order="stroke" stroke="white" stroke-width="3">${esc(k.label)}</text>`;
+}
+
 /** The pods chart: a step line per node and view, step marks, and a dot per decided expectation. */
 export function podsSvg(m: ChartModel): string {
   const bottom = m.height - PAD.b;
   const body = [
-    ...m.marks.map((k) =>
-      titled(k.title, `<line x1="${k.x}" x2="${k.x}" y1="${PAD.t}" y2="${bottom}" stroke="#6b7280" stroke-dasharray="3 3"/><text x="${k.x + 2}" y="${PAD.t + 10 + k.row * 11}" font-size="10">${esc(k.label)}</text>`),
-    ),
+    ...m.marks.map((k) => titled(k.title, `<line x1="${k.x}" x2="${k.x}" y1="${PAD.t}" y2="${bottom}" stroke="#6b7280" stroke-dasharray="3 3"/>`)),
     ...m.lines.flatMap((l) =>
       l.paths.map((p) =>
         titled(l.name, `<polyline fill="none" stroke="${l.color}" stroke-width="2"${l.dashed ? ' stroke-dasharray="6 4"' : ''} points="${p.map(([x, y]) => `${x},${y}`).join(' ')}"/>`),
       ),
     ),
     ...m.checks.map((c) => titled(c.title, `<circle cx="${c.x}" cy="${bottom - 6}" r="5" fill="${c.ok ? '#16a34a' : '#dc2626'}" stroke="white"/>`)),
+    // Last, so that they are on top.
+    ...m.marks.filter((k) => k.label).map((k) => titled(k.title, markLabel(k))),
   ];
   return inline(frame({ title: 'Pods Running per node', xLabel: 'cluster time (s)', yLabel: 'pods Running' }, m.width, m.height, m.xMax, m.yMax, body));
 }

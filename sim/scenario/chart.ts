@@ -1,6 +1,7 @@
 import { COLORS, PAD } from '../../bench/svg.js';
 import type { ScenarioReport } from './report.js';
-import type { Sample } from './timeline.js';
+import { placeLabels, type MarkLabel } from './labels.js';
+import type { NodeSample, Sample } from './timeline.js';
 
 /** The report's timeline laid out in pixels, ready to draw (chart-svg.ts draws it). */
 export interface ChartModel {
@@ -11,8 +12,8 @@ export interface ChartModel {
   xMax: number;
   yMax: number;
   lines: ChartLine[];
-  /** Where action steps started; `row` staggers the labels of marks close together. */
-  marks: { x: number; row: number; label: string; title: string }[];
+  /** Where action steps started, each with its label placed so that none overlap. */
+  marks: ({ x: number; title: string } & MarkLabel)[];
   /** Where expectations were decided. */
   checks: { x: number; ok: boolean; title: string }[];
   bands: BandRow[];
@@ -26,7 +27,11 @@ export interface ChartLine {
   paths: [number, number][][];
 }
 
-export type BandState = 'Ready' | 'NotReady' | 'Unknown' | 'connected' | 'offline' | 'no answer';
+export type BandState = 'Ready' | 'NotReady' | 'Unknown' | 'connected' | 'offline' | 'restarting' | 'rebooting' | 'no answer';
+
+/** The states each strip shows, in the legend's order. */
+export const CLOUD_STATES: readonly BandState[] = ['Ready', 'NotReady', 'Unknown', 'no answer'];
+export const EDGE_STATES: readonly BandState[] = ['connected', 'offline', 'restarting', 'rebooting', 'no answer'];
 
 export interface BandRow {
   label: string;
@@ -79,19 +84,8 @@ export function axisMax(v: number): number {
   return [1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10].map((m) => Math.round(m * p * 1e6) / 1e6).find((m) => m >= v)!;
 }
 
-/** Label rows for marks at these x positions: the first row whose last label is far enough to the left. Pure. */
-export function labelRows(xs: readonly number[], room = 16): number[] {
-  const lastX: number[] = [];
-  return xs.map((x) => {
-    let row = lastX.findIndex((l) => x - l >= room);
-    if (row < 0) row = lastX.length < 3 ? lastX.length : 0;
-    lastX[row] = x;
-    return row;
-  });
-}
-
 const readyState = (ready: string | undefined): BandState => (ready === 'True' ? 'Ready' : ready === 'False' ? 'NotReady' : ready === 'Unknown' ? 'Unknown' : 'no answer');
-const linkState = (connected: boolean | undefined): BandState => (connected === undefined ? 'no answer' : connected ? 'connected' : 'offline');
+const edgeState = (n: NodeSample | undefined): BandState => n?.edgeDown ?? (n?.connected === undefined ? 'no answer' : n.connected ? 'connected' : 'offline');
 
 /** Lays out a report's timeline: pods Running per node in both views, node states, step marks and checks. Pure. */
 export function planChart(r: ScenarioReport): ChartModel {
@@ -121,15 +115,18 @@ export function planChart(r: ScenarioReport): ChartModel {
     label: view === 'cloud' ? node : '(edge)',
     node,
     view,
-    segments: spans(samples, (s) => (view === 'cloud' ? readyState(s.nodes[node]?.ready) : linkState(s.nodes[node]?.connected)), end).map((sp) => ({
+    segments: spans(samples, (s) => (view === 'cloud' ? readyState(s.nodes[node]?.ready) : edgeState(s.nodes[node])), end).map((sp) => ({
       x: sx(sp.from),
       w: round(sx(sp.to) - sx(sp.from)),
       state: sp.state,
     })),
   });
   const actions = r.steps.filter((s) => s.start !== undefined && s.kind !== 'expect' && s.kind !== 'wait');
-  const rows = labelRows(actions.map((s) => sx(s.start!)));
-  const marks = actions.map((s, i) => ({ x: sx(s.start!), row: rows[i]!, label: String(s.number), title: `step ${s.number} at ${s.start} s: ${s.text}` }));
+  const labels = placeLabels(
+    actions.map((s) => ({ x: sx(s.start!), texts: [`${s.number} ${s.kind}`, String(s.number)] })),
+    CHART_WIDTH - PAD.r,
+  );
+  const marks = actions.map((s, i) => ({ x: sx(s.start!), title: `step ${s.number} at ${s.start} s: ${s.text}`, ...labels[i]! }));
   const checks = r.expectations
     .filter((e) => e.outcome !== 'not run' && e.at !== undefined)
     .map((e) => ({ x: sx(e.at!), ok: e.outcome === 'held', title: `step ${e.step} ${e.outcome} at ${e.at} s: ${e.text}` }));

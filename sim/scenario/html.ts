@@ -1,5 +1,5 @@
 import { esc } from '../../bench/svg.js';
-import { planChart, type ChartModel } from './chart.js';
+import { CLOUD_STATES, EDGE_STATES, planChart, type BandState, type ChartModel } from './chart.js';
 import { BAND_COLORS, bandsSvg, podsSvg } from './chart-svg.js';
 import { formatDuration } from './describe.js';
 import { verdictLine, type ScenarioReport } from './report.js';
@@ -44,13 +44,16 @@ function stepsTable(r: ScenarioReport): string {
   return `<table><thead><tr><th>step</th><th>start</th><th>end</th><th>what</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+const swatches = (states: readonly BandState[]): string =>
+  states.map((state) => `<span class="swatch" style="background:${BAND_COLORS[state]}"></span>${state}`).join(' ');
+
 function legend(m: ChartModel): string {
   const lines = m.lines.map((l) => `<span class="key" style="border-top-color:${l.color};border-top-style:${l.dashed ? 'dashed' : 'solid'}"></span>${esc(l.name)}`);
-  const states = Object.entries(BAND_COLORS).map(([state, color]) => `<span class="swatch" style="background:${color}"></span>${state}`);
   return [
-    `<figcaption><p>Pods Running:${lines.join(' ')}</p>`,
-    `<p>Node states (per node, the cloud's view, then the edge's own):${states.join(' ')}</p>`,
-    '<p>Numbered dashed lines: where those steps started. Dots: expectations, green when they held, red when not (at the moment decided).</p></figcaption>',
+    `<figcaption><p>Pods Running:${lines.join(' ')} (the edge's own count is 0 while its node reboots, and missing where it did not answer)</p>`,
+    `<p>Under each node's name, the cloud's view of the node (its Ready condition):${swatches(CLOUD_STATES)}</p>`,
+    `<p>Under it, "(edge)", the edge's own view of its link:${swatches(EDGE_STATES)} (restarting: a step has its process down, its containers carry on; rebooting: its node is down, nothing runs)</p>`,
+    '<p>Dashed lines: where steps started, each labelled with its number and kind (hover over it for the whole step; a label with no room is shortened or left out). Dots: expectations, green when they held, red when not (at the moment decided).</p></figcaption>',
   ].join('\n');
 }
 

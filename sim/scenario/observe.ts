@@ -69,14 +69,14 @@ export async function check(cluster: ScenarioCluster, e: Expectation): Promise<V
   }
 }
 
-/** Every node as the cloud sees it and as each edge does, for the timeline. */
-export async function glimpse(cluster: ScenarioCluster): Promise<Glimpse> {
+/** Every node as the cloud sees it and as each edge does (but those in `unasked`), for the timeline. */
+export async function glimpse(cluster: ScenarioCluster, unasked: ReadonlySet<string> = new Set()): Promise<Glimpse> {
   const cloud = Promise.all([cluster.api.list<Node>({ resource: 'nodes' }), cluster.api.list<Pod>({ resource: 'pods' })]).then(
     ([nodes, pods]) => ({ nodes: nodes.items, pods: pods.items }),
     () => undefined,
   );
   const edges = await Promise.all(
-    cluster.nodes.map(async (n) => {
+    cluster.nodes.filter((n) => !unasked.has(n)).map(async (n) => {
       const [pods, connection] = await Promise.all([cluster.edgePods(n).catch(() => undefined), cluster.edgeConnection(n).catch(() => undefined)]);
       return [n, { ...(pods && { pods }), ...(connection && { connection }) }] as const;
     }),

@@ -78,7 +78,8 @@ export class RunRecorder {
       steps: this.steps,
       expectations,
       measurements: this.measurements,
-      timeline: { nodes: nodeNames(this.scenario.nodes), samples: this.samples },
+      // Looks overlap (a period's, a step's): in the order they began.
+      timeline: { nodes: nodeNames(this.scenario.nodes), samples: [...this.samples].sort((a, b) => a.at - b.at) },
     };
     if (this.error !== undefined) report.error = this.error;
     return report;

@@ -1,12 +1,13 @@
 import type { Clock } from '../../shared/clock.js';
-import { act } from './act.js';
+import { act, type ActionStep } from './act.js';
 import type { ScenarioCluster } from './cluster.js';
 import { describeStep, formatDuration } from './describe.js';
 import { awaitExpectation } from './expect.js';
-import { check, glimpse } from './observe.js';
+import type { Verdict } from './judge.js';
+import { check } from './observe.js';
 import { RunRecorder } from './recorder.js';
 import type { ScenarioReport } from './report.js';
-import { summarize } from './timeline.js';
+import { Sampler } from './sampler.js';
 import type { ExpectStep, Scenario } from './types.js';
 
 export interface RunDeps {
@@ -21,31 +22,13 @@ export interface RunDeps {
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
-/** Real milliseconds between timeline samples: 5 s of cluster time, at most 1 s and at least 0.2 s real. */
-export const sampleIntervalMs = (scale: number): number => clamp(5_000 / scale, 200, 1_000);
 /** Real milliseconds between two looks at an expectation. */
 export const pollIntervalMs = (scale: number): number => clamp(2_000 / scale, 50, 500);
 
-/** Samples the timeline in the background until stopped; stop() takes one last sample. */
-function startSampler(d: RunDeps, rec: RunRecorder): { stop(): Promise<void> } {
-  const stopped = new AbortController();
-  const take = async (): Promise<void> => {
-    const at = rec.at();
-    rec.sample(summarize(d.cluster.nodes, await glimpse(d.cluster)), at);
-  };
-  const loop = (async () => {
-    while (!stopped.signal.aborted) {
-      await take();
-      await d.clock.sleep(sampleIntervalMs(d.timeScale), stopped.signal).catch(() => undefined);
-    }
-  })();
-  return {
-    async stop() {
-      stopped.abort();
-      await loop;
-      await take();
-    },
-  };
+/** Does an action step; one that takes edges down is sampled with them down as it begins. */
+function actSampled(step: ActionStep, d: RunDeps, sampler: Sampler): Promise<string | undefined> {
+  if (step.kind !== 'reboot' && step.kind !== 'crash' && step.kind !== 'restart') return act(step, d);
+  return sampler.whileDown(step.nodes, step.kind === 'reboot' ? 'rebooting' : 'restarting', () => act(step, d));
 }
 
 /**
@@ -56,7 +39,8 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
   const rec = new RunRecorder(scenario, d.source, d.timeScale, d.clock);
   const say = (line: string): void => d.onProgress?.(line);
   const total = scenario.steps.length;
-  const sampler = startSampler(d, rec);
+  const sampler = new Sampler(d, rec);
+  sampler.start();
   let from = { step: 0, at: d.clock.now() };
   let current = 0;
   try {
@@ -65,14 +49,17 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
       if (d.signal?.aborted) throw d.signal.reason;
       say(`[${formatDuration(rec.at() * 1000).padStart(7)}] step ${current}/${total}: ${describeStep(step)}`);
       rec.started(current);
-      if (step.kind === 'expect') {
-        if (!(await expectStep(step, current, from, d, rec, say))) break;
-        continue;
+      let held = true;
+      if (step.kind === 'expect') held = await expectStep(step, current, from, { ...d, rec, sampler }, say);
+      else {
+        if (step.kind !== 'wait') from = { step: current, at: d.clock.now() };
+        const detail = await actSampled(step, d, sampler);
+        rec.ended(current);
+        if (detail) say(`          ${detail}`);
       }
-      if (step.kind !== 'wait') from = { step: current, at: d.clock.now() };
-      const detail = await act(step, d);
-      rec.ended(current);
-      if (detail) say(`          ${detail}`);
+      // After each step, and so before the next: what it did shows at once.
+      await sampler.take();
+      if (!held) break;
     }
   } catch (err) {
     const message = d.signal?.aborted ? 'interrupted' : (err as Error).message;
@@ -89,11 +76,13 @@ async function expectStep(
   step: ExpectStep,
   n: number,
   from: { step: number; at: number },
-  d: RunDeps,
-  rec: RunRecorder,
+  d: RunDeps & { rec: RunRecorder; sampler: Sampler },
   say: (line: string) => void,
 ): Promise<boolean> {
-  const result = await awaitExpectation(step, () => check(d.cluster, step.expectation), { ...d, pollMs: pollIntervalMs(d.timeScale) });
+  const { rec } = d;
+  // Each look is sampled: the chart shows what the expectation saw, when it saw it.
+  const look = async (): Promise<Verdict> => (await Promise.all([check(d.cluster, step.expectation), d.sampler.take()]))[0];
+  const result = await awaitExpectation(step, look, { ...d, pollMs: pollIntervalMs(d.timeScale) });
   rec.expectation(n, result.ok, result.at, result.seen);
   rec.ended(n);
   if (step.measure !== undefined && result.heldAt !== undefined) {

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planChart } from '../../sim/scenario/chart.js';
 import type { ScenarioReport } from '../../sim/scenario/report.js';
+import type { Sample } from '../../sim/scenario/timeline.js';
 import { kedgeBin } from '../../sim/role-process.js';
 import { waitFor } from '../support/wait.js';
 
@@ -55,6 +57,34 @@ describe('kedge scenario list and bad input', () => {
   });
 });
 
+const total = (s: Sample, nodes: readonly string[], view: 'cloudRunning' | 'edgeRunning'): number => nodes.reduce((n, node) => n + (s.nodes[node]?.[view] ?? 0), 0);
+
+/**
+ * nodes-rebooted's chart against its own expectations: 6 pods Running before the reboot, in
+ * both views; on every rebooted node, none while it reboots; all 6 back once the expectation
+ * that they are held; and every edge strip coloured by what the edge said, never "no answer".
+ */
+function expectChartOfNodesRebooted(report: ScenarioReport): void {
+  const { samples, nodes } = report.timeline;
+  const reboot = report.steps.find((s) => s.kind === 'reboot')!;
+  const [up, back] = report.expectations;
+  expect(up!.at!).toBeLessThanOrEqual(reboot.start!);
+  const before = samples.filter((s) => s.at >= up!.at! && s.at <= reboot.start!);
+  expect(before.some((s) => total(s, nodes, 'cloudRunning') === 6 && total(s, nodes, 'edgeRunning') === 6), 'all 6 up before the reboot').toBe(true);
+  const during = samples.filter((s) => s.at >= reboot.start! && s.at < reboot.end!);
+  for (const node of nodes) {
+    expect(during.some((s) => s.nodes[node]!.edgeDown === 'rebooting' && s.nodes[node]!.edgeRunning === 0), `${node} at 0 while it reboots`).toBe(true);
+  }
+  const after = samples.filter((s) => s.at >= back!.at!);
+  expect(after.some((s) => total(s, nodes, 'cloudRunning') === 6 && total(s, nodes, 'edgeRunning') === 6), 'all 6 back after the reboot').toBe(true);
+  const chart = planChart(report);
+  for (const band of chart.bands) {
+    const states = band.segments.map((s) => s.state);
+    expect(states, `${band.node}, ${band.view}'s view`).not.toContain('no answer');
+    if (band.view === 'edge') expect([states[0], states.filter((s) => s === 'rebooting').length, states.at(-1)]).toEqual(['connected', 1, 'connected']);
+  }
+}
+
 describe.each(BUILT_IN)('built-in scenario %s', (name) => {
   it(`passes at time scale ${TIME_SCALE} and writes .kedge/scenarios/${name}/report.json and report.html`, async () => {
     const out = await kedgeIn('scenario', 'run', name, '--time-scale', TIME_SCALE);
@@ -68,6 +98,7 @@ describe.each(BUILT_IN)('built-in scenario %s', (name) => {
     expect(report.timeline.samples.length).toBeGreaterThan(3);
     expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('<svg ');
     expect(processesUsing(dir)).toEqual([]);
+    if (name === 'nodes-rebooted') expectChartOfNodesRebooted(report);
   }, 120_000);
 });
 

@@ -1,11 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinScenarios, loadScenarioFile, resolveScenario, UnknownScenarioError } from '../../sim/scenario/catalog.js';
 import { describeStep } from '../../sim/scenario/describe.js';
 import { parseScenario, parseScenarioText, ScenarioFileError } from '../../sim/scenario/parse.js';
 
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
 const base = { name: 'demo', description: 'A test.' };
 const withSteps = (...steps: unknown[]): unknown => ({ ...base, steps });
@@ -192,16 +194,29 @@ describe('scenario files on disk', () => {
     expect((err as Error).message).toMatch(/^no scenario named "kube-proxy-down" and no such file \(built-in: .*scheduler-down.*\)$/);
   });
 
-  it('has six valid built-ins, each named as its file, describing its passage and its time scale', async () => {
+  it('has six valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
       ['controller-manager-down', 'edge-restarted-offline', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);
-      expect(scenario.description).toMatch(/seed/);
+      // In its own words: nothing it cites is outside the project.
+      expect(scenario.description.length).toBeGreaterThan(100);
+      expect(scenario.description).not.toMatch(/\bseeds?\b/i);
       expect(scenario.timeScale).toBeGreaterThan(1);
       expect(scenario.steps.some((s) => s.kind === 'expect')).toBe(true);
     }
+  });
+
+  it('built-ins are documented in docs/scenarios.md, which names only folders and files the project has', async () => {
+    const doc = await readFile(join(REPO, 'docs', 'scenarios.md'), 'utf8');
+    for (const { scenario } of await builtinScenarios()) expect(doc).toContain(`| \`${scenario.name}\` |`);
+    // `seeds/`, `sim/scenario/`, `examples/deployment.yaml`: a path in backquotes, relative to the repository
+    const paths = [...doc.matchAll(/`([a-z][\w.-]*\/[\w./-]*)`/g)].map((m) => m[1]!).filter((p) => p.endsWith('/') || /\.(ya?ml|ts|md)$/.test(p));
+    expect(paths).toContain('sim/scenario/');
+    const missing: string[] = [];
+    for (const path of paths) if (!(await stat(join(REPO, path)).catch(() => undefined))) missing.push(path);
+    expect(missing).toEqual([]);
   });
 });

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { PAD } from '../../bench/svg.js';
-import { axisMax, CHART_WIDTH, labelRows, planChart, spans, stepPaths } from '../../sim/scenario/chart.js';
+import { axisMax, CHART_WIDTH, CLOUD_STATES, EDGE_STATES, planChart, spans, stepPaths } from '../../sim/scenario/chart.js';
+import { LABEL_CHAR_PX, placeLabels } from '../../sim/scenario/labels.js';
+import { BAND_COLORS } from '../../sim/scenario/chart-svg.js';
 import { reportHtml } from '../../sim/scenario/html.js';
 import type { ScenarioReport } from '../../sim/scenario/report.js';
 import type { NodeSample, Sample } from '../../sim/scenario/timeline.js';
+
+/** Degrees between the hues of two #rrggbb colours (0 to 180). */
+function hueDistance(a: string, b: string): number {
+  const hue = (hex: string): number => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+    const max = Math.max(r, g, bl);
+    const d = max - Math.min(r, g, bl);
+    const h = max === r ? ((g - bl) / d) % 6 : max === g ? (bl - r) / d + 2 : (r - g) / d + 4;
+    return (h * 60 + 360) % 360;
+  };
+  const diff = Math.abs(hue(a) - hue(b));
+  return Math.min(diff, 360 - diff);
+}
 
 const sample = (at: number, e1: NodeSample, e2: NodeSample = { ready: 'True', cloudRunning: 1, edgeRunning: 1, connected: true }): Sample => ({ at, nodes: { 'edge-1': e1, 'edge-2': e2 } });
 
@@ -61,9 +76,38 @@ describe('the chart model of a report', () => {
     expect(stepPaths(samples, (s) => s.nodes['edge-1']!.edgeRunning, 90)).toEqual([[[0, 2], [90, 2]]]);
   });
 
-  it('ends axes at round values in four even ticks, and staggers labels of close marks', () => {
+  it('ends axes at round values in four even ticks', () => {
     expect([0, 0.7, 1, 45, 90, 101, 540, 1000, 2500].map(axisMax)).toEqual([1, 0.8, 1, 50, 100, 120, 600, 1000, 3000]);
-    expect(labelRows([100, 105, 110, 116, 130, 200])).toEqual([0, 1, 2, 0, 1, 0]);
+  });
+
+  it('places the labels of close marks in rows where none overlaps: shortened, or left out, when there is no room', () => {
+    const labels = (xs: number[]): string[][] => xs.map((x, i) => [`${i + 1} reboot`, String(i + 1)]);
+    const at = (xs: number[]) => placeLabels(xs.map((x, i) => ({ x, texts: labels(xs)[i]! })), 744);
+    const apart = at([56, 58, 60, 140, 680, 702]);
+    expect(apart.map((p) => p.label)).toEqual(['1 reboot', '2 reboot', '3 reboot', '4 reboot', '5 reboot', '6 reboot']);
+    expect(apart.map((p) => p.row)).toEqual([0, 1, 2, 0, 0, 1]);
+    expect(apart.map((p) => p.anchor)).toEqual(['start', 'start', 'start', 'start', 'start', 'end']); // '6 reboot' would pass the right end
+    // Too close for every full label: all show their number.
+    const close = at([56, 64, 72, 80, 88, 96]);
+    expect(close.map((p) => p.label)).toEqual(['1', '2', '3', '4', '5', '6']);
+    // Too close even for that: the ones with no room are left out (their tooltips stay).
+    const crowded = at([56, 57, 58, 59, 60]);
+    expect(crowded.map((p) => p.label)).toEqual(['1', '2', '3', '', '']);
+  });
+
+  it('never draws two step labels over one another, however many steps start close together', () => {
+    const steps = Array.from({ length: 30 }, (_, i) => ({ number: i + 1, kind: 'cut' as const, text: `cut edge-${i}`, start: i * 0.3, end: i * 0.3 }));
+    const m = planChart(report({ steps }));
+    const drawn = m.marks.filter((k) => k.label !== '');
+    expect(drawn.length).toBeGreaterThan(5);
+    const box = (k: (typeof drawn)[number]): [number, number] => {
+      const w = k.label.length * LABEL_CHAR_PX;
+      return k.anchor === 'end' ? [k.x - 2 - w, k.x - 2] : [k.x + 2, k.x + 2 + w];
+    };
+    for (const [i, a] of drawn.entries()) {
+      for (const b of drawn.slice(i + 1)) if (a.row === b.row) expect(box(a)[1] <= box(b)[0] || box(b)[1] <= box(a)[0], `${a.label} and ${b.label}`).toBe(true);
+    }
+    expect(m.marks.every((k) => k.title.startsWith(`step `))).toBe(true);
   });
 
   it('lays out both views of every node, the node states, the action marks and the checks', () => {
@@ -91,13 +135,32 @@ describe('the chart model of a report', () => {
     expect(unknown.x).toBeCloseTo(x(50), 0);
     expect(unknown.w).toBeCloseTo(x(70) - x(50), 0);
     expect(m.marks.map((k) => [k.label, k.title])).toEqual([
-      ['1', 'step 1 at 10 s: cut edge-1'],
-      ['4', 'step 4 at 80 s: heal edge-1'],
+      ['1 cut', 'step 1 at 10 s: cut edge-1'],
+      ['4 heal', 'step 4 at 80 s: heal edge-1'],
     ]);
     expect(m.checks.map((c) => [c.ok, c.title])).toEqual([
       [true, 'step 2 held at 50 s: edge-1 Ready=Unknown'],
       [false, 'step 5 failed at 90 s: 2 pods on edge-1'],
     ]);
+  });
+
+  it("shows in the edge's strip a step that has the edge down: rebooting, its count at 0, or restarting, its count missing", () => {
+    const down: Sample[] = [
+      sample(0, { ready: 'True', cloudRunning: 2, edgeRunning: 2, connected: true }),
+      sample(10, { ready: 'True', cloudRunning: 2, edgeRunning: 0, edgeDown: 'rebooting' }),
+      sample(20, { ready: 'True', cloudRunning: 2, edgeRunning: 2, connected: true }),
+      sample(30, { ready: 'True', cloudRunning: 2, edgeDown: 'restarting' }),
+      sample(40, { ready: 'True', cloudRunning: 2, edgeRunning: 2, connected: true }),
+    ];
+    const m = planChart(report({ timeline: { nodes: ['edge-1', 'edge-2'], samples: down } }));
+    expect(m.bands[1]!.segments.map((s) => s.state)).toEqual(['connected', 'rebooting', 'connected', 'restarting', 'connected']);
+    expect(m.lines[1]!.paths).toHaveLength(2);
+  });
+
+  it('gives every state of a strip its own colour, Unknown and offline far apart in hue', () => {
+    for (const states of [CLOUD_STATES, EDGE_STATES]) expect(new Set(states.map((s) => BAND_COLORS[s])).size).toBe(states.length);
+    expect(hueDistance(BAND_COLORS.Unknown, BAND_COLORS.offline)).toBeGreaterThanOrEqual(90);
+    expect(hueDistance(BAND_COLORS.Unknown, BAND_COLORS.NotReady)).toBeGreaterThanOrEqual(30);
   });
 
   it('copes with a run that never got to sample', () => {
@@ -132,6 +195,17 @@ describe('the HTML report', () => {
     expect(html).toMatch(/<polyline [^>]*stroke-dasharray="6 4"/);
     expect(html).toContain("<title>edge-1, cloud's view: Unknown</title>");
     expect(html).toContain('<title>step 4 at 80 s: heal edge-1</title>');
+  });
+
+  it("says in its legend which colour is which state, for the cloud's strip and for the edge's", () => {
+    const [cloud, edge] = [...html.matchAll(/<p>Under[^\n]*<\/p>/g)].map((m) => m[0]);
+    const key = (state: keyof typeof BAND_COLORS): string => `<span class="swatch" style="background:${BAND_COLORS[state]}"></span>${state}`;
+    expect(cloud).toMatch(/the cloud's view/);
+    for (const state of CLOUD_STATES) expect(cloud).toContain(key(state));
+    expect(edge).toMatch(/the edge's own view/);
+    for (const state of EDGE_STATES) expect(edge).toContain(key(state));
+    expect(cloud).not.toContain(key('offline'));
+    expect(edge).not.toContain(key('Unknown'));
   });
 
   it('escapes what the scenario says', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import { parseScenario } from '../../sim/scenario/parse.js';
 import { verdictLine, type ScenarioReport } from '../../sim/scenario/report.js';
-import { runSteps, sampleIntervalMs } from '../../sim/scenario/run.js';
+import { runSteps } from '../../sim/scenario/run.js';
+import { sampleIntervalMs } from '../../sim/scenario/sampler.js';
 import { FakeScenarioCluster } from './scenario-fake-cluster.js';
 
 const SCALE = 10;
@@ -70,6 +71,46 @@ describe('running scenario steps', () => {
 
     expect(progress[0]).toBe('[    0ms] step 1/9: expect 2 pods app=web Running (as the cloud sees it)');
     expect(progress).toContain('          measured "Unknown after the cut": ' + `${measured!.seconds}s (${measured!.realSeconds} s real)`);
+  });
+
+  it('samples as each step ends and at each look at an expectation, so a state shorter than the period shows', async () => {
+    const { report } = await run([
+      { wait: '1s' },
+      { cut: 'edge-1' },
+      { wait: '1s' },
+      { heal: 'edge-1' },
+      { cut: 'edge-2' },
+      { expect: 'node', node: 'edge-2', ready: 'Unknown', within: '1m' },
+      { heal: 'edge-2' },
+    ]);
+    expect(report.passed).toBe(true);
+    const { samples } = report.timeline;
+    const at = (t: number) => samples.filter((s) => s.at === t);
+    for (const step of report.steps) expect(at(step.end!).length, `a sample as step ${step.number} ends`).toBeGreaterThan(0);
+    // Cut for 1 s, between two periodic samples: seen all the same.
+    expect(at(report.steps[1]!.end!).some((s) => s.nodes['edge-1']!.connected === false)).toBe(true);
+    // Seen Unknown by the sample of the look that saw it hold, off the period's beat.
+    const held = report.expectations[0]!.at!;
+    expect(held % 5).not.toBe(0);
+    expect(at(held).some((s) => s.nodes['edge-2']!.ready === 'Unknown')).toBe(true);
+    expect(samples.map((s) => s.at)).toEqual([...samples.map((s) => s.at)].sort((a, b) => a - b));
+  });
+
+  it('shows a rebooted node with nothing running while it reboots, and a crashed edge as restarting', async () => {
+    const { report } = await run([{ wait: '1s' }, { reboot: ['edge-1'] }, { crash: 'edge-2' }, { expect: 'pods', view: 'edge', phase: 'Running', count: 2 }]);
+    expect(report.passed).toBe(true);
+    const [, reboot, crash] = report.steps;
+    const { samples } = report.timeline;
+    const during = (step: typeof reboot, node: string) => samples.filter((s) => s.at > step!.start! && s.at < step!.end!).map((s) => s.nodes[node]);
+    // The sample as the reboot begins has it down already, however short the reboot.
+    expect(samples.some((s) => s.at === reboot!.start && s.nodes['edge-1']!.edgeDown === 'rebooting')).toBe(true);
+    expect(during(reboot, 'edge-1').length).toBeGreaterThan(1);
+    expect(during(reboot, 'edge-1').every((n) => n!.edgeDown === 'rebooting' && n!.edgeRunning === 0 && n!.connected === undefined)).toBe(true);
+    expect(during(reboot, 'edge-1')[0]!.cloudRunning).toBe(1); // the cloud has not noticed
+    expect(during(reboot, 'edge-2').every((n) => n!.edgeDown === undefined && n!.edgeRunning === 1)).toBe(true);
+    expect(during(crash, 'edge-2').every((n) => n!.edgeDown === 'restarting' && n!.edgeRunning === undefined)).toBe(true);
+    const after = samples.filter((s) => s.at === crash!.end!);
+    expect(after.every((s) => s.nodes['edge-1']!.edgeRunning === 1 && s.nodes['edge-2']!.edgeRunning === 1 && s.nodes['edge-2']!.connected === true)).toBe(true);
   });
 
   it('stops at the first expectation that does not hold; the rest are not run', async () => {
