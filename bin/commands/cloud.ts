@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { isLoopbackHost } from '../../cloud/network.js';
@@ -54,12 +55,13 @@ export function cloudCommand(): Command {
     const { startCloud } = await import('../../cloud/main.js');
     const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
+    const dataDir = resolve(o.dataDir);
     await runUntilStopped('cloud', async (logger) => {
       // Started by kedge demo, which holds the data dir: this cloud works for it.
-      const lock = await lockDataDir(o.dataDir, { command: 'kedge cloud', logger, forParent: process.env[FOR_PARENT_ENV] === '1' });
+      const lock = await lockDataDir(dataDir, { command: 'kedge cloud', logger, forParent: process.env[FOR_PARENT_ENV] === '1' });
       const cloud = await startCloud({
         lock,
-        dataDir: o.dataDir,
+        dataDir,
         ...where,
         tlsSans: o.tlsSan,
         brokerUrl: o.broker,
@@ -69,7 +71,7 @@ export function cloudCommand(): Command {
         logger,
       });
       // The demo (and scripts) wait for this exact line.
-      process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath}\n`);
+      process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath} data-dir=${dataDir}\n`);
       return cloud;
     }, logSettings(o));
   });

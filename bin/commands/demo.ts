@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { realClock } from '../../shared/clock.js';
@@ -36,6 +37,7 @@ export function demoCommand(): Command {
         process.stdout.write(
           [
             `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
+            `  Data dir: ${resolve(o.dataDir)}`,
             `  Dashboard: ${demo.dashboardUrl}    # open it in a browser (the link logs in once)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,

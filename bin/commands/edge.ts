@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
@@ -33,7 +34,7 @@ export function edgeCommand(): Command {
         process.exitCode = 1;
         return;
       }
-      const dataDir = o.dataDir ?? `.kedge/edge/${o.node}`;
+      const dataDir = resolve(o.dataDir ?? `.kedge/edge/${o.node}`);
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
         // Only the durability tests set it: crash at a step of a pod's start.
         const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
@@ -58,7 +59,7 @@ export function edgeCommand(): Command {
           ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
           crashPoint,
         });
-        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
+        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);
         return edge;
       }, logSettings(o));
     });

@@ -70,7 +70,7 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
     };
     await writePrivate(fleetFile, JSON.stringify({ pid: process.pid, controlUrl: control.url, controlToken }, null, 2) + '\n');
     if (access && o.podsPerNode > 0) await createPods(o, access, fleet.names);
-    say(`kedge fleet ready nodes=${fleet.edges.size} control=${control.url}`);
+    say(`kedge fleet ready nodes=${fleet.edges.size} control=${control.url} data-dir=${resolve(o.dataDir)}`);
     return running;
   } catch (err) {
     await running.stop();
