@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '../shared/log.js';
+import { createLogger, defaultLogSettings, type Logger, type LogSettings } from '../shared/log.js';
 
 export interface Running {
   stop(): Promise<void>;
@@ -10,8 +10,8 @@ export interface Running {
  * from the start: a signal that comes while the role starts (its ready line may be out
  * already) stops it cleanly once it is up, rather than killing it half done.
  */
-export async function runUntilStopped(role: string, start: (logger: Logger) => Promise<Running>): Promise<void> {
-  const logger = createLogger(role);
+export async function runUntilStopped(role: string, start: (logger: Logger) => Promise<Running>, settings: LogSettings = defaultLogSettings): Promise<void> {
+  const logger = createLogger(role, undefined, undefined, settings);
   const stop = stopRequest();
   let running: Running;
   try {

@@ -22,6 +22,8 @@ export interface DemoOptions {
   clock: Clock;
   logger: Logger;
   onLine?: (line: string) => void;
+  /** More flags for every role process (the cloud and the edges), e.g. --log-format json. */
+  roleArgs?: readonly string[];
   /** The data dir's lock, taken by the caller; released when the demo stops. None: the demo takes it. */
   lock?: DataDirLock;
 }
@@ -65,7 +67,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
   // The demo holds its data dir; its cloud works for it there, each edge holds its own below.
   const lock = o.lock ?? (await lockDataDir(dataDir, { command: 'kedge demo', logger: o.logger }));
-  const scale = ['--time-scale', String(o.timeScale)];
+  const roleFlags = ['--time-scale', String(o.timeScale), ...(o.roleArgs ?? [])];
   const stops: (() => Promise<void>)[] = [() => lock.release()];
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -75,7 +77,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
 
   const cloud = startRole({
     name: 'cloud',
-    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), ...scale],
+    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), ...roleFlags],
     readyPattern: /^kedge cloud ready /,
     clock: o.clock,
     onLine: o.onLine,
@@ -114,7 +116,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     let localApiPort = o.localApiBasePort;
     for (const [node, proxyUrl] of proxyUrls) {
       const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node)];
-      demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...scale]);
+      demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import type { LinkList } from './control-api.js';
 import { readDemoFile, type DemoFile } from './demo-file.js';
@@ -21,7 +22,7 @@ export class LinkClient {
 
   /** Finds the demo through `<dataDir>/demo.json`, and checks that it answers. */
   static async connect(dataDir: string, clock: Clock): Promise<LinkClient> {
-    const noDemo = new LinkCommandError(`no kedge demo is running with data dir ${dataDir} (start one with npm start)`);
+    const noDemo = new LinkCommandError(`no kedge demo is running with data dir ${resolve(dataDir)} (start one with npm start)`);
     const demo = await readDemoFile(dataDir);
     if (!demo) throw noDemo;
     const client = new LinkClient(demo, clock);

@@ -37,12 +37,14 @@ export interface RoleOptions {
   env?: NodeJS.ProcessEnv;
   /** A command that runs the role, e.g. ['ip', 'netns', 'exec', ns] to start it in a network namespace. */
   within?: readonly string[];
+  /** The kedge entry point to run; default kedgeBin (an installed package's, for instance). */
+  entry?: string;
 }
 
 /** Starts `kedge <args>` as a child process that also exits when this process dies. */
 export function startRole(options: RoleOptions): RoleProcess {
   const [command, ...prefix] = [...(options.within ?? []), process.execPath];
-  const child = spawn(command!, [...prefix, kedgeBin, ...options.args], {
+  const child = spawn(command!, [...prefix, options.entry ?? kedgeBin, ...options.args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },
   });

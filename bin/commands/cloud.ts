@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { isLoopbackHost } from '../../cloud/network.js';
+import { logSettings, withLogOptions } from '../log-options.js';
 import { list, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
@@ -34,7 +36,7 @@ export function listening(o: Record<string, unknown>, explicit: (option: string)
 }
 
 export function cloudCommand(): Command {
-  const command = new Command('cloud')
+  const command = withLogOptions(new Command('cloud')
     .description('Run the control plane: apiserver, store, scheduler, controllers and the sync hub with an embedded MQTT broker.')
     .option('--data-dir <dir>', 'where the store, credentials, CA and kubeconfig live', '.kedge/cloud')
     .option('--bind <addr>', `listen on this address (e.g. 0.0.0.0) for the API (port ${SECURE_API_PORT}) and MQTT over TLS (port ${SECURE_MQTT_PORT}); beyond loopback TLS is on unless --insecure`)
@@ -47,18 +49,19 @@ export function cloudCommand(): Command {
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []);
+    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []));
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
     const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
+    const dataDir = resolve(o.dataDir);
     await runUntilStopped('cloud', async (logger) => {
       // Started by kedge demo, which holds the data dir: this cloud works for it.
-      const lock = await lockDataDir(o.dataDir, { command: 'kedge cloud', logger, forParent: process.env[FOR_PARENT_ENV] === '1' });
+      const lock = await lockDataDir(dataDir, { command: 'kedge cloud', logger, forParent: process.env[FOR_PARENT_ENV] === '1' });
       const cloud = await startCloud({
         lock,
-        dataDir: o.dataDir,
+        dataDir,
         ...where,
         tlsSans: o.tlsSan,
         brokerUrl: o.broker,
@@ -68,8 +71,8 @@ export function cloudCommand(): Command {
         logger,
       });
       // The demo (and scripts) wait for this exact line.
-      process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath}\n`);
+      process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath} data-dir=${dataDir}\n`);
       return cloud;
-    });
+    }, logSettings(o));
   });
 }

@@ -1,22 +1,25 @@
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { cliName } from '../cli-name.js';
 import { realClock } from '../../shared/clock.js';
+import { childLineWriter, logArgs, logSettings, withLogOptions } from '../log-options.js';
 import { numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
 export function demoCommand(): Command {
-  return new Command('demo')
+  return withLogOptions(new Command('demo')
     .description('Run a cloud and N edge processes on this machine, in the foreground; Ctrl-C stops them all.')
     .option('--nodes <n>', 'number of edges (edge-1 … edge-N)', numberIn(1, 100), 3)
     .option('--data-dir <dir>', 'data of the cloud and every edge', DEFAULT_DEMO_DATA_DIR)
     .option('--api-port <port>', 'API port', port, 8080)
     .option('--mqtt-port <port>', 'MQTT broker port', port, 1883)
     .option('--local-api-base-port <port>', "edge i's local API listens on this port + i (0: free ports)", port, 10550)
-    .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1))
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startDemo } = await import('../../sim/demo.js');
+      const settings = logSettings(o);
       await runUntilStopped('demo', async (logger) => {
         const demo = await startDemo({
           nodes: o.nodes,
@@ -27,13 +30,15 @@ export function demoCommand(): Command {
           timeScale: o.timeScale,
           clock: realClock,
           logger,
-          onLine: (line) => process.stderr.write(line + '\n'),
+          roleArgs: logArgs(settings),
+          onLine: childLineWriter(settings, logger, (line) => process.stderr.write(line + '\n')),
         });
         const kc = demo.kubeconfigPath;
         const dataDirOption = o.dataDir === DEFAULT_DEMO_DATA_DIR ? '' : ` --data-dir ${o.dataDir}`;
         process.stdout.write(
           [
             `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
+            `  Data dir: ${resolve(o.dataDir)}`,
             `  Dashboard: ${demo.dashboardUrl}    # open it in a browser (the link logs in once)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,
@@ -44,6 +49,6 @@ export function demoCommand(): Command {
           ].join('\n'),
         );
         return demo;
-      });
+      }, settings);
     });
 }

@@ -1,11 +1,13 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
+import { logSettings, withLogOptions } from '../log-options.js';
 import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
 export function edgeCommand(): Command {
-  return new Command('edge')
+  return withLogOptions(new Command('edge')
     .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
     .requiredOption('--node <name>', 'node name', nodeName)
     .option('--cloud <url>', "join this cloud's API, e.g. https://10.0.0.1:6443, with a join token (kedge token create --node)")
@@ -20,7 +22,7 @@ export function edgeCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
-    .option('--reboot', 'start as after a node reboot: containers from before are gone and start again')
+    .option('--reboot', 'start as after a node reboot: containers from before are gone and start again'))
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startEdge } = await import('../../edge/main.js');
@@ -32,7 +34,7 @@ export function edgeCommand(): Command {
         process.exitCode = 1;
         return;
       }
-      const dataDir = o.dataDir ?? `.kedge/edge/${o.node}`;
+      const dataDir = resolve(o.dataDir ?? `.kedge/edge/${o.node}`);
       await runUntilStopped(`edge/${o.node}`, async (logger) => {
         // Only the durability tests set it: crash at a step of a pod's start.
         const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
@@ -57,8 +59,8 @@ export function edgeCommand(): Command {
           ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
           crashPoint,
         });
-        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
+        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);
         return edge;
-      });
+      }, logSettings(o));
     });
 }

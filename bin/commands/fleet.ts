@@ -2,8 +2,9 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { realClock } from '../../shared/clock.js';
-import type { Logger } from '../../shared/log.js';
+import type { Logger, LogSettings } from '../../shared/log.js';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { logSettings, withLogOptions } from '../log-options.js';
 import { nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped, type Running } from '../process-lifetime.js';
 
@@ -18,11 +19,13 @@ interface FleetCommandOptions {
   links?: boolean;
   timeScale: number;
   controlPort: number;
+  logFormat: LogSettings['format'];
+  logLevel: LogSettings['level'];
 }
 
 /** Hollow edges log only what went wrong: a thousand "connected" lines help nobody. */
 function warningsOnly(logger: Logger): Logger {
-  return { info: () => {}, warn: logger.warn, error: logger.error, child: (c) => warningsOnly(logger.child(c)) };
+  return { debug: () => {}, info: () => {}, warn: logger.warn, error: logger.error, child: (c) => warningsOnly(logger.child(c)) };
 }
 
 /** A whole number from min to max. */
@@ -67,7 +70,7 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
     };
     await writePrivate(fleetFile, JSON.stringify({ pid: process.pid, controlUrl: control.url, controlToken }, null, 2) + '\n');
     if (access && o.podsPerNode > 0) await createPods(o, access, fleet.names);
-    say(`kedge fleet ready nodes=${fleet.edges.size} control=${control.url}`);
+    say(`kedge fleet ready nodes=${fleet.edges.size} control=${control.url} data-dir=${resolve(o.dataDir)}`);
     return running;
   } catch (err) {
     await running.stop();
@@ -93,7 +96,7 @@ async function createPods(o: FleetCommandOptions, access: { server: string; toke
 }
 
 export function fleetCommand(): Command {
-  return new Command('fleet')
+  return withLogOptions(new Command('fleet')
     .description('Run N hollow edges in one process (like kubemark hollow nodes): each its own MQTT connection, identity, cache and sim runtime.')
     .requiredOption('--nodes <n>', 'how many hollow edges', count(1, 100_000))
     .option('--pods-per-node <m>', 'once every node is Ready, create N×M unbound pods (needs --kubeconfig)', count(0, 10_000), 0)
@@ -104,11 +107,11 @@ export function fleetCommand(): Command {
     .option('--name-prefix <p>', 'nodes are named <p>-1 … <p>-N', nodeName, 'hollow')
     .option('--links', 'put a link proxy between every edge and the broker (cut/heal/reset, byte counts)')
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0)
+    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0))
     .action(async (o: FleetCommandOptions, command: Command) => {
       if (o.podsPerNode > 0 && !o.kubeconfig) {
         command.error("error: --pods-per-node needs --kubeconfig (the cloud's admin kubeconfig, <cloud data dir>/kubeconfig) to create the pods");
       }
-      await runUntilStopped('fleet', (logger) => start(o, logger));
+      await runUntilStopped('fleet', (logger) => start(o, logger), logSettings(o));
     });
 }

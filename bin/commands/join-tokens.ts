@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isKedgeError } from '../../shared/errors.js';
+import { signedByAnotherCa } from '../../shared/certificate-refused.js';
 import { cliName } from '../cli-name.js';
-import { cloudClient } from '../cloud-request.js';
+import { anotherCloudError, cloudClient } from '../cloud-request.js';
 import { textTable } from '../text-table.js';
 import { realClock } from '../../shared/clock.js';
 
@@ -27,10 +28,11 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const { CA_CERT_FILE } = await import('../../cloud/apiserver/credentials.js');
   const ttl = parseGoDuration(o.ttl);
   if (ttl === undefined || ttl < 0) throw new Error(`--ttl: "${o.ttl}" is not a duration such as 24h, 90m or 0 (never expires)`);
-  const caPem = await readFile(join(o.dataDir, CA_CERT_FILE), 'utf8').catch(() => {
-    throw new Error(`no ${join(o.dataDir, CA_CERT_FILE)} (the cloud's CA): is ${o.dataDir} a cloud's data dir? start the cloud there once`);
+  const caFile = join(resolve(o.dataDir), CA_CERT_FILE);
+  const caPem = await readFile(caFile, 'utf8').catch(() => {
+    throw new Error(`no ${caFile} (the cloud's CA): is ${resolve(o.dataDir)} a cloud's data dir? start the cloud there once`);
   });
-  const caHash = caFingerprint(caPem, join(o.dataDir, CA_CERT_FILE)); // before the token exists: a CA file holding more than one certificate makes none
+  const caHash = caFingerprint(caPem, caFile); // before the token exists: a CA file holding more than one certificate makes none
   const api = await cloudClient(o.dataDir);
   const { id, secret } = newBootstrapToken();
   const expires = ttl === 0 ? undefined : now + ttl;
@@ -73,7 +75,8 @@ const dataDirFlag = (dataDir: string): string => (dataDir === DEFAULT_DEMO_DATA_
 /** A failed call to the cloud, told apart: it does not answer, or it answered no. */
 function explained(dataDir: string, refused: string): (err: Error) => never {
   return (err) => {
-    if (isKedgeError(err, 'Unavailable')) throw new Error(`the cloud of ${dataDir} does not answer (${err.message}): is it running, and reachable from here?`);
-    throw new Error(`the cloud of ${dataDir} ${refused}: ${err.message}`);
+    if (signedByAnotherCa(err)) throw anotherCloudError(dataDir, err.message);
+    if (isKedgeError(err, 'Unavailable')) throw new Error(`the cloud of ${resolve(dataDir)} does not answer (${err.message}): is it running, and reachable from here?`);
+    throw new Error(`the cloud of ${resolve(dataDir)} ${refused}: ${err.message}`);
   };
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { cliName } from '../cli-name.js';
@@ -21,12 +21,13 @@ async function clusterOf(o: CreateOptions): Promise<{ server: string; caPem: str
   const { readKubeconfig } = await import('../../sim/fleet-pods.js');
   const { CA_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
   const { onlyCertificate } = await import('../../shared/join-token.js');
+  const dataDir = resolve(o.dataDir);
   const server =
     o.server ??
-    (await readKubeconfig(join(o.dataDir, KUBECONFIG_FILE)).catch(() => {
-      throw new Error(`no readable ${join(o.dataDir, KUBECONFIG_FILE)} to take the server from: start the cloud once, or pass --server`);
+    (await readKubeconfig(join(dataDir, KUBECONFIG_FILE)).catch(() => {
+      throw new Error(`no readable ${join(dataDir, KUBECONFIG_FILE)} to take the server from: start the cloud once, or pass --server`);
     })).server;
-  const caFile = join(o.dataDir, CA_CERT_FILE);
+  const caFile = join(dataDir, CA_CERT_FILE);
   const caPem = await readFile(caFile, 'utf8').catch(() => {
     throw new Error(`no ${caFile} (the cloud's CA): start the cloud once`);
   });
@@ -53,7 +54,7 @@ async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptio
   if (o.role === 'node' && !o.node) throw new Error('--role node needs --node <name> (the node the token acts for)');
   if (o.role === 'node' && o.name) throw new Error('--name does not apply to node tokens: their user is system:node:<node>');
   if (o.role !== 'node' && o.node) throw new Error(`--node applies only to --role node`);
-  if (!(await readCredentials(o.dataDir, createLogger('token')))) throw new Error(`no kedge cloud data in ${o.dataDir}: start one there first (${cliName()} cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
+  if (!(await readCredentials(o.dataDir, createLogger('token')))) throw new Error(`no kedge cloud data in ${resolve(o.dataDir)}: start one there first (${cliName()} cloud --data-dir ${o.dataDir}, or npm start for the demo)`);
   const output = o.output ?? (o.role === 'node' ? 'token' : 'kubeconfig');
   const cluster = output === 'kubeconfig' ? await clusterOf(o) : undefined;
   const entry = newTokenEntry(o.role, { name: o.name, node: o.node });

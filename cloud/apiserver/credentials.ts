@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
@@ -152,6 +152,7 @@ async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Pro
   if (!usable && found && !caUsable(pair, Number.NEGATIVE_INFINITY)) throw lostCa(dataDir);
   const ca = usable ? reissueCa(pair, now) : generateCa({ commonName: 'kedge-ca', now });
   await writePair(dataDir, CA_CERT_FILE, CA_KEY_FILE, ca);
+  if (!found) logger.warn(`no CA in ${resolve(dataDir)}: created a new one (join tokens made for another data dir will not work)`);
   if (usable) {
     logger.warn(
       'issued the CA certificate again, same name and key, with the key identifiers strict verification asks for: joined edges and kubeconfigs keep trusting the cloud; join tokens made before pin the old certificate: make new ones',

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { previousCopy } from '../../shared/private-file.js';
@@ -88,4 +88,4 @@ export async function removeApiTokens(dataDir: string, user: string): Promise<nu
 const fileText = (file: TokensFile): string => JSON.stringify(file, null, 2) + '\n';
 
 const noCloudData = (dataDir: string): KedgeError =>
-  new KedgeError('NotFound', `no kedge cloud data in ${dataDir} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);
+  new KedgeError('NotFound', `no kedge cloud data in ${resolve(dataDir)} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);

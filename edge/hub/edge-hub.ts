@@ -123,7 +123,10 @@ export class EdgeHub {
 
   private decode(payload: Buffer): DownMessage | undefined {
     const decoded = decodeDown(payload);
-    if (decoded.ok) return decoded.message;
+    if (decoded.ok) {
+      this.options.logger.debug('received', { type: decoded.message.type, id: decoded.message.id, seq: decoded.message.seq });
+      return decoded.message;
+    }
     // [SYNC-1] dropped, counted and logged (sampled: a flood costs a line per interval); never fatal.
     this.malformedCount++;
     const unlogged = this.malformedLog.sample('malformed');

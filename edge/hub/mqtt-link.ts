@@ -3,6 +3,7 @@ import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { reconnectDelay } from '../../shared/backoff.js';
+import { signedByAnotherCa } from '../../shared/certificate-refused.js';
 
 export interface Connectivity {
   connected: boolean;
@@ -133,6 +134,11 @@ export class MqttLink {
         error: err.message,
         retryMs: this.credentialRetryMs(),
       });
+    } else if (this.options.ca !== undefined && signedByAnotherCa(err)) {
+      this.options.logger.error(
+        "the broker's certificate is not signed by the CA this node trusts (the cloud's, kept when it joined): the cloud there has another CA (started with another data dir?); retrying. Start the cloud with its own data dir, or join this one again with a token of its own",
+        { broker: this.options.brokerUrl, error: err.message },
+      );
     } else if (!refused) this.options.logger.warn('mqtt error', { error: err.message });
     this.credentialRefused = refused;
   }

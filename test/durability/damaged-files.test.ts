@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadOrCreateCredentials, loadOrCreateServingCert } from '../../cloud/apiserver/credentials.js';
 import { generateCa } from '../../cloud/apiserver/tls-cert.js';
@@ -226,6 +226,15 @@ describe("the cloud's certificates at start", () => {
     await loadOrCreateServingCert(dir, ['127.0.0.1'], now);
     await rm(join(dir, 'ca.key'));
     await expect(loadOrCreateServingCert(dir, ['127.0.0.1'], now)).rejects.toThrow('remove both to make a new CA (every edge then joins again)');
+  });
+
+  it('a data dir without a CA: a new one is made, and the cloud says so loudly with the absolute data dir; the next start says nothing', async () => {
+    const log = memoryLogger('cloud');
+    const relativeDir = relative(process.cwd(), dir);
+    await loadOrCreateServingCert(relativeDir, ['127.0.0.1'], now, log);
+    expect(log.lines).toEqual([expect.stringContaining(` WARN  [cloud] no CA in ${dir}: created a new one (join tokens made for another data dir will not work)`)]);
+    await loadOrCreateServingCert(relativeDir, ['127.0.0.1'], now, log);
+    expect(log.lines).toHaveLength(1);
   });
 
   it.each(DAMAGES)('a serving certificate %s: the CA issues a new one', async (_, damage) => {

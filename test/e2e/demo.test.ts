@@ -69,6 +69,10 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
     await waitFor(async () => (await pods()).length === 0, 'hello gone from the edge', 10_000, 50);
   });
 
+  it('names its data dir, absolute, under its ready line', async () => {
+    await waitFor(() => lines.includes(`[demo]   Data dir: ${dir}`), 'the Data dir line', 5_000, 20);
+  });
+
   it('prints the dashboard link, which logs one browser in, once', async () => {
     const printed = await waitFor(() => lines.map((l) => /^\[demo\]\s+Dashboard: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(l)?.[1]).find(Boolean), 'the Dashboard line', 5_000, 20);
     expect(printed).toBe(file.dashboardUrl);

@@ -18,6 +18,7 @@ import { caFingerprint, formatJoinToken, newBootstrapToken } from '../../shared/
 import { memoryLogger, silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
+import { waitFor } from '../support/wait.js';
 
 const secrets = { resource: 'secrets', namespace: JOIN_NAMESPACE };
 const isReady = (n: Node | undefined): boolean => n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -124,6 +125,16 @@ describe('joining a TLS-only cloud with a token', () => {
     const token = await newJoinToken({ caPem: stranger.certPem });
     await expect(joinAs('n4', token.text)).rejects.toThrow(/is not the one the token pins/);
     expect(await credentialExists('n4')).toBe(false);
+  });
+
+  it('an edge whose kept credential trusts another CA than the broker\'s says why it cannot connect', async () => {
+    const credential = await joinAs('n5', (await newJoinToken({ node: 'n5' })).text);
+    const stranger = generateCa({ commonName: 'kedge-ca', now: clock.now() });
+    const edgeLog = memoryLogger('edge/n5');
+    const edge = await startEdge({ nodeName: 'n5', brokerUrl: credential.brokerUrl, token: credential.password, ca: stranger.certPem, dataDir: join(dir, 'n5'), localApiPort: null, clock, logger: edgeLog, random: () => 0.5 });
+    edges.push(edge);
+    await waitFor(() => edgeLog.lines.some((l) => / ERROR \[edge\/n5\S*\] the broker's certificate is not signed by the CA this node trusts/.test(l)), 'the other-CA error', 10_000, 10);
+    expect(edgeLog.lines.filter((l) => l.includes('mqtt error'))).toEqual([]);
   });
 
   it('answers plain HTTP on the API port with a 400, counted', async () => {

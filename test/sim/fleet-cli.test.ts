@@ -62,7 +62,8 @@ describe('kedge fleet as a process', () => {
     });
     roles.push(fleet);
     const ready = await fleet.ready;
-    expect(ready).toMatch(/^kedge fleet ready nodes=3 control=http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready).toMatch(/^kedge fleet ready nodes=3 control=http:\/\/127\.0\.0\.1:\d+ data-dir=\S+$/);
+    expect(readyField(ready, 'data-dir')).toBe(join(dir, 'fleet'));
     expect(lines).toContain('[fleet] kedge fleet: 6/6 pods created');
 
     const access = await readKubeconfig(kubeconfig);
