@@ -2,7 +2,27 @@ import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { realClock } from '../../shared/clock.js';
 import { numberIn, port, positive } from '../options.js';
+import { ensurePortsFree, type PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
+
+interface DemoPorts {
+  nodes: number;
+  apiPort: number;
+  mqttPort: number;
+  localApiBasePort: number;
+}
+
+/** The ports the demo's cloud and edges will listen on, with the demo's options that set them. */
+function demoPorts(o: DemoPorts): PortOption[] {
+  const host = '127.0.0.1';
+  const edges = Array.from({ length: o.localApiBasePort === 0 ? 0 : o.nodes }, (_, i) => ({
+    port: o.localApiBasePort + i + 1,
+    host,
+    option: '--local-api-base-port',
+    what: `edge-${i + 1}'s local API, --local-api-base-port + ${i + 1}`,
+  }));
+  return [{ port: o.apiPort, host, option: '--api-port', what: 'the API' }, { port: o.mqttPort, host, option: '--mqtt-port', what: 'the MQTT broker' }, ...edges];
+}
 
 export function demoCommand(): Command {
   return new Command('demo')
@@ -16,8 +36,16 @@ export function demoCommand(): Command {
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { startDemo } = await import('../../sim/demo.js');
+      const { lockDataDir } = await import('../../shared/data-dir-lock.js');
       await runUntilStopped('demo', async (logger) => {
+        // The data dir first (whoever holds it is named), then the ports, before any process starts.
+        const lock = await lockDataDir(o.dataDir, { command: 'kedge demo', logger });
+        await ensurePortsFree(demoPorts(o)).catch(async (err: unknown) => {
+          await lock.release();
+          throw err;
+        });
         const demo = await startDemo({
+          lock,
           nodes: o.nodes,
           dataDir: o.dataDir,
           apiPort: o.apiPort,

@@ -59,6 +59,6 @@ export function edgeCommand(): Command {
         });
         process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl}\n`);
         return edge;
-      });
+      }, [{ port: o.localApiPort, host: '127.0.0.1', option: '--local-api-port', what: 'the local API' }]);
     });
 }

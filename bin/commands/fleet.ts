@@ -109,6 +109,6 @@ export function fleetCommand(): Command {
       if (o.podsPerNode > 0 && !o.kubeconfig) {
         command.error("error: --pods-per-node needs --kubeconfig (the cloud's admin kubeconfig, <cloud data dir>/kubeconfig) to create the pods");
       }
-      await runUntilStopped('fleet', (logger) => start(o, logger));
+      await runUntilStopped('fleet', (logger) => start(o, logger), [{ port: o.controlPort, host: '127.0.0.1', option: '--control-port', what: 'the control API' }]);
     });
 }
