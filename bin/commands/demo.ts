@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import { DEFAULT_DEMO_DATA_DIR, DEMO_COMMAND } from '../../sim/demo-file.js';
 import { realClock } from '../../shared/clock.js';
 import { numberIn, port, positive } from '../options.js';
 import { ensurePortsFree, type PortOption } from '../port-options.js';
@@ -35,11 +35,18 @@ export function demoCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
+      const { runningDemoError } = await import('../running-demo.js');
+      const running = await runningDemoError(o.dataDir);
+      if (running) {
+        process.stderr.write(running);
+        process.exitCode = 1;
+        return;
+      }
       const { startDemo } = await import('../../sim/demo.js');
       const { lockDataDir } = await import('../../shared/data-dir-lock.js');
       await runUntilStopped('demo', async (logger) => {
         // The data dir first (whoever holds it is named), then the ports, before any process starts.
-        const lock = await lockDataDir(o.dataDir, { command: 'kedge demo', logger });
+        const lock = await lockDataDir(o.dataDir, { command: DEMO_COMMAND, logger });
         await ensurePortsFree(demoPorts(o)).catch(async (err: unknown) => {
           await lock.release();
           throw err;
