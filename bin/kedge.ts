@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { repoRoot } from '../shared/repo-paths.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { brokerConfigCommand } from './commands/broker-config.js';
 import { cloudCommand } from './commands/cloud.js';
@@ -11,8 +14,12 @@ import { linkCommand } from './commands/link.js';
 import { scenarioCommand } from './commands/scenario.js';
 import { tokenCommand } from './commands/token.js';
 
+/** package.json's version: beside dist/ in a checkout and in an installed package alike. */
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
 const program = new Command('kedge')
   .description('An edge-autonomy simulator: a cloud control plane and edge kubelets that keep running offline.')
+  .version(version)
   .showHelpAfterError()
   .addCommand(cloudCommand())
   .addCommand(edgeCommand())

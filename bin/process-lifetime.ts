@@ -1,4 +1,5 @@
 import { createLogger, defaultLogSettings, type Logger, type LogSettings } from '../shared/log.js';
+import { portProblem, type PortOption } from './port-options.js';
 
 export interface Running {
   stop(): Promise<void>;
@@ -8,16 +9,22 @@ export interface Running {
  * Runs a long-lived role until SIGINT/SIGTERM (or, when started by `kedge demo`, until the
  * parent's pipe on stdin closes, so that no child outlives a demo killed with -9). It listens
  * from the start: a signal that comes while the role starts (its ready line may be out
- * already) stops it cleanly once it is up, rather than killing it half done.
+ * already) stops it cleanly once it is up, rather than killing it half done. A port of `ports`
+ * it cannot listen on is named with the option that changes it.
  */
-export async function runUntilStopped(role: string, start: (logger: Logger) => Promise<Running>, settings: LogSettings = defaultLogSettings): Promise<void> {
+export async function runUntilStopped(
+  role: string,
+  start: (logger: Logger) => Promise<Running>,
+  settings: LogSettings = defaultLogSettings,
+  ports: readonly PortOption[] = [],
+): Promise<void> {
   const logger = createLogger(role, undefined, undefined, settings);
   const stop = stopRequest();
   let running: Running;
   try {
     running = await start(logger);
   } catch (err) {
-    logger.error(`cannot start: ${(err as Error).message}`);
+    logger.error(`cannot start: ${portProblem(err, ports) ?? (err as Error).message}`);
     process.exitCode = 1;
     stop.release();
     return;

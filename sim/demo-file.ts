@@ -5,6 +5,8 @@ import { demoFilePath, type DemoFile } from '../shared/demo-file.js';
 export { demoFilePath, readDemoFile, type DemoFile, type DemoNode } from '../shared/demo-file.js';
 
 export const DEFAULT_DEMO_DATA_DIR = '.kedge/demo';
+/** What a demo is called in its data dir's lock (lock-holders.ts), and to a second demo. */
+export const DEMO_COMMAND = 'kedge demo';
 
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
   // Private, as the credentials beside it: it holds the control API's token and may hold an unspent login token.

@@ -6,7 +6,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
-import { demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { DEMO_COMMAND, demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
@@ -66,7 +66,7 @@ function hostAndPort(url: URL): { host: string; port: number } {
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const dataDir = resolve(o.dataDir);
   // The demo holds its data dir; its cloud works for it there, each edge holds its own below.
-  const lock = o.lock ?? (await lockDataDir(dataDir, { command: 'kedge demo', logger: o.logger }));
+  const lock = o.lock ?? (await lockDataDir(dataDir, { command: DEMO_COMMAND, logger: o.logger }));
   const roleFlags = ['--time-scale', String(o.timeScale), ...(o.roleArgs ?? [])];
   const stops: (() => Promise<void>)[] = [() => lock.release()];
   let stopping: Promise<void> | undefined;

@@ -8,6 +8,7 @@ import { cliName } from '../cli-name.js';
 import { requestAs, runningCloud } from '../cloud-request.js';
 import { numberIn } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';
+import { requireEveryOption } from '../required-options.js';
 
 export interface NodePassword {
   node: string;
@@ -107,17 +108,17 @@ function summary(r: MosquittoConfigResult, o: MosquittoConfigOptions): string {
 }
 
 function mosquittoCommand(): Command {
-  return new Command('mosquitto')
+  const command = new Command('mosquitto')
     .description("Write a password file, an ACL file and a mosquitto.conf that let Mosquitto serve as the cloud's broker, with each node kept to its own topics")
     .option('--data-dir <dir>', "the cloud's data dir (its tokens.json and kubeconfig)", '.kedge/cloud')
     .requiredOption('--out <dir>', 'where to write passwd, acl and mosquitto.conf')
     .option('--port <port>', 'the port Mosquitto listens on', numberIn(1, 65535), 1883)
     .option('--host <address>', 'the address Mosquitto listens on (beyond loopback, add TLS to the listener)', '127.0.0.1')
-    .addOption(new Option('--node <name:password>', 'also admit this node with this password (repeatable)').argParser(nodePassword).default([], 'none'))
-    .action(async ({ node, ...rest }: Omit<MosquittoConfigOptions, 'nodes'> & { node: NodePassword[] }) => {
-      const o: MosquittoConfigOptions = { ...rest, nodes: node };
-      await printOrFail(async () => summary(await writeMosquittoConfig(o, (line) => process.stderr.write(`warning: ${line}\n`)), o));
-    });
+    .addOption(new Option('--node <name:password>', 'also admit this node with this password (repeatable)').argParser(nodePassword).default([], 'none'));
+  return requireEveryOption(command).action(async ({ node, ...rest }: Omit<MosquittoConfigOptions, 'nodes'> & { node: NodePassword[] }) => {
+    const o: MosquittoConfigOptions = { ...rest, nodes: node };
+    await printOrFail(async () => summary(await writeMosquittoConfig(o, (line) => process.stderr.write(`warning: ${line}\n`)), o));
+  });
 }
 
 export function brokerConfigCommand(): Command {

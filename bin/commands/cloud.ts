@@ -4,6 +4,7 @@ import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { isLoopbackHost } from '../../cloud/network.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { list, port, positive } from '../options.js';
+import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
 /** Ports when the cloud is bound beyond loopback, as Kubernetes (API) and MQTT over TLS use. */
@@ -16,6 +17,12 @@ interface Listening {
   mqttHost: string;
   mqttPort: number;
   tlsOnly: boolean;
+}
+
+/** The ports the cloud listens on, with the options that set them. */
+function cloudPorts(where: Listening, externalBroker: boolean): PortOption[] {
+  const api = { port: where.apiPort, host: where.apiHost, option: '--api-port', what: 'the API' };
+  return externalBroker ? [api] : [api, { port: where.mqttPort, host: where.mqttHost, option: '--mqtt-port', what: 'the embedded MQTT broker' }];
 }
 
 /** Where the cloud listens and whether it insists on TLS, from --bind, --insecure and the explicit hosts and ports. */
@@ -73,6 +80,6 @@ export function cloudCommand(): Command {
       // The demo (and scripts) wait for this exact line.
       process.stdout.write(`kedge cloud ready api=${cloud.apiUrl} mqtt=${cloud.brokerUrl} kubeconfig=${cloud.kubeconfigPath} data-dir=${dataDir}\n`);
       return cloud;
-    }, logSettings(o));
+    }, logSettings(o), cloudPorts(where, o.broker !== undefined));
   });
 }

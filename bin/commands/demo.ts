@@ -1,11 +1,31 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
+import { DEFAULT_DEMO_DATA_DIR, DEMO_COMMAND } from '../../sim/demo-file.js';
 import { cliName } from '../cli-name.js';
 import { realClock } from '../../shared/clock.js';
 import { childLineWriter, logArgs, logSettings, withLogOptions } from '../log-options.js';
 import { numberIn, port, positive } from '../options.js';
+import { ensurePortsFree, type PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
+
+interface DemoPorts {
+  nodes: number;
+  apiPort: number;
+  mqttPort: number;
+  localApiBasePort: number;
+}
+
+/** The ports the demo's cloud and edges will listen on, with the demo's options that set them. */
+function demoPorts(o: DemoPorts): PortOption[] {
+  const host = '127.0.0.1';
+  const edges = Array.from({ length: o.localApiBasePort === 0 ? 0 : o.nodes }, (_, i) => ({
+    port: o.localApiBasePort + i + 1,
+    host,
+    option: '--local-api-base-port',
+    what: `edge-${i + 1}'s local API, --local-api-base-port + ${i + 1}`,
+  }));
+  return [{ port: o.apiPort, host, option: '--api-port', what: 'the API' }, { port: o.mqttPort, host, option: '--mqtt-port', what: 'the MQTT broker' }, ...edges];
+}
 
 export function demoCommand(): Command {
   return withLogOptions(new Command('demo')
@@ -18,10 +38,25 @@ export function demoCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1))
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
+      const { runningDemoError } = await import('../running-demo.js');
+      const running = await runningDemoError(o.dataDir);
+      if (running) {
+        process.stderr.write(running);
+        process.exitCode = 1;
+        return;
+      }
       const { startDemo } = await import('../../sim/demo.js');
       const settings = logSettings(o);
+      const { lockDataDir } = await import('../../shared/data-dir-lock.js');
       await runUntilStopped('demo', async (logger) => {
+        // The data dir first (whoever holds it is named), then the ports, before any process starts.
+        const lock = await lockDataDir(o.dataDir, { command: DEMO_COMMAND, logger });
+        await ensurePortsFree(demoPorts(o)).catch(async (err: unknown) => {
+          await lock.release();
+          throw err;
+        });
         const demo = await startDemo({
+          lock,
           nodes: o.nodes,
           dataDir: o.dataDir,
           apiPort: o.apiPort,

@@ -5,9 +5,10 @@ import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
+import { requireEveryOption } from '../required-options.js';
 
 export function edgeCommand(): Command {
-  return withLogOptions(new Command('edge')
+  const command = withLogOptions(new Command('edge')
     .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
     .requiredOption('--node <name>', 'node name', nodeName)
     .option('--cloud <url>', "join this cloud's API, e.g. https://10.0.0.1:6443, with a join token (kedge token create --node)")
@@ -22,45 +23,41 @@ export function edgeCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
-    .option('--reboot', 'start as after a node reboot: containers from before are gone and start again'))
-    .action(async (o) => {
-      // Loaded on use, so that light commands (kedge link) start fast.
-      const { startEdge } = await import('../../edge/main.js');
-      const { joinCloud } = await import('../../edge/join.js');
-      const { crashPointFrom } = await import('../../edge/crash-point.js');
-      const { lockDataDir } = await import('../../shared/data-dir-lock.js');
-      if (!o.cloud && !o.broker) {
-        process.stderr.write('error: give --cloud <https://host:6443> (to join with a join token) or --broker <url> (with the edge token)\n');
-        process.exitCode = 1;
-        return;
-      }
-      const dataDir = resolve(o.dataDir ?? `.kedge/edge/${o.node}`);
-      await runUntilStopped(`edge/${o.node}`, async (logger) => {
-        // Only the durability tests set it: crash at a step of a pod's start.
-        const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
-        // Before joining: credential.json is the data dir's too.
-        const lock = await lockDataDir(dataDir, { command: `kedge edge ${o.node}`, logger });
-        const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }).catch(async (err: unknown) => {
-          await lock.release();
-          throw err;
-        }) : undefined;
-        const edge = await startEdge({
-          lock,
-          nodeName: o.node,
-          brokerUrl: o.broker ?? joined!.brokerUrl,
-          token: joined?.password ?? o.token,
-          ...(joined ? { ca: joined.caPem } : {}),
-          dataDir,
-          localApiPort: o.localApiPort,
-          timing: scaleTiming(defaultTiming, o.timeScale),
-          logger,
-          reboot: Boolean(o.reboot),
-          maxPods: o.maxPods,
-          ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
-          crashPoint,
-        });
-        process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);
-        return edge;
-      }, logSettings(o));
-    });
+    .option('--reboot', 'start as after a node reboot: containers from before are gone and start again'));
+  // --cloud to join with a join token, or --broker with the edge token.
+  return requireEveryOption(command, [['--cloud', '--broker']]).action(async (o) => {
+    // Loaded on use, so that light commands (kedge link) start fast.
+    const { startEdge } = await import('../../edge/main.js');
+    const { joinCloud } = await import('../../edge/join.js');
+    const { crashPointFrom } = await import('../../edge/crash-point.js');
+    const { lockDataDir } = await import('../../shared/data-dir-lock.js');
+    const dataDir = resolve(o.dataDir ?? `.kedge/edge/${o.node}`);
+    await runUntilStopped(`edge/${o.node}`, async (logger) => {
+      // Only the durability tests set it: crash at a step of a pod's start.
+      const crashPoint = crashPointFrom(process.env.KEDGE_CRASH_AT);
+      // Before joining: credential.json is the data dir's too.
+      const lock = await lockDataDir(dataDir, { command: `kedge edge ${o.node}`, logger });
+      const joined = o.cloud ? await joinCloud({ cloudUrl: o.cloud, token: o.token, node: o.node, dataDir, logger }).catch(async (err: unknown) => {
+        await lock.release();
+        throw err;
+      }) : undefined;
+      const edge = await startEdge({
+        lock,
+        nodeName: o.node,
+        brokerUrl: o.broker ?? joined!.brokerUrl,
+        token: joined?.password ?? o.token,
+        ...(joined ? { ca: joined.caPem } : {}),
+        dataDir,
+        localApiPort: o.localApiPort,
+        timing: scaleTiming(defaultTiming, o.timeScale),
+        logger,
+        reboot: Boolean(o.reboot),
+        maxPods: o.maxPods,
+        ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
+        crashPoint,
+      });
+      process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);
+      return edge;
+    }, logSettings(o), [{ port: o.localApiPort, host: '127.0.0.1', option: '--local-api-port', what: 'the local API' }]);
+  });
 }

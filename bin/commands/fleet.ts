@@ -7,6 +7,7 @@ import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped, type Running } from '../process-lifetime.js';
+import { requireEveryOption } from '../required-options.js';
 
 interface FleetCommandOptions {
   nodes: number;
@@ -96,7 +97,7 @@ async function createPods(o: FleetCommandOptions, access: { server: string; toke
 }
 
 export function fleetCommand(): Command {
-  return withLogOptions(new Command('fleet')
+  const command = withLogOptions(new Command('fleet')
     .description('Run N hollow edges in one process (like kubemark hollow nodes): each its own MQTT connection, identity, cache and sim runtime.')
     .requiredOption('--nodes <n>', 'how many hollow edges', count(1, 100_000))
     .option('--pods-per-node <m>', 'once every node is Ready, create N×M unbound pods (needs --kubeconfig)', count(0, 10_000), 0)
@@ -107,11 +108,11 @@ export function fleetCommand(): Command {
     .option('--name-prefix <p>', 'nodes are named <p>-1 … <p>-N', nodeName, 'hollow')
     .option('--links', 'put a link proxy between every edge and the broker (cut/heal/reset, byte counts)')
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0))
-    .action(async (o: FleetCommandOptions, command: Command) => {
-      if (o.podsPerNode > 0 && !o.kubeconfig) {
-        command.error("error: --pods-per-node needs --kubeconfig (the cloud's admin kubeconfig, <cloud data dir>/kubeconfig) to create the pods");
-      }
-      await runUntilStopped('fleet', (logger) => start(o, logger), logSettings(o));
-    });
+    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0));
+  return requireEveryOption(command).action(async (o: FleetCommandOptions) => {
+    if (o.podsPerNode > 0 && !o.kubeconfig) {
+      command.error("error: --pods-per-node needs --kubeconfig (the cloud's admin kubeconfig, <cloud data dir>/kubeconfig) to create the pods");
+    }
+    await runUntilStopped('fleet', (logger) => start(o, logger), logSettings(o), [{ port: o.controlPort, host: '127.0.0.1', option: '--control-port', what: 'the control API' }]);
+  });
 }

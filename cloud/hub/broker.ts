@@ -154,6 +154,8 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     }
   });
 
+  // aedes runs timers from its creation: a broker that cannot listen stops them, or the process never exits.
+  const closeBroker = (): Promise<void> => new Promise<void>((resolve) => broker.close(() => resolve()));
   const listener = await listenForClients({
     host,
     port,
@@ -169,6 +171,10 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
         }, budgets),
       ),
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
+  }).catch(async (err: unknown) => {
+    revocations?.unsubscribe();
+    await closeBroker();
+    throw err;
   });
 
   let closing: Promise<void> | undefined;
@@ -176,7 +182,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     (closing ??= (async () => {
       signal?.removeEventListener('abort', onAbort);
       revocations?.unsubscribe();
-      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await closeBroker();
       await listener.close();
       logger.info('broker stopped', { port: listener.port });
     })());
