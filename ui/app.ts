@@ -5,6 +5,7 @@ import { poll } from './live/poll.js';
 import { adoptSession, forgetSession } from './live/session.js';
 import { listWatch } from './live/watch.js';
 import { edgeOwnView } from './model/edge-view.js';
+import { evictionOutlook } from './model/eviction.js';
 import type { ClusterInfo, ComponentState, EdgeSummary, EdgeView } from './model/kube.js';
 import { cloudNodeView } from './model/node-view.js';
 import { podsOn } from './model/pod-rows.js';
@@ -109,6 +110,7 @@ function main(): void {
       cards.get(n)!.update({
         cloud: node && cloudNodeView(node, now),
         cloudPods: podsOn(state.pods.values(), n),
+        eviction: node && state.info && evictionOutlook(node, state.pods.values(), state.info.timeScale, now),
         edge: edgeOwnView(n, edges?.find((e) => e.name === n), state.views.get(n), now),
         controllable: edges?.some((e) => e.name === n) ?? false,
         now,

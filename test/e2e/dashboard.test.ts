@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../cloud/apiserver/client.js';
 import { readCredentials } from '../../cloud/apiserver/credentials.js';
 import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
-import { realClock } from '../../shared/clock.js';
+import { realClock, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { startDemo, type Demo } from '../../sim/demo.js';
@@ -38,6 +38,15 @@ const web = {
 
 const card = (node: string): string => `section.node[data-node="${node}"]`;
 
+/** Polls `check` until it holds: real processes on a busy machine, so a generous deadline. */
+async function until(check: () => Promise<boolean>, what = 'a condition', timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await wallDelay(200);
+  }
+}
+
 /**
  * The issue's acceptance: `kedge demo`'s login link in a real browser, three Ready nodes, a
  * cable pulled from the page (the cloud's view turns Unknown while the edge still runs its
@@ -54,6 +63,26 @@ describe('the dashboard in Chromium', () => {
     const path = join(shots, `${name}.png`);
     await page.screenshot({ path, fullPage: true });
     return path;
+  };
+
+  /**
+   * Once the cloud marked the pod not Ready (its node unreachable) and the page has seen that,
+   * its row says what kubectl get pods says: READY 1/1, STATUS Running, and nothing else.
+   */
+  const expectReadinessAsKubectlPrintsIt = async (name: string): Promise<void> => {
+    await until(async () => {
+      const pod = await api.get<Pod>({ resource: 'pods', namespace: 'default', name });
+      return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'False') === true;
+    }, `the cloud to mark ${name} not Ready`);
+    // One pods watch carries every pod in order: once a later pod shows, the page has the mark.
+    const marker = { ...pinned('after-the-mark', 'edge-1'), spec: { nodeSelector: { 'kedge.io/nowhere': 'true' }, containers: [{ name: 'main', image: 'kedge.io/app:1' }] } };
+    await api.create({ resource: 'pods', namespace: 'default', name: marker.metadata.name }, marker);
+    await page.locator('#unplaced', { hasText: 'after-the-mark' }).waitFor({ timeout: 10_000 });
+    const row = page.locator(`${card('edge-2')} .cloud-view tr`, { has: page.locator('th', { hasText: new RegExp(`^${name}$`) }) });
+    expect(await row.locator('td.ready').textContent()).toBe('1/1');
+    expect(await row.textContent()).toContain('Running');
+    expect(await row.textContent()).not.toMatch(/not ready/i);
+    await api.delete({ resource: 'pods', namespace: 'default', name: marker.metadata.name });
   };
 
   beforeAll(async () => {
@@ -98,17 +127,21 @@ describe('the dashboard in Chromium', () => {
     // Only the cable's other state is offered.
     expect(await page.getByRole('button', { name: 'Cut link of edge-2' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Cut link of edge-1' }).isDisabled()).toBe(false);
+    // The taint manager's deadline, counted down: 300 s of toleration at time scale 10.
+    await page.locator(`${card('edge-2')} .cloud-view .eviction`, { hasText: /^pods evicted in 0:[0-3]\d$/ }).waitFor({ timeout: 15_000 });
+    expect(await page.locator(`${card('edge-1')} .cloud-view .eviction`).isHidden()).toBe(true);
     const cut = await shoot('2-cut');
     if (WRITE_README_IMAGE) {
       await mkdir(resolve(README_IMAGE, '..'), { recursive: true });
       await copyFile(cut, README_IMAGE);
     }
+    await expectReadinessAsKubectlPrintsIt('hello-edge-2');
 
     await page.getByRole('button', { name: 'Heal link of edge-2' }).click();
     await page.locator(`${card('edge-2')} .cloud-view[data-readiness="Ready"]`).waitFor({ timeout: 20_000 });
     await page.locator(`${card('edge-2')} .edge-view[data-connection="connected"]`).waitFor({ timeout: 10_000 });
     await shoot('3-healed');
-  });
+  }, 90_000);
 
   it('crashes an edge process from the page: the edge comes back with its pods', async () => {
     const before = await page.locator(`${card('edge-3')} .edge-view tbody tr`).count();
@@ -155,4 +188,5 @@ describe('the dashboard in Chromium', () => {
       await context.close();
     }
   });
+
 });
