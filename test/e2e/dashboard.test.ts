@@ -85,6 +85,25 @@ describe('the dashboard in Chromium', () => {
     await api.delete({ resource: 'pods', namespace: 'default', name: marker.metadata.name });
   };
 
+  /** Greyed, every control disabled, and since when the cloud has not answered (a time between `from` and now). */
+  const expectFrozen = async (from: number): Promise<void> => {
+    const feeds = page.locator('#feeds', { hasText: /^Cloud unreachable since \d\d:\d\d:\d\d — showing what it last said\.$/ });
+    await feeds.waitFor({ timeout: 20_000 });
+    const since = /since (\S+)/.exec((await feeds.textContent()) ?? '')![1];
+    const seconds = await page.evaluate((start) => {
+      const times: string[] = [];
+      for (let t = Math.floor(start / 1000) * 1000; t <= performance.timeOrigin + performance.now(); t += 1000) times.push(new Date(t).toTimeString().slice(0, 8));
+      return times;
+    }, from);
+    expect(seconds).toContain(since);
+    const controls: boolean[] = await page.locator('main').evaluate((main) => [...main.querySelectorAll('button, input')].map((el) => el.matches(':disabled')));
+    expect(controls.length).toBeGreaterThan(10);
+    expect(controls.every(Boolean)).toBe(true);
+    expect(await page.locator('#page').evaluate((el) => el.classList.contains('stale') && el.ownerDocument.defaultView.getComputedStyle(el).filter.includes('grayscale'))).toBe(true);
+    // What it last said stays on the page.
+    expect(await page.locator('section.node .cloud-view[data-readiness]').count()).toBe(3);
+  };
+
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`no Chromium at ${CHROMIUM}: the dashboard's browser test needs Debian's chromium package (apt-get install -y chromium), or KEDGE_CHROMIUM=<path>`);
@@ -174,6 +193,22 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('#logged-out').isHidden()).toBe(true);
   });
 
+  it('greys out the page and disables every control while the cloud does not answer, and comes back when it does', async () => {
+    await page.locator('#feeds', { hasText: /^Live/ }).waitFor({ timeout: 15_000 });
+    const from = await page.evaluate(() => performance.timeOrigin + performance.now());
+    // The browser's requests fail as when the cloud is gone (watches already open carry on).
+    await page.route('**/{api,apis,kedge}/**', (route) => route.abort('connectionrefused'));
+    try {
+      await expectFrozen(from);
+    } finally {
+      await page.unroute('**/{api,apis,kedge}/**');
+    }
+    await page.locator('#feeds', { hasText: /^Live/ }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#page').evaluate((el) => el.matches(':disabled') || el.classList.contains('stale'))).toBe(false);
+    expect(await page.getByRole('button', { name: 'Cut link of edge-1' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Stop scheduler' }).isEnabled()).toBe(true);
+  }, 60_000);
+
   it('lets the spent link in no more: a fresh browser gets the 401 page, and at / is told how to log in', async () => {
     const context = await browser.newContext();
     try {
@@ -189,4 +224,10 @@ describe('the dashboard in Chromium', () => {
     }
   });
 
+  it('shows what the cloud last said, greyed and with no live control, once the demo has stopped', async () => {
+    const from = await page.evaluate(() => performance.timeOrigin + performance.now());
+    await demo.stop();
+    await expectFrozen(from);
+    await shoot('5-stopped');
+  }, 60_000);
 });
