@@ -14,7 +14,7 @@ import { componentsPanel } from './view/components-panel.js';
 import { deploymentsPanel } from './view/deployments-panel.js';
 import { setText, syncChildren } from './view/dom.js';
 import { eventsPanel } from './view/events-panel.js';
-import { freezeWhileSilent, updateHeader } from './view/header.js';
+import { freezeWhileSilent, trackHeaderHeight, updateHeader } from './view/header.js';
 import { nodeCard, type NodeCard } from './view/node-card.js';
 import { podsTable } from './view/pods-table.js';
 import { statusRunner } from './view/status-line.js';
@@ -89,6 +89,7 @@ function main(): void {
   byId('deployments').append(deployments.el);
   byId('events').append(events.el);
   byId('unplaced').append(unplaced.el);
+  trackHeaderHeight(byId('top'));
 
   let state: DashboardState = initialState;
   let pending = false;

@@ -9,7 +9,7 @@ import { readCredentials } from '../../cloud/apiserver/credentials.js';
 import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
 import { realClock, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
-import type { Pod } from '../../shared/types.js';
+import type { KubeObject, Pod } from '../../shared/types.js';
 import { startDemo, type Demo } from '../../sim/demo.js';
 
 /** Debian's Chromium, driven by playwright-core (which ships no browser of its own). */
@@ -192,6 +192,45 @@ describe('the dashboard in Chromium', () => {
     await page.locator(`${card('edge-1')} .cloud-view[data-readiness="Ready"]`).waitFor({ timeout: 15_000 });
     expect(await page.locator('#logged-out').isHidden()).toBe(true);
   });
+
+  it('keeps the Events panel whole in a short window: between the header and the bottom, scrolling within itself', async () => {
+    await page.setViewportSize({ width: 1280, height: 640 });
+    try {
+      // More events than the panel can show at once, however few the steps before made.
+      const made = new Date(realClock.now()).toISOString();
+      for (let i = 0; i < 40; i++) {
+        await api.create({ resource: 'events', namespace: 'default' }, {
+          apiVersion: 'v1', kind: 'Event', metadata: { name: `filler-${i}`, namespace: 'default' },
+          involvedObject: { kind: 'Node', name: 'edge-1' }, reason: 'Filler', message: `line ${i} of a long list`, type: 'Normal', firstTimestamp: made, lastTimestamp: made, count: 1,
+        } as KubeObject);
+      }
+      await page.locator('#events li', { hasText: 'line 39 of a long list' }).waitFor({ timeout: 10_000 });
+      // The page's own scripts have the DOM; this file has Node's types only, so the elements are untyped here.
+      await page.locator('html').evaluate((html) => html.ownerDocument.defaultView.scrollTo({ top: html.scrollHeight, behavior: 'instant' }));
+      const box = await page.locator('#events-heading').evaluate((heading) => {
+        const view = heading.ownerDocument.defaultView;
+        const panel = heading.closest('section');
+        const items = panel.querySelectorAll('li');
+        const last = items[items.length - 1]!;
+        let scroller = last.parentElement;
+        while (scroller !== panel && !/auto|scroll/.test(view.getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+        const overflowing = scroller.scrollHeight > scroller.clientHeight;
+        scroller.scrollTop = scroller.scrollHeight;
+        const edges = (el: typeof panel): { top: number; bottom: number } => ({ top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom });
+        const header: number = edges(heading.ownerDocument.querySelector('header')).bottom;
+        const viewport: number = view.innerHeight;
+        return { header, overflowing: overflowing as boolean, panel: edges(panel), last: edges(last), within: edges(scroller), viewport };
+      });
+      expect(box.overflowing).toBe(true);
+      expect(box.panel.top).toBeGreaterThanOrEqual(box.header - 1);
+      expect(box.panel.bottom).toBeLessThanOrEqual(box.viewport + 1);
+      expect(box.last.bottom).toBeLessThanOrEqual(Math.min(box.within.bottom, box.viewport) + 1);
+      expect(box.last.top).toBeGreaterThanOrEqual(box.within.top - 1);
+      await shoot('4-events');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  }, 60_000);
 
   it('greys out the page and disables every control while the cloud does not answer, and comes back when it does', async () => {
     await page.locator('#feeds', { hasText: /^Live/ }).waitFor({ timeout: 15_000 });

@@ -29,3 +29,10 @@ export function freezeWhileSilent(page: HTMLFieldSetElement, state: DashboardSta
   page.classList.toggle('stale', silent);
   setAttr(page, 'aria-describedby', silent ? 'feeds' : undefined);
 }
+
+/** Keeps --top-height the sticky header's height: panels sized to the viewport stay clear of it. */
+export function trackHeaderHeight(header: HTMLElement): void {
+  const set = (): void => document.documentElement.style.setProperty('--top-height', `${header.offsetHeight}px`);
+  new ResizeObserver(set).observe(header);
+  set();
+}
