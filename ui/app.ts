@@ -5,6 +5,7 @@ import { poll } from './live/poll.js';
 import { adoptSession, forgetSession } from './live/session.js';
 import { listWatch } from './live/watch.js';
 import { edgeOwnView } from './model/edge-view.js';
+import { evictionOutlook } from './model/eviction.js';
 import type { ClusterInfo, ComponentState, EdgeSummary, EdgeView } from './model/kube.js';
 import { cloudNodeView } from './model/node-view.js';
 import { podsOn } from './model/pod-rows.js';
@@ -13,7 +14,7 @@ import { componentsPanel } from './view/components-panel.js';
 import { deploymentsPanel } from './view/deployments-panel.js';
 import { setText, syncChildren } from './view/dom.js';
 import { eventsPanel } from './view/events-panel.js';
-import { updateHeader } from './view/header.js';
+import { freezeWhileSilent, trackHeaderHeight, updateHeader } from './view/header.js';
 import { nodeCard, type NodeCard } from './view/node-card.js';
 import { podsTable } from './view/pods-table.js';
 import { statusRunner } from './view/status-line.js';
@@ -34,7 +35,7 @@ function byId(id: string): HTMLElement {
 /** Everything that feeds the state: watches for the API's objects, polls (1 s or slower, one request at a time) for the rest. */
 function startFeeds(dispatch: (a: Action) => void, timers: Timers, signal: AbortSignal): Promise<unknown>[] {
   const polled = oneAtATime();
-  const problem = (feed: Feed) => (p: string) => dispatch({ type: 'feed', feed, status: { live: false, since: timers.now(), problem: p } });
+  const problem = (feed: Feed) => (p: string, unreachable: boolean) => dispatch({ type: 'feed', feed, status: { live: false, since: timers.now(), problem: p, unreachable } });
   const live = (feed: Feed) => () => dispatch({ type: 'feed', feed, status: { live: true } });
   const feeds: Promise<unknown>[] = watched.map(([kind, path]) =>
     listWatch({
@@ -88,6 +89,7 @@ function main(): void {
   byId('deployments').append(deployments.el);
   byId('events').append(events.el);
   byId('unplaced').append(unplaced.el);
+  trackHeaderHeight(byId('top'));
 
   let state: DashboardState = initialState;
   let pending = false;
@@ -95,11 +97,12 @@ function main(): void {
     pending = false;
     const now = timers.now();
     updateHeader({ timeScale: byId('time-scale'), feeds: byId('feeds') }, state);
+    freezeWhileSilent(byId('page') as HTMLFieldSetElement, state);
     byId('logged-out').hidden = state.loggedIn;
     components.update(state.components, now);
     const edges = state.edges;
     const edgesProblem = state.feeds.edges;
-    setText(byId('edges-note'), edgesProblem && !edgesProblem.live ? `The edges' own views and their controls need a running demo: ${edgesProblem.problem}` : '');
+    setText(byId('edges-note'), edgesProblem && !edgesProblem.live && !edgesProblem.unreachable ? `The edges' own views and their controls need a running demo: ${edgesProblem.problem}` : '');
     syncChildren(byId('nodes'), nodeNames(state), (n) => n, (n) => {
       const card = nodeCard(n, run);
       cards.set(n, card);
@@ -109,6 +112,8 @@ function main(): void {
       cards.get(n)!.update({
         cloud: node && cloudNodeView(node, now),
         cloudPods: podsOn(state.pods.values(), n),
+        // A silent cloud evicts nothing: its countdown stops where it was.
+        eviction: node && state.info && evictionOutlook(node, state.pods.values(), state.info.timeScale, state.cloudSilentSince ?? now),
         edge: edgeOwnView(n, edges?.find((e) => e.name === n), state.views.get(n), now),
         controllable: edges?.some((e) => e.name === n) ?? false,
         now,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { feedsText } from '../../ui/model/feeds.js';
 import type { KubeEvent, Node, Pod } from '../../ui/model/kube.js';
 import { EVENTS_KEPT, initialState, nodeNames, reduce, type Action, type DashboardState } from '../../ui/model/state.js';
 
@@ -60,6 +61,24 @@ describe('the dashboard state, updated from lists and watch events', () => {
       { type: 'edges', items: [{ name: 'edge-1', process: 'running', localApiUrl: '', link: 'up' }, { name: 'edge-2', process: 'running', localApiUrl: '', link: 'cut' }] },
     );
     expect(nodeNames(state)).toEqual(['edge-1', 'edge-2', 'edge-10']);
+  });
+
+  it('marks the cloud silent from its first unanswered request until it answers anything again', () => {
+    const silent = run(
+      { type: 'listed', kind: 'nodes', items: [node('edge-1')] },
+      { type: 'feed', feed: 'pods', status: { live: false, since: 100, problem: 'the cloud does not answer (Failed to fetch)', unreachable: true } },
+      { type: 'feed', feed: 'components', status: { live: false, since: 300, problem: 'the cloud does not answer (Failed to fetch)', unreachable: true } },
+    );
+    expect(silent.cloudSilentSince).toBe(100);
+    expect(silent.nodes.size).toBe(1);
+    expect(reduce(silent, { type: 'watched', kind: 'nodes', event: { type: 'MODIFIED', object: node('edge-1') } }).cloudSilentSince).toBe(100);
+    expect(feedsText(silent)).toMatch(/^Cloud unreachable since \d\d:\d\d:\d\d — showing what it last said\.$/);
+    expect(reduce(silent, { type: 'components', items: [] }).cloudSilentSince).toBeUndefined();
+    expect(reduce(silent, { type: 'feed', feed: 'pods', status: { live: true } }).cloudSilentSince).toBeUndefined();
+    // A store that is down answers 503: the cloud answers, so the page stays live and says what retries.
+    const storeDown = reduce(silent, { type: 'feed', feed: 'pods', status: { live: false, since: 400, problem: 'the store is stopped' } });
+    expect(storeDown.cloudSilentSince).toBeUndefined();
+    expect(feedsText(storeDown)).toMatch(/^Retrying: pods since .* \(the store is stopped\)/);
   });
 
   it('remembers a refused session', () => {

@@ -50,12 +50,21 @@ describe('pod rows', () => {
     ...extra,
   });
 
-  it('show phase, why it is not simply its phase, ready containers of all, and restarts', () => {
-    expect(podRow(pod('web', 'edge-1'))).toEqual({ key: 'uid-web', namespace: 'default', name: 'web', node: 'edge-1', phase: 'Running', detail: 'CrashLoopBackOff', ready: '1/2', restarts: 3 });
-    expect(podRow(pod('gone', 'edge-1', { metadata: { name: 'gone', deletionTimestamp: '2025-01-01T00:00:00Z' } })).detail).toBe('Terminating');
-    expect(podRow({ metadata: { name: 'new' } })).toMatchObject({ phase: 'Pending', ready: '0/0', restarts: 0, detail: '' });
-    const marked: Pod = { metadata: { name: 'cut-off' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'a', ready: true, restartCount: 0 }] } };
-    expect(podRow(marked)).toMatchObject({ phase: 'Running', detail: 'not ready', ready: '1/1' });
+  it("show kubectl get pods' READY and STATUS, and the restarts", () => {
+    expect(podRow(pod('web', 'edge-1'))).toEqual({ key: 'uid-web', namespace: 'default', name: 'web', node: 'edge-1', phase: 'Running', status: 'CrashLoopBackOff', ready: '1/2', restarts: 3 });
+    expect(podRow(pod('gone', 'edge-1', { metadata: { name: 'gone', deletionTimestamp: '2025-01-01T00:00:00Z' } })).status).toBe('Terminating');
+    expect(podRow({ metadata: { name: 'new' } })).toMatchObject({ phase: 'Pending', status: 'Pending', ready: '0/0', restarts: 0 });
+  });
+
+  it('agree on readiness when the cloud marked the pod not Ready (its node unreachable): READY and STATUS as kubectl prints them', () => {
+    const marked: Pod = {
+      metadata: { name: 'cut-off' },
+      spec: { containers: [{ name: 'a' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'a', ready: true, restartCount: 0, state: { running: {} } }] },
+    };
+    const row = podRow(marked);
+    expect(row).toMatchObject({ ready: '1/1', status: 'Running' });
+    expect(JSON.stringify(row)).not.toMatch(/not ready/i);
   });
 
   it('group by node, in name order; undefined picks the pods not placed yet', () => {

@@ -13,6 +13,25 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer at all: the connection failed or broke (the cloud stopped, or the network is gone). */
+export class CloudUnreachable extends Error {
+  override readonly name = 'CloudUnreachable';
+
+  constructor(cause: unknown) {
+    super(`the cloud does not answer (${(cause as Error).message})`);
+  }
+}
+
+/** Runs a fetch (or a read of its body); a network failure, unless aborted, becomes CloudUnreachable. */
+export async function reaching<T>(request: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (signal?.aborted || !(err instanceof TypeError)) throw err;
+    throw new CloudUnreachable(err);
+  }
+}
+
 export interface CallOptions {
   body?: unknown;
   /** Defaults to application/json. */
@@ -27,7 +46,7 @@ export function send(method: string, path: string, options: CallOptions = {}): P
   const init: RequestInit = { method, headers, credentials: 'omit' };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);
   if (options.signal) init.signal = options.signal;
-  return fetch(path, init);
+  return reaching(() => fetch(path, init), options.signal);
 }
 
 /** JSON from the API; a failure throws an ApiError with the Status message. */

@@ -1,10 +1,10 @@
 import type { Timers } from '../clock.js';
-import { ApiError } from './api.js';
+import { ApiError, CloudUnreachable } from './api.js';
 
 export interface PollOptions<T> {
   fetch(signal: AbortSignal): Promise<T>;
   onValue(value: T): void;
-  onProblem(problem: string): void;
+  onProblem(problem: string, unreachable: boolean): void;
   /** At least a second: the page never polls faster. */
   everyMs: number;
   timers: Timers;
@@ -20,7 +20,7 @@ export async function poll<T>(o: PollOptions<T>): Promise<void> {
     } catch (err) {
       if (o.signal.aborted) return;
       if (err instanceof ApiError && err.status === 401) throw err;
-      o.onProblem((err as Error).message);
+      o.onProblem((err as Error).message, err instanceof CloudUnreachable);
     }
     await o.timers.sleep(everyMs, o.signal);
   }

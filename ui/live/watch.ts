@@ -1,6 +1,6 @@
 import type { Timers } from '../clock.js';
 import type { KubeObject, Status, WatchEvent } from '../model/kube.js';
-import { ApiError, apiError, call, send } from './api.js';
+import { ApiError, apiError, call, CloudUnreachable, reaching, send } from './api.js';
 import { LineSplitter } from './ndjson.js';
 
 /** The least time between two starts of a watch: a stream that keeps ending never becomes a poll loop. */
@@ -13,8 +13,9 @@ export interface ListWatchOptions {
   path: string;
   onList(items: KubeObject[]): void;
   onEvent(event: WatchEvent): void;
+  /** The watch is answered: from here on the page follows changes. */
   onLive(): void;
-  onProblem(problem: string): void;
+  onProblem(problem: string, unreachable: boolean): void;
   timers: Timers;
   signal: AbortSignal;
 }
@@ -37,14 +38,13 @@ export async function listWatch(o: ListWatchOptions): Promise<void> {
         o.onList(list.items);
         version = list.metadata.resourceVersion ?? '0';
       }
-      o.onLive();
       version = await watchFrom(o, version);
       await o.timers.sleep(Math.max(0, started + MIN_RESTART_MS - o.timers.now()), o.signal);
     } catch (err) {
       if (o.signal.aborted) return;
       version = undefined;
       if (err instanceof ApiError && err.status === 401) throw err;
-      o.onProblem(err instanceof Relist ? 'history expired, listing again' : (err as Error).message);
+      o.onProblem(err instanceof Relist ? 'history expired, listing again' : (err as Error).message, err instanceof CloudUnreachable);
       await o.timers.sleep(err instanceof Relist ? 0 : RETRY_MS, o.signal);
     }
   }
@@ -55,12 +55,13 @@ async function watchFrom(o: ListWatchOptions, from: string): Promise<string> {
   const query = new URLSearchParams({ watch: 'true', resourceVersion: from, allowWatchBookmarks: 'true' });
   const res = await send('GET', `${o.path}?${query}`, { signal: o.signal });
   if (!res.ok || !res.body) throw await apiError(res);
+  o.onLive();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const lines = new LineSplitter();
   let version = from;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reaching(() => reader.read(), o.signal);
       if (done) return version;
       for (const line of lines.push(value)) {
         const event = JSON.parse(line) as WatchEvent;

@@ -9,6 +9,7 @@ export interface ObjectMeta {
   resourceVersion?: string;
   creationTimestamp?: string;
   deletionTimestamp?: string;
+  annotations?: Record<string, string>;
 }
 
 export interface KubeObject {
@@ -28,6 +29,16 @@ export interface Taint {
   key: string;
   value?: string;
   effect: string;
+  /** When a NoExecute taint was added: eviction deadlines count from it. */
+  timeAdded?: string;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number | null;
 }
 
 export interface Node extends KubeObject {
@@ -39,12 +50,18 @@ export interface ContainerStatus {
   name: string;
   ready: boolean;
   restartCount: number;
-  state?: { waiting?: { reason?: string }; running?: object; terminated?: { reason?: string } };
+  state?: { waiting?: { reason?: string }; running?: object; terminated?: { reason?: string; exitCode?: number } };
 }
 
 export interface Pod extends KubeObject {
-  spec?: { nodeName?: string; containers?: { name: string }[] };
-  status?: { phase?: string; reason?: string; conditions?: { type: string; status: string }[]; containerStatuses?: ContainerStatus[] };
+  spec?: { nodeName?: string; containers?: { name: string }[]; initContainers?: { name: string }[]; tolerations?: Toleration[] };
+  status?: {
+    phase?: string;
+    reason?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: ContainerStatus[];
+    initContainerStatuses?: ContainerStatus[];
+  };
 }
 
 export interface KubeEvent extends KubeObject {

@@ -7,8 +7,8 @@ export type Kind = 'nodes' | 'pods' | 'events' | 'deployments';
 /** Where live data comes from: one watch per kind, and the polled components, edges and info. */
 export type Feed = Kind | 'components' | 'edges';
 
-/** How a feed is doing: live, or retrying since when and why. */
-export type FeedStatus = { live: true } | { live: false; since: number; problem: string };
+/** How a feed is doing: live, or retrying since when and why (unreachable: the cloud did not answer at all). */
+export type FeedStatus = { live: true } | { live: false; since: number; problem: string; unreachable?: boolean };
 
 /** Events kept (the timeline shows fewer): older ones are dropped as new ones come. */
 export const EVENTS_KEPT = 200;
@@ -26,6 +26,8 @@ export interface DashboardState {
   feeds: Partial<Record<Feed, FeedStatus>>;
   /** False once the API refused the session: the page then says how to log in again. */
   loggedIn: boolean;
+  /** Since when (ms) the cloud has not answered at all; undefined while it answers. */
+  cloudSilentSince: number | undefined;
 }
 
 export type Action =
@@ -49,10 +51,27 @@ export const initialState: DashboardState = {
   info: undefined,
   feeds: {},
   loggedIn: true,
+  cloudSilentSince: undefined,
 };
 
 /** The state after one action: a pure function, so every change the page shows can be tested without a browser. */
 export function reduce(state: DashboardState, action: Action): DashboardState {
+  const next = apply(state, action);
+  const silentSince = cloudSilentSince(state.cloudSilentSince, action);
+  return next.cloudSilentSince === silentSince ? next : { ...next, cloudSilentSince: silentSince };
+}
+
+/**
+ * The cloud is silent from the first request it left unanswered until it answers one again (a
+ * 401 or 503 too). An event on a watch opened earlier proves nothing about new requests.
+ */
+function cloudSilentSince(before: number | undefined, action: Action): number | undefined {
+  if (action.type === 'watched') return before;
+  if (action.type !== 'feed' || action.status.live || !action.status.unreachable) return undefined;
+  return before ?? action.status.since;
+}
+
+function apply(state: DashboardState, action: Action): DashboardState {
   switch (action.type) {
     case 'listed':
       return bounded({ ...state, [action.kind]: fromList(action.items) });

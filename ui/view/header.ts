@@ -1,7 +1,8 @@
-import { clockTime, duration } from '../model/format.js';
+import { feedsText } from '../model/feeds.js';
+import { duration } from '../model/format.js';
 import type { ClusterInfo } from '../model/kube.js';
-import type { DashboardState, Feed } from '../model/state.js';
-import { setText } from './dom.js';
+import type { DashboardState } from '../model/state.js';
+import { setAttr, setText } from './dom.js';
 
 /** "Time ×10: a node turns Unknown 4 s after its last heartbeat; its pods are evicted 30 s after that." */
 export function timeScaleText(info: ClusterInfo | undefined): string {
@@ -10,17 +11,28 @@ export function timeScaleText(info: ClusterInfo | undefined): string {
   return `Time runs at ${speed}: a silent node turns Unknown after ${duration(Math.round(info.nodeMonitorGraceSeconds))}, and its pods (unless autonomous) are evicted ${duration(Math.round(info.defaultTolerationSeconds))} after that.`;
 }
 
-const feedNames: Record<Feed, string> = { nodes: 'nodes', pods: 'pods', events: 'events', deployments: 'deployments', components: 'components', edges: "edges' own views" };
-
-/** "Live" or which feeds are retrying, since when and why. The edges feed is left to the edges section. */
-export function feedsText(state: DashboardState): string {
-  const down = (Object.entries(state.feeds) as [Feed, DashboardState['feeds'][Feed]][]).filter(([feed, s]) => feed !== 'edges' && s && !s.live);
-  if (down.length === 0) return 'Live: the page follows the cloud as it changes.';
-  return `Retrying: ${down.map(([feed, s]) => (s && !s.live ? `${feedNames[feed]} since ${clockTime(new Date(s.since).toISOString())} (${s.problem})` : '')).join('; ')}`;
-}
-
 export function updateHeader(els: { timeScale: HTMLElement; feeds: HTMLElement }, state: DashboardState): void {
   setText(els.timeScale, timeScaleText(state.info));
-  setText(els.feeds, feedsText(state));
-  els.feeds.classList.toggle('failed', feedsText(state).startsWith('Retrying'));
+  const feeds = feedsText(state);
+  setText(els.feeds, feeds);
+  els.feeds.classList.toggle('failed', !feeds.startsWith('Live'));
+}
+
+/**
+ * While the cloud does not answer, the page shows the past: greyed, with every control in it
+ * disabled (a disabled fieldset), until the cloud answers again. Without a session nothing
+ * can be done either.
+ */
+export function freezeWhileSilent(page: HTMLFieldSetElement, state: DashboardState): void {
+  const silent = state.cloudSilentSince !== undefined;
+  page.disabled = silent || !state.loggedIn;
+  page.classList.toggle('stale', silent);
+  setAttr(page, 'aria-describedby', silent ? 'feeds' : undefined);
+}
+
+/** Keeps --top-height the sticky header's height: panels sized to the viewport stay clear of it. */
+export function trackHeaderHeight(header: HTMLElement): void {
+  const set = (): void => document.documentElement.style.setProperty('--top-height', `${header.offsetHeight}px`);
+  new ResizeObserver(set).observe(header);
+  set();
 }

@@ -13,6 +13,8 @@ const connectionTone = { connected: 'ok', offline: 'warn', down: 'bad', unknown:
 export interface NodeCardData {
   cloud: CloudNodeView | undefined;
   cloudPods: readonly PodRow[];
+  /** What the taint manager will do to the node's pods ("pods evicted in 4:12"), when the node has NoExecute taints. */
+  eviction: string | undefined;
   edge: EdgeOwnView;
   /** False without a demo: then nothing can cut links or restart edges. */
   controllable: boolean;
@@ -86,14 +88,16 @@ function cloudSide(node: string, run: Runner): { el: HTMLElement; update(d: Node
   const reason = h('span', { class: 'muted' });
   const heartbeat = h('dd');
   const taints = h('dd');
+  const evictionTerm = h('dt', {}, 'Eviction');
+  const eviction = h('dd', { class: 'eviction' });
   const pods = podsTable(`Pods the cloud placed on ${node}`, run);
   const el = h('div', { class: 'cloud-view' },
     h('h4', {}, "Cloud's view"),
-    h('dl', {}, h('dt', {}, 'Node'), h('dd', {}, readiness, ' ', reason), h('dt', {}, 'Last heartbeat'), heartbeat, h('dt', {}, 'Taints'), taints),
+    h('dl', {}, h('dt', {}, 'Node'), h('dd', {}, readiness, ' ', reason), h('dt', {}, 'Last heartbeat'), heartbeat, h('dt', {}, 'Taints'), taints, evictionTerm, eviction),
     pods.el);
   return {
     el,
-    update({ cloud, cloudPods, now }) {
+    update({ cloud, cloudPods, eviction: outlook, now }) {
       const state: Readiness | 'not registered' = cloud?.readiness ?? 'not registered';
       setBadge(readiness, state, cloud ? readinessTone[cloud.readiness] : 'neutral');
       readiness.classList.add('readiness');
@@ -101,6 +105,8 @@ function cloudSide(node: string, run: Runner): { el: HTMLElement; update(d: Node
       setText(reason, cloud && cloud.readiness !== 'Ready' ? cloud.reason : '');
       setText(heartbeat, cloud?.lastHeartbeat ? timeAndAge(cloud.lastHeartbeat, now) : 'none');
       setText(taints, cloud && cloud.taints.length > 0 ? cloud.taints.join(', ') : 'none');
+      evictionTerm.hidden = eviction.hidden = outlook === undefined;
+      setText(eviction, outlook ?? '');
       pods.update(cloudPods, 'No pods placed here.');
     },
   };

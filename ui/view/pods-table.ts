@@ -4,10 +4,10 @@ import type { PodRow } from '../model/pod-rows.js';
 import { h, setAttr, setText, syncChildren } from './dom.js';
 import { controlButton } from './status-line.js';
 
-/** A table of pods (name, phase, ready, restarts), with a Delete button per pod when `run` is given. */
+/** A table of pods (name, ready, status, restarts: kubectl get pods' columns), with a Delete button per pod when `run` is given. */
 export function podsTable(caption: string, run?: Runner): { el: HTMLElement; update(rows: readonly PodRow[] | null, empty: string): void } {
   const body = h('tbody');
-  const heads = ['Pod', 'Phase', 'Ready', 'Restarts', ...(run ? ['Action'] : [])].map((t) => h('th', { scope: 'col' }, t));
+  const heads = ['Pod', 'Ready', 'Status', 'Restarts', ...(run ? ['Action'] : [])].map((t) => h('th', { scope: 'col' }, t));
   const table = h('table', { class: 'pods' }, h('caption', { class: 'visually-hidden' }, caption), h('thead', {}, h('tr', {}, ...heads)), body);
   const note = h('p', { class: 'muted' });
   const el = h('div', {}, table, note);
@@ -23,7 +23,7 @@ export function podsTable(caption: string, run?: Runner): { el: HTMLElement; upd
 }
 
 function podRowElement(row: PodRow, run: Runner | undefined): HTMLElement {
-  const tr = h('tr', {}, h('th', { scope: 'row', class: 'name' }), h('td', { class: 'phase' }), h('td', { class: 'ready' }), h('td', { class: 'restarts' }));
+  const tr = h('tr', {}, h('th', { scope: 'row', class: 'name' }), h('td', { class: 'ready' }), h('td', { class: 'status' }), h('td', { class: 'restarts' }));
   if (run) {
     const label = `Delete pod ${row.namespace}/${row.name}`;
     tr.append(h('td', {}, controlButton('Delete', label, (b) => run(label, () => actions.deletePod(row.namespace, row.name), b), 'danger')));
@@ -32,10 +32,10 @@ function podRowElement(row: PodRow, run: Runner | undefined): HTMLElement {
 }
 
 function updatePodRow(tr: HTMLElement, row: PodRow): void {
-  const [name, phase, ready, restarts] = [...tr.children] as HTMLElement[];
+  const [name, ready, status, restarts] = [...tr.children] as HTMLElement[];
   setText(name!, row.namespace === 'default' ? row.name : `${row.namespace}/${row.name}`);
-  setText(phase!, row.detail ? `${row.phase} (${row.detail})` : row.phase);
   setText(ready!, row.ready);
+  setText(status!, row.status);
   setText(restarts!, String(row.restarts));
   setAttr(tr, 'data-phase', row.phase);
 }
