@@ -5,7 +5,7 @@ import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
-import { defaultTiming, type Timing } from '../shared/timing.js';
+import { defaultTiming, keepaliveSeconds, type Timing } from '../shared/timing.js';
 import { followCloudSessions } from './cloud-session.js';
 import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
@@ -148,7 +148,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const localApi =
     options.localApiPort === null
       ? undefined
-      : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
+      : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api'), clock,
+          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = startNodeHeartbeat({

@@ -54,6 +54,11 @@ export function scaledMs(timing: Pick<Timing, 'timeScale'>, seconds: number): nu
   return (seconds * 1000) / timing.timeScale;
 }
 
+/** The keepalive MQTT carries (whole seconds, at least 1) for a profile's keepaliveMs. */
+export function keepaliveSeconds(keepaliveMs: number): number {
+  return Math.max(1, Math.round(keepaliveMs / 1000));
+}
+
 export function scaleTiming(timing: Timing, scale: number): Timing {
   if (!(scale > 0)) throw new RangeError(`time scale must be positive, got ${scale}`);
   const out = { ...timing, timeScale: timing.timeScale * scale };

@@ -18,6 +18,7 @@ export function edgeCommand(): Command {
     .option('--data-dir <dir>', 'where the cache and runtime state live (default .kedge/edge/<node>)')
     .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
     .option('--reboot', 'start as after a node reboot: containers from before are gone and start again')
@@ -50,7 +51,7 @@ export function edgeCommand(): Command {
           ...(joined ? { ca: joined.caPem } : {}),
           dataDir,
           localApiPort: o.localApiPort,
-          timing: scaleTiming(defaultTiming, o.timeScale),
+          timing: scaleTiming({ ...defaultTiming, keepaliveMs: o.keepalive * 1000 }, o.timeScale),
           logger,
           reboot: Boolean(o.reboot),
           maxPods: o.maxPods,

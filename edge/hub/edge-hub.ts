@@ -75,6 +75,11 @@ export class EdgeHub {
     return this.link.connectivity;
   }
 
+  /** When the broker was last heard from (ms since the epoch); undefined before its first packet. */
+  get lastHeardFromBroker(): number | undefined {
+    return this.link.lastHeard;
+  }
+
   /** Ids of the hellos sent, one per session. */
   get hellos$(): Observable<string> {
     return this.helloSent.asObservable();
