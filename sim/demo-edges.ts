@@ -11,6 +11,8 @@ export const EDGE_READY_TIMEOUT_MS = 20_000;
 
 export interface DemoEdgesOptions {
   clock: Clock;
+  /** How long stopAll lets an edge shut its node down (stop its pods) before SIGKILL. */
+  stopGraceMs: number;
   onLine?: (line: string) => void;
   /** After a restart, once the new process is ready. */
   onRestarted?: (node: string, localApiUrl: string) => Promise<void>;
@@ -89,9 +91,10 @@ export class DemoEdges implements EdgeControl {
     return info && edgeViewOf(info, (path) => this.localJson(info.localApiUrl, path));
   }
 
+  /** Ends every edge process as the demo's own death would (its stdin closes): each stops its process pods first, unless started to keep them. */
   async stopAll(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.processes.values()].map((e) => e.stop()));
+    await Promise.all([...this.processes.values()].map((e) => e.stopAsParent(this.options.stopGraceMs)));
   }
 
   /** Waits for a restarted edge's ready line; one that does not come in time is killed. */
@@ -112,7 +115,16 @@ export class DemoEdges implements EdgeControl {
 
   private launch(node: string, extra: string[]): RoleProcess {
     const entry = this.entries.get(node)!;
-    const edge = (this.options.startProcess ?? startRole)({ name: node, args: [...entry.args, ...extra], env: this.options.env, readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
+    const edge = (this.options.startProcess ?? startRole)({
+      name: node,
+      args: [...entry.args, ...extra],
+      env: this.options.env,
+      readyPattern: /^kedge edge \S+ ready /,
+      clock: this.options.clock,
+      onLine: this.options.onLine,
+      // Ctrl-C stops the demo, which then stops its edges in its own way (stopAll).
+      ownProcessGroup: true,
+    });
     const current = (): boolean => this.processes.get(node) === edge;
     this.processes.set(node, edge);
     entry.process = 'starting';

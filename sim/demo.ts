@@ -24,6 +24,8 @@ export interface DemoOptions {
   onLine?: (line: string) => void;
   /** The data dir's lock, taken by the caller; released when the demo stops. None: the demo takes it. */
   lock?: DataDirLock;
+  /** Leave the edges' process pods running when the demo ends (by default they stop, as in a node shutdown). */
+  keepPods?: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface DemoOptions {
  * status every 10 s, Unknown after 40 s) is the same.
  */
 export const DEMO_KEEPALIVE_SECONDS = 2;
+/** When the demo ends, its edges stop their process pods as a node shutdown does: each gets at most this long after SIGTERM. */
+export const DEMO_SHUTDOWN_GRACE_SECONDS = 10;
 
 export interface Demo {
   readonly kubeconfigPath: string;
@@ -59,6 +63,9 @@ export interface Demo {
 export function edgeDataDir(dataDir: string, node: string): string {
   return join(dataDir, 'edges', node);
 }
+
+/** What an edge may take to stop, on top of its pods' shutdown grace period. */
+const EDGE_STOP_MARGIN_MS = 5_000;
 
 function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
@@ -107,8 +114,10 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const nodes: DemoNode[] = [];
     const controlToken = newToken();
     const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, controlToken, apiUrl, brokerUrl, dashboardUrl, nodes });
+    const shutdownGraceSeconds = o.keepPods ? 0 : DEMO_SHUTDOWN_GRACE_SECONDS;
     const demoEdges = new DemoEdges({
       clock: o.clock,
+      stopGraceMs: (shutdownGraceSeconds * 1000) / o.timeScale + EDGE_STOP_MARGIN_MS,
       env: { KEDGE_TOKEN: token },
       onLine: o.onLine,
       onRestarted: async (node, localApiUrl) => {
@@ -120,7 +129,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     stops.push(() => demoEdges.stopAll());
     let localApiPort = o.localApiBasePort;
     for (const [node, proxyUrl] of proxyUrls) {
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--keepalive', String(DEMO_KEEPALIVE_SECONDS)];
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...scale]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });

@@ -6,16 +6,25 @@ import { FakeClock } from '../../shared/clock.js';
 
 /** A stand-in edge process: ready when the test says, gone when stopped or killed (stop waits for `releaseStop`). */
 class FakeEdge implements RoleProcess {
-  readonly child = {} as ChildProcess;
+  readonly child: ChildProcess;
+  /** What the child says of itself: its pid, and the signal that ended it. */
+  private readonly proc: { pid: number; signalCode: string | null };
   readonly ready: Promise<string>;
   readonly exited: Promise<number | null>;
   markReady = (): void => {};
   killed = false;
+  /** The grace stopAsParent was given, once it was called. */
+  stoppedAsParent: number | undefined;
   private exit = (_code: number | null): void => {};
   private stopGate: Promise<void> = Promise.resolve();
   releaseStop = (): void => {};
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    pid: number,
+  ) {
+    this.proc = { pid, signalCode: null };
+    this.child = this.proc as unknown as ChildProcess;
     this.ready = new Promise((resolve) => (this.markReady = () => resolve(`kedge edge ${name} ready local-api=http://127.0.0.1:1`)));
     this.exited = new Promise((resolve) => (this.exit = resolve));
   }
@@ -31,6 +40,17 @@ class FakeEdge implements RoleProcess {
 
   async kill(): Promise<void> {
     this.killed = true;
+    this.die();
+  }
+
+  async stopAsParent(graceMs: number): Promise<void> {
+    this.stoppedAsParent = graceMs;
+    this.exit(0);
+  }
+
+  /** Exits by itself, as after a kill -9 from outside. */
+  die(): void {
+    this.proc.signalCode = 'SIGKILL';
     this.exit(null);
   }
 }
@@ -39,8 +59,9 @@ function demoEdges(clock: FakeClock): { edges: DemoEdges; started: FakeEdge[] } 
   const started: FakeEdge[] = [];
   const edges = new DemoEdges({
     clock,
+    stopGraceMs: 15_000,
     startProcess: (o) => {
-      const edge = new FakeEdge(o.name);
+      const edge = new FakeEdge(o.name, 4000 + started.length);
       started.push(edge);
       return edge;
     },
@@ -80,5 +101,14 @@ describe("a demo's edge processes", () => {
     await stopped;
     expect(await restart).toBe('the demo is stopping: edge-1 is not started again');
     expect(started).toHaveLength(1);
+  });
+
+  it("stopAll ends every edge as the demo's own end would (its stdin), with the grace it was given", async () => {
+    const clock = new FakeClock();
+    const { edges, started } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    edges.start('edge-2', ['edge']);
+    await edges.stopAll();
+    expect(started.map((e) => e.stoppedAsParent)).toEqual([15_000, 15_000]);
   });
 });
