@@ -17,6 +17,8 @@ export interface Timing {
   reconnectMaxMs: number;
   /** MQTT keepalive (seconds on the wire; the broker drops a silent client after 1.5x). */
   keepaliveMs: number;
+  /** Edge: how long one attempt to connect to the broker may take; not shortened with a shorter keepalive, as a busy broker may need it. */
+  connectTimeoutMs: number;
   /** Cloud: first re-send of an unacked message, doubling up to the max. */
   resendMinMs: number;
   resendMaxMs: number;
@@ -41,6 +43,7 @@ export const defaultTiming: Timing = {
   reconnectMinMs: 250,
   reconnectMaxMs: 1_000,
   keepaliveMs: 10_000,
+  connectTimeoutMs: 10_000,
   resendMinMs: 2_000,
   resendMaxMs: 60_000,
   nodeMonitorPeriodMs: 5_000,

@@ -49,7 +49,7 @@ export class EdgeHub {
       password: options.token,
       ...(options.ca ? { ca: options.ca } : {}),
       keepaliveMs: timing.keepaliveMs,
-      connectTimeoutMs: Math.max(1000, timing.keepaliveMs),
+      connectTimeoutMs: Math.max(1000, timing.connectTimeoutMs),
       reconnectMinMs: timing.reconnectMinMs,
       reconnectMaxMs: timing.reconnectMaxMs,
       will: { topic: topics.presence(nodeName), payload: this.presence(false) },
