@@ -29,8 +29,8 @@ export interface LocalApi {
 
 /**
  * What GET /connection answers. `connected` stays true until the keepalive fails: a pulled
- * cable shows first as `silentForSeconds` growing, and as `connected: false` once it passes
- * 1.5 × `keepaliveSeconds`.
+ * cable shows first as `silentForSeconds` growing, then as `connected: false`, at most
+ * 1.5 × `keepaliveSeconds` after the broker last answered.
  */
 export interface ConnectionReport {
   connected: boolean;

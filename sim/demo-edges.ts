@@ -1,5 +1,6 @@
 import type { ConnectionReport } from '../edge/local-api.js';
 import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { busy, type EdgeControl, type EdgeProcessInfo, type EdgeProcessState, type EdgeRestart, type EdgeView } from './edge-routes.js';
 import { readyField, startRole, type RoleOptions, type RoleProcess } from './role-process.js';
@@ -11,6 +12,10 @@ export const EDGE_READY_TIMEOUT_MS = 20_000;
 
 export interface DemoEdgesOptions {
   clock: Clock;
+  /** Says when an edge process exits (and how to start it again) and when it starts again. */
+  logger: Logger;
+  /** The command that starts a node's edge again, for the line that says its process exited. */
+  restartCommand: (node: string) => string;
   /** How long stopAll lets an edge shut its node down (stop its pods) before SIGKILL. */
   stopGraceMs: number;
   onLine?: (line: string) => void;
@@ -78,6 +83,7 @@ export class DemoEdges implements EdgeControl {
       await (how.crash ? old.kill() : old.stop());
       if (this.stopping) throw new Error(`the demo is stopping: ${node} is not started again`);
       const edge = this.launch(node, how.reboot ? ['--reboot'] : []);
+      this.options.logger.info(`${node}'s edge process started again (pid ${edge.child.pid}${how.reboot ? ', as after a node reboot' : ''})`);
       await this.readyOrKilled(node, edge);
       await this.options.onRestarted?.(node, entry.localApiUrl);
       return edge;
@@ -136,11 +142,20 @@ export class DemoEdges implements EdgeControl {
       () => {},
     );
     void edge.exited.then((code) => {
+      this.sayExited(node, edge, code);
       if (!current()) return;
       entry.process = 'exited';
       entry.exitCode = code;
     });
     return edge;
+  }
+
+  /** One line per exit; one nobody asked for says how to start the edge again. */
+  private sayExited(node: string, edge: RoleProcess, code: number | null): void {
+    const how = code !== null ? `exit code ${code}` : `killed by ${edge.child.signalCode ?? 'a signal'}`;
+    const line = `${node}'s edge process (pid ${edge.child.pid}) exited (${how})`;
+    if (this.stopping || this.entries.get(node)!.restarting) this.options.logger.info(line);
+    else this.options.logger.warn(`${line}; start it again with: ${this.options.restartCommand(node)}`);
   }
 
   private async localJson(base: string, path: string): Promise<unknown> {

@@ -6,6 +6,11 @@ export { demoFilePath, readDemoFile, type DemoFile, type DemoNode } from '../sha
 
 export const DEFAULT_DEMO_DATA_DIR = '.kedge/demo';
 
+/** `bin/kedge <args>` for the demo with `dataDir`, naming it unless it is the default one. */
+export function kedgeCommandFor(dataDir: string, args: string): string {
+  return `bin/kedge ${args}${dataDir === DEFAULT_DEMO_DATA_DIR ? '' : ` --data-dir ${dataDir}`}`;
+}
+
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
   // Private, as the credentials beside it: it holds the control API's token and may hold an unspent login token.
   await writePrivate(demoFilePath(dataDir), JSON.stringify(demo, null, 2) + '\n');

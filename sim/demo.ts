@@ -6,7 +6,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
-import { demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { demoFilePath, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
@@ -117,6 +117,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const shutdownGraceSeconds = o.keepPods ? 0 : DEMO_SHUTDOWN_GRACE_SECONDS;
     const demoEdges = new DemoEdges({
       clock: o.clock,
+      logger: o.logger,
+      restartCommand: (node) => kedgeCommandFor(o.dataDir, `demo restart ${node}`),
       stopGraceMs: (shutdownGraceSeconds * 1000) / o.timeScale + EDGE_STOP_MARGIN_MS,
       env: { KEDGE_TOKEN: token },
       onLine: o.onLine,
