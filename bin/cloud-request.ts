@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { signedByAnotherCa } from '../shared/certificate-refused.js';
-import { cliName } from './cli-name.js';
+import { cliName } from '../shared/cli-name.js';
 
 type CloudAccess = { server: string; token: string; ca?: string };
 

@@ -21,6 +21,8 @@ const program = new Command('kedge')
   .description('An edge-autonomy simulator: a cloud control plane and edge kubelets that keep running offline.')
   .version(version)
   .showHelpAfterError()
+  // Options after a sub-command's name are the sub-command's (`kedge demo crash edge-1 --data-dir D`).
+  .enablePositionalOptions()
   .addCommand(cloudCommand())
   .addCommand(edgeCommand())
   .addCommand(demoCommand())

@@ -1,8 +1,12 @@
 import { createLogger, defaultLogSettings, type Logger, type LogSettings } from '../shared/log.js';
 import { portProblem, type PortOption } from './port-options.js';
 
+/** Why a role stops: a signal (SIGINT, SIGTERM), or the parent that started it, which closed its stdin or died. */
+export type StopReason = 'signal' | 'parent';
+
 export interface Running {
-  stop(): Promise<void>;
+  /** runUntilStopped says why; a role that stops itself (a failed start) need not. */
+  stop(reason?: StopReason): Promise<void>;
 }
 
 /**
@@ -29,24 +33,33 @@ export async function runUntilStopped(
     stop.release();
     return;
   }
-  await stop.requested;
-  logger.info('stopping');
-  await running.stop();
+  const reason = await stop.requested;
+  logger.info(reason === 'parent' ? 'stopping with the process that started it (it closed our stdin, or died)' : 'stopping');
+  await running.stop(reason);
   stop.release();
 }
 
-/** Resolves `requested` on the first SIGINT, SIGTERM or (with a parent) end of stdin; `release` lets the process go. */
-function stopRequest(): { requested: Promise<void>; release(): void } {
-  let done!: () => void;
-  const requested = new Promise<void>((resolve) => (done = resolve));
-  process.once('SIGINT', done);
-  process.once('SIGTERM', done);
-  if (process.env.KEDGE_EXIT_WITH_PARENT === '1') process.stdin.on('end', done).on('close', done).resume();
+/**
+ * Resolves `requested` on the first SIGINT, SIGTERM or (with a parent) end of stdin: the parent
+ * closed it, or died. `release` lets the process go.
+ */
+function stopRequest(): { requested: Promise<StopReason>; release(): void } {
+  let done!: (reason: StopReason) => void;
+  const requested = new Promise<StopReason>((resolve) => (done = resolve));
+  const signalled = (): void => done('signal');
+  const orphaned = (): void => done('parent');
+  process.once('SIGINT', signalled);
+  process.once('SIGTERM', signalled);
+  if (process.env.KEDGE_EXIT_WITH_PARENT === '1') {
+    process.stdin.on('end', orphaned).on('close', orphaned).resume();
+    // The parent reads our output: once it is gone, writing fails (EPIPE), which must not kill us before we have stopped.
+    for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
+  }
   return {
     requested,
     release: () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
+      process.off('SIGINT', signalled);
+      process.off('SIGTERM', signalled);
       process.stdin.destroy();
     },
   };

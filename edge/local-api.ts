@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
 import type { Logger } from '../shared/log.js';
+import type { Clock } from '../shared/clock.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 
@@ -9,6 +10,11 @@ export interface LocalApiDeps {
   port: number;
   cache: LocalCache;
   connectivity: () => { connected: boolean; since: number };
+  /** When the broker was last heard from (ms since the epoch); undefined before its first packet. */
+  lastHeardFromBroker: () => number | undefined;
+  /** The MQTT keepalive, in seconds: a silent broker is given up on after 1.5 times this. */
+  keepaliveSeconds: number;
+  clock: Clock;
   /** Resolves once the pods' statuses are current (edged's first sync); /pods waits for it. */
   ready?: () => Promise<void>;
   logger: Logger;
@@ -21,11 +27,20 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
-/** What GET /connection answers. */
+/**
+ * What GET /connection answers. `connected` stays true until the keepalive fails: a pulled
+ * cable shows first as `silentForSeconds` growing, then as `connected: false`, at most
+ * 1.5 × `keepaliveSeconds` after the broker last answered.
+ */
 export interface ConnectionReport {
   connected: boolean;
   offlineSince: string | null;
   queued: number;
+  /** When anything last came from the broker (a message, an ack, a ping's answer); null before the first. */
+  lastHeardFromBroker: string | null;
+  /** Seconds since then, to a tenth. */
+  silentForSeconds: number | null;
+  keepaliveSeconds: number;
 }
 
 function podList(cache: LocalCache): ObjectList<Pod> {
@@ -38,7 +53,15 @@ function podList(cache: LocalCache): ObjectList<Pod> {
 
 function connection(deps: LocalApiDeps): ConnectionReport {
   const c = deps.connectivity();
-  return { connected: c.connected, offlineSince: c.connected ? null : new Date(c.since).toISOString(), queued: deps.cache.outbox().length };
+  const heard = deps.lastHeardFromBroker();
+  return {
+    connected: c.connected,
+    offlineSince: c.connected ? null : new Date(c.since).toISOString(),
+    queued: deps.cache.outbox().length,
+    lastHeardFromBroker: heard === undefined ? null : new Date(heard).toISOString(),
+    silentForSeconds: heard === undefined ? null : Math.round((deps.clock.now() - heard) / 100) / 10,
+    keepaliveSeconds: deps.keepaliveSeconds,
+  };
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

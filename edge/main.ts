@@ -5,12 +5,13 @@ import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import type { SyncedMessage } from '../shared/protocol/envelope.js';
-import { defaultTiming, type Timing } from '../shared/timing.js';
+import { defaultTiming, keepaliveSeconds, type Timing } from '../shared/timing.js';
 import { followCloudSessions } from './cloud-session.js';
 import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
 import { answerLogRequest } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
+import { stopProcessPods } from './edged/node-shutdown.js';
 import { buildNode } from './edged/node-status.js';
 import { EdgeHub } from './hub/edge-hub.js';
 import type { Connectivity } from './hub/mqtt-link.js';
@@ -18,7 +19,7 @@ import { StatusSender } from './hub/status-sender.js';
 import { loadIdentity } from './identity.js';
 import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
-import { refOf, type LocalCache } from './metamanager/local-cache.js';
+import { podsIn, refOf, type LocalCache } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
 import type { Runtime } from './runtime/runtime.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
@@ -70,8 +71,10 @@ export interface EdgeHandle {
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */
   malformed(): number;
-  /** Releases every socket, timer and file. */
+  /** Releases every socket, timer and file; containers run on, to be adopted by the next edge process. */
   stop(): Promise<void>;
+  /** As a node shutdown: stops every process pod's container (each given at most `graceMs` after SIGTERM), then as stop(). */
+  shutdown(graceMs: number): Promise<void>;
 }
 
 const DEFAULT_NODE_IP = '127.0.0.1';
@@ -82,7 +85,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: `kedge edge ${options.nodeName}`, logger }));
   try {
     const edge = await startHolding(options, logger);
-    return { ...edge, stop: () => edge.stop().finally(() => lock.release()) };
+    return { ...edge, stop: () => edge.stop().finally(() => lock.release()), shutdown: (graceMs) => edge.shutdown(graceMs).finally(() => lock.release()) };
   } catch (err) {
     await lock.release();
     throw err;
@@ -148,7 +151,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const localApi =
     options.localApiPort === null
       ? undefined
-      : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api') });
+      : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api'), clock,
+          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = startNodeHeartbeat({
@@ -169,16 +173,18 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   logger.info('edge started', { node: nodeName, localApi: localApi?.url ?? 'none', bootId: identity.bootId, reboot });
 
   let stopping: Promise<void> | undefined;
-  const stop = async (): Promise<void> => {
+  const stop = async (shutdownGraceMs?: number): Promise<void> => {
     await localApi?.close();
     stopHeartbeat();
     statuses.stop();
     await edged.stop();
+    // Simulated containers hold nothing real: they are left for the next edge process to adopt.
+    if (shutdownGraceMs !== undefined) await stopProcessPods({ runtime: processes, pods: () => podsIn(cache), timing, logger: logger.child('edged') }, shutdownGraceMs);
     stopSessions();
     await hub.stop();
     handler.stop();
     await cache.flush();
-    processes.close(); // their processes run on, to be adopted by the next edge process
+    processes.close(); // what still runs runs on, to be adopted by the next edge process
     logger.info('edge stopped');
   };
 
@@ -195,5 +201,6 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     synced$: handler.synced$,
     malformed: () => hub.malformed,
     stop: () => (stopping ??= stop()),
+    shutdown: (graceMs) => (stopping ??= stop(graceMs)),
   };
 }

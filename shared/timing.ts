@@ -17,6 +17,8 @@ export interface Timing {
   reconnectMaxMs: number;
   /** MQTT keepalive (seconds on the wire; the broker drops a silent client after 1.5x). */
   keepaliveMs: number;
+  /** Edge: how long one attempt to connect to the broker may take; not shortened with a shorter keepalive, as a busy broker may need it. */
+  connectTimeoutMs: number;
   /** Cloud: first re-send of an unacked message, doubling up to the max. */
   resendMinMs: number;
   resendMaxMs: number;
@@ -41,6 +43,7 @@ export const defaultTiming: Timing = {
   reconnectMinMs: 250,
   reconnectMaxMs: 1_000,
   keepaliveMs: 10_000,
+  connectTimeoutMs: 10_000,
   resendMinMs: 2_000,
   resendMaxMs: 60_000,
   nodeMonitorPeriodMs: 5_000,
@@ -52,6 +55,11 @@ export const defaultTiming: Timing = {
 /** A duration written in an object (seconds of real time), in this profile's milliseconds. */
 export function scaledMs(timing: Pick<Timing, 'timeScale'>, seconds: number): number {
   return (seconds * 1000) / timing.timeScale;
+}
+
+/** The keepalive MQTT carries (whole seconds, at least 1) for a profile's keepaliveMs. */
+export function keepaliveSeconds(keepaliveMs: number): number {
+  return Math.max(1, Math.round(keepaliveMs / 1000));
 }
 
 export function scaleTiming(timing: Timing, scale: number): Timing {

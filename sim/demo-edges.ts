@@ -1,5 +1,6 @@
 import type { ConnectionReport } from '../edge/local-api.js';
 import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { busy, type EdgeControl, type EdgeProcessInfo, type EdgeProcessState, type EdgeRestart, type EdgeView } from './edge-routes.js';
 import { readyField, startRole, type RoleOptions, type RoleProcess } from './role-process.js';
@@ -11,6 +12,12 @@ export const EDGE_READY_TIMEOUT_MS = 20_000;
 
 export interface DemoEdgesOptions {
   clock: Clock;
+  /** Says when an edge process exits (and how to start it again) and when it starts again. */
+  logger: Logger;
+  /** The command that starts a node's edge again, for the line that says its process exited. */
+  restartCommand: (node: string) => string;
+  /** How long stopAll lets an edge shut its node down (stop its pods) before SIGKILL. */
+  stopGraceMs: number;
   onLine?: (line: string) => void;
   /** After a restart, once the new process is ready. */
   onRestarted?: (node: string, localApiUrl: string) => Promise<void>;
@@ -76,6 +83,7 @@ export class DemoEdges implements EdgeControl {
       await (how.crash ? old.kill() : old.stop());
       if (this.stopping) throw new Error(`the demo is stopping: ${node} is not started again`);
       const edge = this.launch(node, how.reboot ? ['--reboot'] : []);
+      this.options.logger.info(`${node}'s edge process started again (pid ${edge.child.pid}${how.reboot ? ', as after a node reboot' : ''})`);
       await this.readyOrKilled(node, edge);
       await this.options.onRestarted?.(node, entry.localApiUrl);
       return edge;
@@ -89,9 +97,10 @@ export class DemoEdges implements EdgeControl {
     return info && edgeViewOf(info, (path) => this.localJson(info.localApiUrl, path));
   }
 
+  /** Ends every edge process as the demo's own death would (its stdin closes): each stops its process pods first, unless started to keep them. */
   async stopAll(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.processes.values()].map((e) => e.stop()));
+    await Promise.all([...this.processes.values()].map((e) => e.stopAsParent(this.options.stopGraceMs)));
   }
 
   /** Waits for a restarted edge's ready line; one that does not come in time is killed. */
@@ -112,7 +121,16 @@ export class DemoEdges implements EdgeControl {
 
   private launch(node: string, extra: string[]): RoleProcess {
     const entry = this.entries.get(node)!;
-    const edge = (this.options.startProcess ?? startRole)({ name: node, args: [...entry.args, ...extra], env: this.options.env, readyPattern: /^kedge edge \S+ ready /, clock: this.options.clock, onLine: this.options.onLine });
+    const edge = (this.options.startProcess ?? startRole)({
+      name: node,
+      args: [...entry.args, ...extra],
+      env: this.options.env,
+      readyPattern: /^kedge edge \S+ ready /,
+      clock: this.options.clock,
+      onLine: this.options.onLine,
+      // Ctrl-C stops the demo, which then stops its edges in its own way (stopAll).
+      ownProcessGroup: true,
+    });
     const current = (): boolean => this.processes.get(node) === edge;
     this.processes.set(node, edge);
     entry.process = 'starting';
@@ -124,11 +142,20 @@ export class DemoEdges implements EdgeControl {
       () => {},
     );
     void edge.exited.then((code) => {
+      this.sayExited(node, edge, code);
       if (!current()) return;
       entry.process = 'exited';
       entry.exitCode = code;
     });
     return edge;
+  }
+
+  /** One line per exit; one nobody asked for says how to start the edge again. */
+  private sayExited(node: string, edge: RoleProcess, code: number | null): void {
+    const how = code !== null ? `exit code ${code}` : `killed by ${edge.child.signalCode ?? 'a signal'}`;
+    const line = `${node}'s edge process (pid ${edge.child.pid}) exited (${how})`;
+    if (this.stopping || this.entries.get(node)!.restarting) this.options.logger.info(line);
+    else this.options.logger.warn(`${line}; start it again with: ${this.options.restartCommand(node)}`);
   }
 
   private async localJson(base: string, path: string): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { cliName } from '../shared/cli-name.js';
 import { writePrivate } from '../shared/private-file.js';
 import { demoFilePath, type DemoFile } from '../shared/demo-file.js';
 
@@ -7,6 +8,11 @@ export { demoFilePath, readDemoFile, type DemoFile, type DemoNode } from '../sha
 export const DEFAULT_DEMO_DATA_DIR = '.kedge/demo';
 /** What a demo is called in its data dir's lock (lock-holders.ts), and to a second demo. */
 export const DEMO_COMMAND = 'kedge demo';
+
+/** `bin/kedge <args>` (cliName) for the demo with `dataDir`, naming it unless it is the default one. */
+export function kedgeCommandFor(dataDir: string, args: string): string {
+  return `${cliName()} ${args}${dataDir === DEFAULT_DEMO_DATA_DIR ? '' : ` --data-dir ${dataDir}`}`;
+}
 
 export async function writeDemoFile(dataDir: string, demo: DemoFile): Promise<void> {
   // Private, as the credentials beside it: it holds the control API's token and may hold an unspent login token.

@@ -6,7 +6,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
-import { DEMO_COMMAND, demoFilePath, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { DEMO_COMMAND, demoFilePath, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
@@ -26,7 +26,18 @@ export interface DemoOptions {
   roleArgs?: readonly string[];
   /** The data dir's lock, taken by the caller; released when the demo stops. None: the demo takes it. */
   lock?: DataDirLock;
+  /** Leave the edges' process pods running when the demo ends (by default they stop, as in a node shutdown). */
+  keepPods?: boolean;
 }
+
+/**
+ * The demo's edges use a shorter MQTT keepalive than `kedge edge` (10 s): a pulled cable is
+ * still noticed by keepalive alone, within 1.5 × 2 s instead of 15 s. The cloud's timing (node
+ * status every 10 s, Unknown after 40 s) is the same.
+ */
+export const DEMO_KEEPALIVE_SECONDS = 2;
+/** When the demo ends, its edges stop their process pods as a node shutdown does: each gets at most this long after SIGTERM. */
+export const DEMO_SHUTDOWN_GRACE_SECONDS = 10;
 
 export interface Demo {
   readonly kubeconfigPath: string;
@@ -54,6 +65,9 @@ export interface Demo {
 export function edgeDataDir(dataDir: string, node: string): string {
   return join(dataDir, 'edges', node);
 }
+
+/** What an edge may take to stop, on top of its pods' shutdown grace period. */
+const EDGE_STOP_MARGIN_MS = 5_000;
 
 function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
@@ -102,8 +116,12 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const nodes: DemoNode[] = [];
     const controlToken = newToken();
     const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, controlToken, apiUrl, brokerUrl, dashboardUrl, nodes });
+    const shutdownGraceSeconds = o.keepPods ? 0 : DEMO_SHUTDOWN_GRACE_SECONDS;
     const demoEdges = new DemoEdges({
       clock: o.clock,
+      logger: o.logger,
+      restartCommand: (node) => kedgeCommandFor(o.dataDir, `demo restart ${node}`),
+      stopGraceMs: (shutdownGraceSeconds * 1000) / o.timeScale + EDGE_STOP_MARGIN_MS,
       env: { KEDGE_TOKEN: token },
       onLine: o.onLine,
       onRestarted: async (node, localApiUrl) => {
@@ -115,7 +133,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     stops.push(() => demoEdges.stopAll());
     let localApiPort = o.localApiBasePort;
     for (const [node, proxyUrl] of proxyUrls) {
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node)];
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import type { LinkList } from './control-api.js';
 import { readDemoFile, type DemoFile } from './demo-file.js';
+import type { EdgeProcessInfo, EdgeRestart } from './edge-routes.js';
 import type { LinkState } from './link-proxy.js';
 
 /** A failure `kedge link` reports as it is: the message names the problem. */
@@ -12,6 +13,8 @@ export class LinkCommandError extends Error {
 export type LinkAction = 'cut' | 'heal' | 'reset';
 
 const REQUEST_TIMEOUT_MS = 5_000;
+/** An edge restart answers once the new process is ready (its stop, then up to 20 s): as long as the dashboard waits. */
+const RESTART_TIMEOUT_MS = 30_000;
 
 /** Talks to the control API of the demo running with `dataDir`. */
 export class LinkClient {
@@ -46,10 +49,15 @@ export class LinkClient {
     return (await this.request('POST', `/links/${encodeURIComponent(node)}/${action}`)) as LinkState;
   }
 
+  /** Ends the node's edge process and starts it again (as the dashboard's buttons); resolves once it is ready. */
+  async restartEdge(node: string, how: EdgeRestart): Promise<EdgeProcessInfo> {
+    return (await this.request('POST', `/edges/${encodeURIComponent(node)}/${how}`, RESTART_TIMEOUT_MS)) as EdgeProcessInfo;
+  }
+
   /** JSON from the control API; a non-2xx answer becomes a LinkCommandError with its message. */
-  private async request(method: string, path: string): Promise<unknown> {
+  private async request(method: string, path: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<unknown> {
     const abort = new AbortController();
-    const cancel = this.clock.setTimer(REQUEST_TIMEOUT_MS, () => abort.abort(new Error(`the demo did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    const cancel = this.clock.setTimer(timeoutMs, () => abort.abort(new Error(`the demo did not answer within ${timeoutMs} ms`)));
     try {
       const headers = this.demo.controlToken === undefined ? undefined : { authorization: `Bearer ${this.demo.controlToken}` };
       const res = await fetch(new URL(path, this.demo.controlUrl), { method, headers, signal: abort.signal });

@@ -25,6 +25,11 @@ export interface RoleProcess {
   stop(graceMs?: number): Promise<void>;
   /** kill -9, as a crash or a pulled power cord. */
   kill(): Promise<void>;
+  /**
+   * Closes its stdin, as this process's death would: the role stops as it does when its parent
+   * goes (a demo's edge then shuts its node down). SIGKILL after `graceMs`; resolves once it is gone.
+   */
+  stopAsParent(graceMs: number): Promise<void>;
 }
 
 export interface RoleOptions {
@@ -39,6 +44,11 @@ export interface RoleOptions {
   within?: readonly string[];
   /** The kedge entry point to run; default kedgeBin (an installed package's, for instance). */
   entry?: string;
+  /**
+   * In a process group of its own: a terminal's Ctrl-C (sent to its whole foreground group)
+   * then reaches only this process's parent, which ends the role as it chooses.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** Starts `kedge <args>` as a child process that also exits when this process dies. */
@@ -46,6 +56,7 @@ export function startRole(options: RoleOptions): RoleProcess {
   const [command, ...prefix] = [...(options.within ?? []), process.execPath];
   const child = spawn(command!, [...prefix, options.entry ?? kedgeBin, ...options.args], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
     env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -65,22 +76,25 @@ export function startRole(options: RoleOptions): RoleProcess {
   });
   ready.catch(() => {});
   const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  /** Asks it to end (`ask`), SIGKILL after `graceMs`; resolves once it is gone. */
+  const endWithin = async (ask: () => void, graceMs: number): Promise<void> => {
+    if (gone()) return;
+    ask();
+    const cancel = options.clock.setTimer(graceMs, () => child.kill('SIGKILL'));
+    await exited;
+    cancel();
+  };
   return {
     name: options.name,
     child,
     ready,
     exited,
-    async stop(graceMs = 5_000) {
-      if (gone()) return;
-      child.kill('SIGTERM');
-      const cancel = options.clock.setTimer(graceMs, () => child.kill('SIGKILL'));
-      await exited;
-      cancel();
-    },
+    stop: (graceMs = 5_000) => endWithin(() => child.kill('SIGTERM'), graceMs),
     async kill() {
       if (gone()) return;
       child.kill('SIGKILL');
       await exited;
     },
+    stopAsParent: (graceMs) => endWithin(() => child.stdin!.end(), graceMs),
   };
 }

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
-import { cliName } from '../cli-name.js';
+import { cliName } from '../../shared/cli-name.js';
 import { requestAs, runningCloud } from '../cloud-request.js';
 import { numberIn } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { defaultTiming, scaleTiming } from '../../shared/timing.js';
+import { defaultTiming, scaledMs, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
@@ -21,8 +21,15 @@ export function edgeCommand(): Command {
     .option('--data-dir <dir>', 'where the cache and runtime state live (default .kedge/edge/<node>)')
     .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
+    .option(
+      '--shutdown-grace-period <seconds>',
+      "started by a parent (kedge demo): the parent's end stops the process pods, as a node shutdown (SIGTERM, then SIGKILL after at most this long); 0 leaves them running",
+      numberIn(0, 3600),
+      0,
+    )
     .option('--reboot', 'start as after a node reboot: containers from before are gone and start again'));
   // --cloud to join with a join token, or --broker with the edge token.
   return requireEveryOption(command, [['--cloud', '--broker']]).action(async (o) => {
@@ -41,6 +48,7 @@ export function edgeCommand(): Command {
         await lock.release();
         throw err;
       }) : undefined;
+      const timing = scaleTiming({ ...defaultTiming, keepaliveMs: o.keepalive * 1000 }, o.timeScale);
       const edge = await startEdge({
         lock,
         nodeName: o.node,
@@ -49,7 +57,7 @@ export function edgeCommand(): Command {
         ...(joined ? { ca: joined.caPem } : {}),
         dataDir,
         localApiPort: o.localApiPort,
-        timing: scaleTiming(defaultTiming, o.timeScale),
+        timing,
         logger,
         reboot: Boolean(o.reboot),
         maxPods: o.maxPods,
@@ -57,7 +65,9 @@ export function edgeCommand(): Command {
         crashPoint,
       });
       process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);
-      return edge;
+      // A signal stops the edge alone: its pods run on, to be adopted by its next start.
+      const shutdownGraceMs = scaledMs(timing, o.shutdownGracePeriod);
+      return { stop: (reason) => (reason === 'parent' && shutdownGraceMs > 0 ? edge.shutdown(shutdownGraceMs) : edge.stop()) };
     }, logSettings(o), [{ port: o.localApiPort, host: '127.0.0.1', option: '--local-api-port', what: 'the local API' }]);
   });
 }

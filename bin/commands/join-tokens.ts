@@ -4,7 +4,7 @@ import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import type { Secret } from '../../shared/config-types.js';
 import { isKedgeError } from '../../shared/errors.js';
 import { signedByAnotherCa } from '../../shared/certificate-refused.js';
-import { cliName } from '../cli-name.js';
+import { cliName } from '../../shared/cli-name.js';
 import { anotherCloudError, cloudClient } from '../cloud-request.js';
 import { textTable } from '../text-table.js';
 import { realClock } from '../../shared/clock.js';

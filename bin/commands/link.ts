@@ -6,7 +6,7 @@ import { LinkClient, LinkCommandError, type LinkAction } from '../../sim/link-cl
 import type { LinkState } from '../../sim/link-proxy.js';
 import { nodeName } from '../options.js';
 
-interface LinkOptions {
+export interface LinkOptions {
   dataDir: string;
   output: 'text' | 'json';
 }
@@ -17,7 +17,8 @@ const describe: Record<LinkAction, string> = {
   reset: "Reset every connection on the edge's link (both ends get an RST); the link stays as it is",
 };
 
-function withCommonOptions(command: Command): Command {
+/** --data-dir (of the running demo) and -o text|json, as every command on a running demo takes. */
+export function withDemoOptions(command: Command): Command {
   return command
     .option('--data-dir <dir>', 'data dir of the running demo', DEFAULT_DEMO_DATA_DIR)
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
@@ -33,8 +34,8 @@ function table(states: LinkState[]): string {
   return textTable(rows);
 }
 
-/** Runs one link sub-command: prints its result, or the problem on stderr with exit code 1. */
-async function run(o: LinkOptions, work: (client: LinkClient) => Promise<{ json: unknown; text: string }>): Promise<void> {
+/** Runs one command on the running demo: prints its result, or the problem on stderr with exit code 1. */
+export async function runOnDemo(o: LinkOptions, work: (client: LinkClient) => Promise<{ json: unknown; text: string }>): Promise<void> {
   try {
     const client = await LinkClient.connect(o.dataDir, realClock);
     const out = await work(client);
@@ -47,9 +48,9 @@ async function run(o: LinkOptions, work: (client: LinkClient) => Promise<{ json:
 }
 
 function actionCommand(action: LinkAction): Command {
-  return withCommonOptions(new Command(action).description(describe[action]).argument('<node>', 'edge node name, e.g. edge-1', nodeName)).action(
+  return withDemoOptions(new Command(action).description(describe[action]).argument('<node>', 'edge node name, e.g. edge-1', nodeName)).action(
     (node: string, o: LinkOptions) =>
-      run(o, async (client) => {
+      runOnDemo(o, async (client) => {
         const state = await client.act(node, action);
         const text = action === 'reset' ? `${state.name}: connections reset; link ${summary(state)}` : `${state.name}: ${summary(state)}`;
         return { json: state, text };
@@ -58,9 +59,9 @@ function actionCommand(action: LinkAction): Command {
 }
 
 export function linkCommand(): Command {
-  const status = withCommonOptions(new Command('status').description('Show the state of every link, or of one').argument('[node]', 'edge node name', nodeName)).action(
+  const status = withDemoOptions(new Command('status').description('Show the state of every link, or of one').argument('[node]', 'edge node name', nodeName)).action(
     (node: string | undefined, o: LinkOptions) =>
-      run(o, async (client) => {
+      runOnDemo(o, async (client) => {
         if (node) {
           const state = await client.get(node);
           return { json: state, text: table([state]) };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
-import { cliName } from '../cli-name.js';
+import { cliName } from '../../shared/cli-name.js';
 import { nodeName } from '../options.js';
 import { printOrFail } from '../print-or-fail.js';
 import { createJoinToken, DEFAULT_TTL, listJoinTokens, revokeJoinToken } from './join-tokens.js';

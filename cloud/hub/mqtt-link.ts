@@ -1,4 +1,5 @@
 import { reconnectDelay } from '../../shared/backoff.js';
+import { keepaliveSeconds } from '../../shared/timing.js';
 import { connect, type MqttClient } from 'mqtt';
 import { mergeMap, Subject, type Observable } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
@@ -69,7 +70,7 @@ export function openMqttLink(options: LinkOptions): MqttLink {
       password: options.password,
       protocolVersion: 4, // aedes speaks MQTT 3.1.1 only
       clean: true, // [protocol] nothing depends on a persistent session
-      keepalive: Math.max(1, Math.round(options.keepaliveMs / 1000)),
+      keepalive: keepaliveSeconds(options.keepaliveMs),
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
       ...(options.ca ? { ca: options.ca } : {}),
     });

@@ -6,7 +6,7 @@ import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
 import { noCrash, type CrashPoint } from '../crash-point.js';
-import { refOf, type LocalCache } from '../metamanager/local-cache.js';
+import { podsIn, refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
 import { applyPodActions } from './apply-actions.js';
@@ -111,7 +111,7 @@ export class Edged {
     if (this.stopped) return;
     const { cache, runtime, clock, logger } = this.deps;
     try {
-      const desired = cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
+      const desired = podsIn(cache);
       let { actual, nextStart } = await this.snapshot(desired);
       const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {

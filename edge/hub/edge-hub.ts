@@ -49,7 +49,7 @@ export class EdgeHub {
       password: options.token,
       ...(options.ca ? { ca: options.ca } : {}),
       keepaliveMs: timing.keepaliveMs,
-      connectTimeoutMs: Math.max(1000, timing.keepaliveMs),
+      connectTimeoutMs: Math.max(1000, timing.connectTimeoutMs),
       reconnectMinMs: timing.reconnectMinMs,
       reconnectMaxMs: timing.reconnectMaxMs,
       will: { topic: topics.presence(nodeName), payload: this.presence(false) },
@@ -73,6 +73,11 @@ export class EdgeHub {
 
   get connectivity(): Connectivity {
     return this.link.connectivity;
+  }
+
+  /** When the broker was last heard from (ms since the epoch); undefined before its first packet. */
+  get lastHeardFromBroker(): number | undefined {
+    return this.link.lastHeard;
   }
 
   /** Ids of the hellos sent, one per session. */

@@ -4,6 +4,7 @@ import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { reconnectDelay } from '../../shared/backoff.js';
 import { signedByAnotherCa } from '../../shared/certificate-refused.js';
+import { keepaliveSeconds } from '../../shared/timing.js';
 
 export interface Connectivity {
   connected: boolean;
@@ -55,6 +56,8 @@ export class MqttLink {
   private stopped = false;
   /** The broker said our credential is bad (CONNACK 4 or 5): retried, but slowly. */
   private credentialRefused = false;
+  /** When anything last came from the broker (a message, an ack, a ping's answer). */
+  private lastHeardAt: number | undefined;
 
   constructor(private readonly options: MqttLinkOptions) {
     this.state = new BehaviorSubject<Connectivity>({ connected: false, since: options.clock.now() });
@@ -66,6 +69,11 @@ export class MqttLink {
 
   get connectivity(): Connectivity {
     return this.state.value;
+  }
+
+  /** When the broker was last heard from (ms since the epoch); undefined before its first packet. */
+  get lastHeard(): number | undefined {
+    return this.lastHeardAt;
   }
 
   get inbound$(): Observable<InboundPacket> {
@@ -113,7 +121,7 @@ export class MqttLink {
       password: o.password,
       protocolVersion: 4, // aedes speaks MQTT 3.1.1 only
       clean: true, // nothing depends on a persistent session (docs/protocol.md)
-      keepalive: Math.max(1, Math.round(o.keepaliveMs / 1000)),
+      keepalive: keepaliveSeconds(o.keepaliveMs),
       connectTimeout: o.connectTimeoutMs,
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
       will: { topic: o.will.topic, payload: o.will.payload, qos: 1, retain: true },
@@ -122,6 +130,7 @@ export class MqttLink {
     this.client = client;
     // Attached before CONNACK so nothing that arrives early is lost.
     client.on('message', (topic, payload) => this.packets.next({ topic, payload }));
+    client.on('packetreceive', () => (this.lastHeardAt = o.clock.now()));
     client.on('connect', () => void this.startSession(client));
     client.on('error', (err) => this.onError(err));
     client.on('close', () => this.onClose(client));

@@ -68,6 +68,11 @@ export function createMemoryCache(options: { tombstoneLimit?: number } = {}): Lo
   return new CacheDocument(emptyCacheData(), async () => {}, options.tombstoneLimit);
 }
 
+/** The pods the cache holds: what the cloud wants this node to run. */
+export function podsIn(cache: Pick<LocalCache, 'objects'>): Pod[] {
+  return cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
+}
+
 /** The ref naming the version of an object the edge holds (for hello and podStatus). */
 export function refOf(held: CachedObject): ObjectRef {
   const ref: ObjectRef = { kind: held.kind, name: held.name, uid: held.uid };

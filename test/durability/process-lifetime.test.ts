@@ -11,10 +11,10 @@ describe('runUntilStopped', () => {
     const stopped: string[] = [];
     const run = runUntilStopped('test-role', async () => {
       process.emit('SIGTERM'); // as if sent just after the ready line
-      return { stop: async () => void stopped.push('stopped') };
+      return { stop: async (reason) => void stopped.push(`stopped on a ${reason}`) };
     });
     await run;
-    expect(stopped).toEqual(['stopped']);
+    expect(stopped).toEqual(['stopped on a signal']);
     expect(process.listenerCount('SIGTERM')).toBe(0);
     expect(process.listenerCount('SIGINT')).toBe(0);
   });

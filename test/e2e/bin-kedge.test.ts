@@ -3,7 +3,7 @@ import { copyFile, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliNameIn } from '../../bin/cli-name.js';
+import { cliNameIn } from '../../shared/cli-name.js';
 import { repoRoot } from '../../shared/repo-paths.js';
 
 const wrapper = join(repoRoot, 'bin', 'kedge');

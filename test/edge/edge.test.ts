@@ -90,7 +90,7 @@ describe('edge against a real MQTT broker', () => {
 
     await ackStatuses();
     await waitFor(() => edge.cache.outbox().length === 0, 'outbox drained by acks');
-    expect(await getJson(`${edge.localApiUrl}/connection`)).toEqual({ connected: true, offlineSince: null, queued: 0 });
+    expect(await getJson(`${edge.localApiUrl}/connection`)).toEqual({ connected: true, offlineSince: null, queued: 0, lastHeardFromBroker: expect.any(String), silentForSeconds: expect.any(Number), keepaliveSeconds: 10 });
 
     const del = await cloud.send({ type: 'delete', ref });
     await cloud.expect((m) => m.type === 'ack' && m.parentId === del.id, 1, 'ack of the delete');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalApi } from '../../edge/local-api.js';
 import type { LocalCache } from '../../edge/metamanager/local-cache.js';
 import type { ListenerTimeouts } from '../../shared/http-timeouts.js';
+import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import { startControlApi } from '../../sim/control-api.js';
 import { rawConnect, type RawConnection } from '../support/raw-connection.js';
@@ -13,7 +14,7 @@ const DEADLINE_MS = 15_000;
 const emptyCache = { objects: () => [], outbox: () => [] } as unknown as LocalCache;
 
 const listeners: Record<string, () => Promise<{ url: string; close(): Promise<void> }>> = {
-  "the edge's local API": () => startLocalApi({ port: 0, cache: emptyCache, connectivity: () => ({ connected: true, since: 0 }), logger: silentLogger, timeouts }),
+  "the edge's local API": () => startLocalApi({ port: 0, cache: emptyCache, connectivity: () => ({ connected: true, since: 0 }), lastHeardFromBroker: () => undefined, keepaliveSeconds: 10, clock: realClock, logger: silentLogger, timeouts }),
   "the demo's control API": () => startControlApi({ links: new Map(), logger: silentLogger, timeouts }),
 };
 

@@ -3,19 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { DemoEdges, EDGE_READY_TIMEOUT_MS } from '../../sim/demo-edges.js';
 import type { RoleProcess } from '../../sim/role-process.js';
 import { FakeClock } from '../../shared/clock.js';
+import { memoryLogger } from '../../shared/log.js';
 
 /** A stand-in edge process: ready when the test says, gone when stopped or killed (stop waits for `releaseStop`). */
 class FakeEdge implements RoleProcess {
-  readonly child = {} as ChildProcess;
+  readonly child: ChildProcess;
+  /** What the child says of itself: its pid, and the signal that ended it. */
+  private readonly proc: { pid: number; signalCode: string | null };
   readonly ready: Promise<string>;
   readonly exited: Promise<number | null>;
   markReady = (): void => {};
   killed = false;
+  /** The grace stopAsParent was given, once it was called. */
+  stoppedAsParent: number | undefined;
   private exit = (_code: number | null): void => {};
   private stopGate: Promise<void> = Promise.resolve();
   releaseStop = (): void => {};
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    pid: number,
+  ) {
+    this.proc = { pid, signalCode: null };
+    this.child = this.proc as unknown as ChildProcess;
     this.ready = new Promise((resolve) => (this.markReady = () => resolve(`kedge edge ${name} ready local-api=http://127.0.0.1:1`)));
     this.exited = new Promise((resolve) => (this.exit = resolve));
   }
@@ -31,22 +41,42 @@ class FakeEdge implements RoleProcess {
 
   async kill(): Promise<void> {
     this.killed = true;
+    this.die();
+  }
+
+  async stopAsParent(graceMs: number): Promise<void> {
+    this.stoppedAsParent = graceMs;
+    this.exit(0);
+  }
+
+  /** Exits by itself, as after a kill -9 from outside. */
+  die(): void {
+    this.proc.signalCode = 'SIGKILL';
     this.exit(null);
   }
 }
 
-function demoEdges(clock: FakeClock): { edges: DemoEdges; started: FakeEdge[] } {
+function demoEdges(clock: FakeClock): { edges: DemoEdges; started: FakeEdge[]; lines: string[]; args: string[][] } {
   const started: FakeEdge[] = [];
+  const args: string[][] = [];
+  const logger = memoryLogger('demo');
   const edges = new DemoEdges({
     clock,
+    logger,
+    restartCommand: (node) => `bin/kedge demo restart ${node} --data-dir /tmp/d`,
+    stopGraceMs: 15_000,
     startProcess: (o) => {
-      const edge = new FakeEdge(o.name);
+      const edge = new FakeEdge(o.name, 4000 + started.length);
       started.push(edge);
+      args.push(o.args);
       return edge;
     },
   });
-  return { edges, started };
+  return { edges, started, lines: logger.lines, args };
 }
+
+/** A log line without its time stamp. */
+const untimed = (line: string): string => line.replace(/^\S+ /, '');
 
 describe("a demo's edge processes", () => {
   it('kills a restarted edge that is not ready in time, and says so; the node can be restarted again', async () => {
@@ -80,5 +110,54 @@ describe("a demo's edge processes", () => {
     await stopped;
     expect(await restart).toBe('the demo is stopping: edge-1 is not started again');
     expect(started).toHaveLength(1);
+  });
+
+  it('says when an edge process exits by itself, and how to start it again; the restart says it started again', async () => {
+    const clock = new FakeClock();
+    const { edges, started, lines } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    started[0]!.markReady();
+    started[0]!.die();
+    await clock.advance(0);
+    expect(lines.map(untimed)).toEqual(["WARN  [demo] edge-1's edge process (pid 4000) exited (killed by SIGKILL); start it again with: bin/kedge demo restart edge-1 --data-dir /tmp/d"]);
+    expect(edges.info('edge-1')).toMatchObject({ process: 'exited', exitCode: null });
+
+    const restart = edges.restartProcess('edge-1');
+    await clock.advance(0);
+    started[1]!.markReady();
+    await restart;
+    expect(lines.slice(1).map(untimed)).toEqual(["INFO  [demo] edge-1's edge process started again (pid 4001)"]);
+  });
+
+  it('a crash or a reboot it was asked for: the exit and the new start, with no hint', async () => {
+    const clock = new FakeClock();
+    const { edges, started, lines, args } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    started[0]!.markReady();
+    const crash = edges.restart('edge-1', 'crash')!;
+    await clock.advance(0);
+    started[1]!.markReady();
+    expect(await crash).toMatchObject({ name: 'edge-1', process: 'running' });
+    const reboot = edges.restart('edge-1', 'reboot')!;
+    await clock.advance(0);
+    started[2]!.markReady();
+    await reboot;
+    expect(lines.map(untimed)).toEqual([
+      "INFO  [demo] edge-1's edge process (pid 4000) exited (killed by SIGKILL)",
+      "INFO  [demo] edge-1's edge process started again (pid 4001)",
+      "INFO  [demo] edge-1's edge process (pid 4001) exited (exit code 0)",
+      "INFO  [demo] edge-1's edge process started again (pid 4002, as after a node reboot)",
+    ]);
+    expect(args.map((a) => a.slice(1))).toEqual([[], [], ['--reboot']]);
+  });
+
+  it("stopAll ends every edge as the demo's own end would (its stdin), with the grace it was given", async () => {
+    const clock = new FakeClock();
+    const { edges, started, lines } = demoEdges(clock);
+    edges.start('edge-1', ['edge']);
+    edges.start('edge-2', ['edge']);
+    await edges.stopAll();
+    expect(started.map((e) => e.stoppedAsParent)).toEqual([15_000, 15_000]);
+    expect(lines.map(untimed)).toEqual(["INFO  [demo] edge-1's edge process (pid 4000) exited (exit code 0)", "INFO  [demo] edge-2's edge process (pid 4001) exited (exit code 0)"]);
   });
 });

@@ -22,3 +22,13 @@ export async function liveProcesses(): Promise<LiveProcess[]> {
   }
   return out;
 }
+
+/** The process runs (a zombie does not count: it has ended, and waits only for its parent). */
+export async function isRunning(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}

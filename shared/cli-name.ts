@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { repoRoot } from '../shared/repo-paths.js';
+import { repoRoot } from './repo-paths.js';
 
 export interface CliNameContext {
   repoRoot: string;
