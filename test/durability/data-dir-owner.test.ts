@@ -71,7 +71,7 @@ describe('a data dir in use refuses a second owner (real processes)', () => {
   it('a second kedge demo on the same data dir refuses cleanly and touches nothing', async () => {
     const run = await kedgeWithin('demo', '--data-dir', dir, ...ports, '--local-api-base-port', '0');
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`cannot start: data dir ${dir} is in use by pid ${demo.child.pid} (kedge demo)`);
+    expect(run.stderr).toContain(`a kedge demo already runs in ${dir} (pid ${demo.child.pid}); a data dir has one demo`);
     await demoKeepsWorking();
   });
 
