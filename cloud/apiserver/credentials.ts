@@ -6,7 +6,7 @@ import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { makePrivateDir, writePrivate } from '../../shared/private-file.js';
 import type { TokenEntry } from './authn.js';
-import { readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
+import { readTokensFile, TOKENS_FILE, tokensFileText, type TokensFile } from './tokens-document.js';
 import { caUsable, certCovers, generateCa, generateServingCert, hasKeyIdentifiers, reissueCa, type ServingCert } from './tls-cert.js';
 
 /**
@@ -56,7 +56,7 @@ export async function loadOrCreateCredentials(dataDir: string, logger: Logger = 
   const creds: Credentials = stored ? { ...credentialsIn(stored), hub: newToken() } : { admin: newToken(), cloud: newToken(), hub: newToken(), edge: newToken() };
   await makePrivateDir(dataDir);
   // A damaged file is replaced, not kept as the last good copy.
-  await writePrivate(path, JSON.stringify({ ...stored, ...creds }, null, 2) + '\n', { keepPrevious: problem === undefined });
+  await writePrivate(path, tokensFileText({ ...stored, ...creds }), { keepPrevious: problem === undefined });
   return creds;
 }
 

@@ -90,9 +90,12 @@ function validateRequirements(r: unknown, at: string): StatusCause[] {
     if (request.signed === undefined) continue;
     if (!limit) {
       if (!overcommitAllowed(name)) causes.push({ reason: 'FieldValueRequired', message: 'Required value: Limit must be set for non overcommitable resources', field: `${at}.limits` });
-    } else if (limit.signed !== undefined && request.signed !== limit.signed && !overcommitAllowed(name)) {
+      continue;
+    }
+    if (limit.signed === undefined) continue;
+    if (request.signed !== limit.signed && !overcommitAllowed(name)) {
       causes.push(invalidValue(`${at}.requests`, value, `must be equal to ${name} limit of ${String(limit.value)}`));
-    } else if (limit.signed !== undefined && request.signed > limit.signed) {
+    } else if (request.signed > limit.signed) {
       causes.push(invalidValue(`${at}.requests`, value, `must be less than or equal to ${name} limit of ${String(limit.value)}`));
     }
   }

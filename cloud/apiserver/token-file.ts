@@ -7,7 +7,7 @@ import type { TokenEntry } from './authn.js';
 import { apiTokens, newToken, writePrivate } from './credentials.js';
 import { NODE_USER_PREFIX, NODES_GROUP } from './node-authz.js';
 import type { TokenSource } from './token-reload.js';
-import { parseTokensFile, readTokensFile, TOKENS_FILE, type TokensFile } from './tokens-document.js';
+import { parseTokensFile, readTokensFile, TOKENS_FILE, tokensFileText } from './tokens-document.js';
 
 /**
  * API tokens added while the cloud runs (`kedge token create`). They live in tokens.json next
@@ -63,7 +63,7 @@ export async function addApiToken(dataDir: string, entry: TokenEntry): Promise<v
   const read = await readTokensFile(dataDir, silentLogger);
   const file = read.value;
   if (!file) throw noCloudData(dataDir);
-  await writePrivate(path, fileText({ ...file, tokens: [...(file.tokens ?? []), entry] }), { keepPrevious: read.problem === undefined });
+  await writePrivate(path, tokensFileText({ ...file, tokens: [...(file.tokens ?? []), entry] }), { keepPrevious: read.problem === undefined });
 }
 
 /**
@@ -78,14 +78,12 @@ export async function removeApiTokens(dataDir: string, user: string): Promise<nu
   const copy = await readFile(previousCopy(path), 'utf8').then(parseTokensFile, () => undefined);
   const gone = new Set([...(file.tokens ?? []), ...(copy?.tokens ?? [])].filter((t) => t.user === user).map((t) => t.token));
   if (gone.size === 0) throw new KedgeError('NotFound', `no API token of user "${user}" in ${path} or its last good copy`);
-  const text = fileText({ ...file, tokens: (file.tokens ?? []).filter((t) => !gone.has(t.token)) });
+  const text = tokensFileText({ ...file, tokens: (file.tokens ?? []).filter((t) => !gone.has(t.token)) });
   // The copy first: a run cut short between the two leaves the token in tokens.json, where it shows.
   await writePrivate(previousCopy(path), text);
   await writePrivate(path, text);
   return gone.size;
 }
-
-const fileText = (file: TokensFile): string => JSON.stringify(file, null, 2) + '\n';
 
 const noCloudData = (dataDir: string): KedgeError =>
   new KedgeError('NotFound', `no kedge cloud data in ${resolve(dataDir)} (no ${TOKENS_FILE}): start the cloud first (kedge cloud or npm start)`);

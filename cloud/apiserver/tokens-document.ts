@@ -29,6 +29,9 @@ export function parseTokensFile(text: string): TokensFile {
   return file;
 }
 
+/** The file's text as the cloud and `kedge token` write it. */
+export const tokensFileText = (file: TokensFile): string => JSON.stringify(file, null, 2) + '\n';
+
 function isTokenEntry(v: unknown): v is TokenEntry {
   const e = v as Partial<TokenEntry> | null;
   const strings = (x: unknown): boolean => Array.isArray(x) && x.every((g) => typeof g === 'string');

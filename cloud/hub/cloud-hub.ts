@@ -18,7 +18,7 @@ import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
 import { collectLedgers } from './ledger-gc.js';
 import { openMqttLink } from './mqtt-link.js';
-import type { SessionTransport } from './node-session.js';
+import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
 

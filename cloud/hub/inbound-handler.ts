@@ -8,7 +8,7 @@ import { timestamp } from '../apiserver/object-meta.js';
 import type { BoundPods } from './bound-pods.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
-import type { SessionTransport } from './node-session.js';
+import type { SessionTransport } from './node-outbox.js';
 import type { Sessions } from './sessions.js';
 import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 

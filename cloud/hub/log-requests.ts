@@ -2,7 +2,8 @@ import type { Cancel, Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { LogChunk, LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import { humanDuration } from '../apiserver/tables.js';
-import type { NodeSession, SessionTransport } from './node-session.js';
+import type { SessionTransport } from './node-outbox.js';
+import type { NodeSession } from './node-session.js';
 
 /** What a log request needs of the node's session (a node never seen has none). */
 export type LogTarget = Pick<NodeSession, 'node' | 'connected' | 'offlineSince'>;

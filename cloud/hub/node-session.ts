@@ -6,8 +6,6 @@ import type { AckLedger } from './ack-ledger.js';
 import { NodeOutbox, type SessionTransport } from './node-outbox.js';
 import { isNewer, planResync, podRef, type ResyncPlan } from './resync.js';
 
-export type { SessionTransport } from './node-outbox.js';
-
 export interface SessionDeps {
   clock: Clock;
   timing: Pick<Timing, 'resendMinMs' | 'resendMaxMs'>;

@@ -104,6 +104,9 @@ describe('NodeRestriction: what a node may change on its own Node', () => {
   it('an admin still taints, cordons and labels it', async () => {
     const merge = { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { taints: [], unschedulable: true } };
     expect((await f.json('PATCH', OWN, { body: merge, contentType: 'application/strategic-merge-patch+json' })).status).toBe(200);
+    const after = await stored();
+    expect(after.metadata.labels).toEqual({ ...ownNode().metadata.labels, 'node-role.kubernetes.io/control-plane': '' });
+    expect([after.spec?.unschedulable, after.spec?.taints ?? []]).toEqual([true, []]);
   });
 });
 
