@@ -27,6 +27,7 @@ export interface CloudSessionDeps {
  */
 export function followCloudSessions(deps: CloudSessionDeps): () => void {
   const { handler, cache, edged, statuses, timing, logger } = deps;
+  const resendAll = (): void => void edged.reportAllStatuses().then(() => statuses.flush());
   const subscriptions = new Subscription();
   subscriptions.add(
     deps.inbound$.subscribe((message) => {
@@ -49,7 +50,7 @@ export function followCloudSessions(deps: CloudSessionDeps): () => void {
       const longAbsence = firstSession || (downSince !== undefined && c.since - downSince >= timing.nodeMonitorGraceMs);
       firstSession = false;
       downSince = undefined;
-      if (longAbsence) void edged.reportAllStatuses().then(() => statuses.flush());
+      if (longAbsence) resendAll();
       else statuses.flush();
     }),
   );
@@ -62,7 +63,7 @@ export function followCloudSessions(deps: CloudSessionDeps): () => void {
         void edged.sync();
       }
       // [SYNC-15] However short the absence, the cloud may have marked our pods not ready: it says so.
-      if (m.body.resendStatuses) void edged.reportAllStatuses().then(() => statuses.flush());
+      if (m.body.resendStatuses) resendAll();
     }),
   );
   return () => subscriptions.unsubscribe();

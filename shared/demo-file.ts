@@ -33,15 +33,9 @@ export function demoFilePath(dataDir: string): string {
 
 /** The demo file, or undefined when there is none (or it is not a demo file). */
 export async function readDemoFile(dataDir: string): Promise<DemoFile | undefined> {
-  let text: string;
   try {
-    text = await readFile(demoFilePath(dataDir), 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<DemoFile>;
-    return typeof parsed.controlUrl === 'string' && Array.isArray(parsed.nodes) ? (parsed as DemoFile) : undefined;
+    const parsed = JSON.parse(await readFile(demoFilePath(dataDir), 'utf8')) as Partial<DemoFile> | null;
+    return typeof parsed?.controlUrl === 'string' && Array.isArray(parsed.nodes) ? (parsed as DemoFile) : undefined;
   } catch {
     return undefined;
   }

@@ -33,6 +33,6 @@ export interface NodeShutdownDeps {
 export async function stopProcessPods(deps: NodeShutdownDeps, shutdownGraceMs: number): Promise<void> {
   const stops = planNodeShutdown(await deps.runtime.listContainers(), deps.pods(), deps.timing, shutdownGraceMs);
   deps.logger.info(`node shutdown: stopping ${stops.length} process pod container${stops.length === 1 ? '' : 's'} (SIGTERM, then SIGKILL after at most ${shutdownGraceMs / 1000} s)`);
-  const failed = (await Promise.allSettled(stops.map((s) => deps.runtime.stopContainer(s.containerId, s.graceMs)))).filter((r) => r.status === 'rejected');
-  for (const f of failed) deps.logger.warn('node shutdown: a process pod container could not be stopped', { error: String((f as PromiseRejectedResult).reason) });
+  const settled = await Promise.allSettled(stops.map((s) => deps.runtime.stopContainer(s.containerId, s.graceMs)));
+  for (const r of settled) if (r.status === 'rejected') deps.logger.warn('node shutdown: a process pod container could not be stopped', { error: String(r.reason) });
 }

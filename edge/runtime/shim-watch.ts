@@ -6,7 +6,7 @@ import { containerPaths, exitFromEvent, readExitFile, UNKNOWN_EXIT, type ExitInf
 import { pollUntil, shimOf, type ProcessRecord } from './process-state.js';
 
 /** How often a stop looks whether an adopted process (not our child: no exit event) is gone. */
-export const ADOPTED_POLL_MS = 100;
+const ADOPTED_POLL_MS = 100;
 
 export interface ShimWatchDeps {
   dataDir: string;

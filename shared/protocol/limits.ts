@@ -7,13 +7,13 @@
 /** The deepest an object may nest, its root object being level 1 (arrays count as levels). */
 export const MAX_OBJECT_NESTING = 64;
 /** The envelope around a message's body is one level. */
-export const ENVELOPE_NESTING = 1;
+const ENVELOPE_NESTING = 1;
 /** Payloads deeper than this are dropped before parsing. */
 export const MAX_PAYLOAD_NESTING = MAX_OBJECT_NESTING + ENVELOPE_NESTING;
 
 /** Payloads larger than this are dropped before parsing. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 /** Room for the envelope (ids, the object's ref) and what the server adds to a stored object (resourceVersion, deletion marks). */
-export const ENVELOPE_BYTES = 16 * 1024;
+const ENVELOPE_BYTES = 16 * 1024;
 /** The largest object, as JSON, that the API stores. */
 export const MAX_OBJECT_BYTES = MAX_PAYLOAD_BYTES - ENVELOPE_BYTES;
