@@ -8,9 +8,10 @@ type CloudAccess = { server: string; token: string; ca?: string };
 export async function cloudAccess(dataDir: string): Promise<CloudAccess> {
   const { readKubeconfig } = await import('../sim/fleet-pods.js');
   const { KUBECONFIG_FILE } = await import('../cloud/apiserver/credentials.js');
-  const kubeconfig = join(resolve(dataDir), KUBECONFIG_FILE);
+  const dir = resolve(dataDir);
+  const kubeconfig = join(dir, KUBECONFIG_FILE);
   return readKubeconfig(kubeconfig).catch(() => {
-    throw new Error(`no kedge cloud found with data dir ${resolve(dataDir)} (no readable ${kubeconfig}; start one with npm start or ${cliName()} cloud)`);
+    throw new Error(`no kedge cloud found with data dir ${dir} (no readable ${kubeconfig}; start one with npm start or ${cliName()} cloud)`);
   });
 }
 

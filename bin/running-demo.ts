@@ -4,14 +4,14 @@ import { entriesOf, judge } from '../shared/lock-holders.js';
 import { DEFAULT_DEMO_DATA_DIR, DEMO_COMMAND, readDemoFile, type DemoFile } from '../sim/demo-file.js';
 
 /** A demo that holds its data dir; `file` (its URLs) once it is ready. */
-export interface RunningDemo {
+interface RunningDemo {
   pid: number;
   dataDir: string;
   file?: DemoFile;
 }
 
 /** The demo that runs in `dataDir` on this machine, if one does: the lock says whether it runs, demo.json where to reach it. */
-export async function findRunningDemo(dataDir: string): Promise<RunningDemo | undefined> {
+async function findRunningDemo(dataDir: string): Promise<RunningDemo | undefined> {
   const dir = resolve(dataDir);
   const verdicts = await Promise.all((await entriesOf(join(dir, LOCK_DIR))).map((entry) => judge(entry, dir)));
   const pid = verdicts.find((v) => v.state === 'running' && v.entry.holder?.command === DEMO_COMMAND)?.entry.holder?.pid;
@@ -24,7 +24,7 @@ export async function findRunningDemo(dataDir: string): Promise<RunningDemo | un
  * What a second demo says instead of starting: which demo runs, how to reach it, how to start
  * another beside it. `startCommand` starts a demo (`npm start --`, `bin/kedge demo`).
  */
-export function describeRunningDemo(demo: RunningDemo, dataDirAsGiven: string, startCommand: string): string {
+function describeRunningDemo(demo: RunningDemo, dataDirAsGiven: string, startCommand: string): string {
   const reach = demo.file
     ? [
         `  API:        ${demo.file.apiUrl}`,

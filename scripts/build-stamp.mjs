@@ -60,10 +60,14 @@ export async function endBuild(root) {
   await rename(join(root, BEGUN), join(root, STAMP));
 }
 
-/** Runs `npm run build` in `root` when dist/ is not current, saying why; false when the build failed. */
-export async function buildIfStale(root) {
-  const why = await whyBuild(root);
-  if (why === undefined) return true;
+/** Runs `npm run build` in `root`, saying why (whyBuild's answer); false when the build failed. */
+export function runBuild(root, why) {
   process.stderr.write(`building (${why})…\n`);
   return spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status === 0;
+}
+
+/** Runs `npm run build` in `root` when dist/ is not current (see runBuild); false when the build failed. */
+export async function buildIfStale(root) {
+  const why = await whyBuild(root);
+  return why === undefined || runBuild(root, why);
 }

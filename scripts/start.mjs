@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildIfStale, whyBuild } from './build-stamp.mjs';
+import { runBuild, whyBuild } from './build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const kedgeBin = join(root, 'dist', 'bin', 'kedge.js');
@@ -34,8 +34,9 @@ function demoRunning() {
   return true;
 }
 
-const stale = (await whyBuild(root)) !== undefined;
-if ((stale && demoRunning()) || !(await buildIfStale(root))) {
+// One walk of the sources: it says whether to build, and why.
+const why = await whyBuild(root);
+if (why !== undefined && (demoRunning() || !runBuild(root, why))) {
   process.exitCode = 1;
 } else {
   // `kedge demo` in this process, as `node dist/bin/kedge.js demo …` runs it (with dist/ current, it is the one to say that a demo runs already).

@@ -37,7 +37,7 @@ export interface DemoOptions {
  */
 export const DEMO_KEEPALIVE_SECONDS = 2;
 /** When the demo ends, its edges stop their process pods as a node shutdown does: each gets at most this long after SIGTERM. */
-export const DEMO_SHUTDOWN_GRACE_SECONDS = 10;
+const DEMO_SHUTDOWN_GRACE_SECONDS = 10;
 
 export interface Demo {
   readonly kubeconfigPath: string;

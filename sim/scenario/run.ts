@@ -7,7 +7,7 @@ import type { Verdict } from './judge.js';
 import { check } from './observe.js';
 import { RunRecorder } from './recorder.js';
 import type { ScenarioReport } from './report.js';
-import { Sampler } from './sampler.js';
+import { clamp, Sampler } from './sampler.js';
 import type { ExpectStep, Scenario } from './types.js';
 
 export interface RunDeps {
@@ -19,8 +19,6 @@ export interface RunDeps {
   signal?: AbortSignal;
   onProgress?: (line: string) => void;
 }
-
-const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
 /** Real milliseconds between two looks at an expectation. */
 export const pollIntervalMs = (scale: number): number => clamp(2_000 / scale, 50, 500);

@@ -4,7 +4,7 @@ import { glimpse } from './observe.js';
 import type { RunRecorder } from './recorder.js';
 import { summarize, type EdgeDown } from './timeline.js';
 
-const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
+export const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
 /** Real milliseconds between periodic timeline samples: 5 s of cluster time, at most 1 s and at least 0.2 s real. */
 export const sampleIntervalMs = (scale: number): number => clamp(5_000 / scale, 200, 1_000);
