@@ -37,6 +37,7 @@ describe('README.md and docs/ as a user reads them', () => {
     const options = demoOptions();
     expect([...options.keys()].filter((k) => k.endsWith('-port')).sort()).toEqual(['api-port', 'local-api-base-port', 'mqtt-port']);
     const nodes = options.get('nodes')!;
+    expect(nodes).toBeGreaterThan(0);
     const base = options.get('local-api-base-port')!;
     const taken = new Set([8080, 1883, 10551, 10552, 10553]);
     for (const file of await readdir(join(repoRoot, 'examples'))) {

@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliNameIn } from '../../shared/cli-name.js';
 import { repoRoot } from '../../shared/repo-paths.js';
+import { run as runIn, type CliRun } from '../support/kedge-cli.js';
 
 const wrapper = join(repoRoot, 'bin', 'kedge');
 
-const run = (file: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout: 20_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
-  });
+const run = (file: string, args: string[], cwd: string): Promise<CliRun> => runIn(file, args, { cwd, timeoutMs: 20_000 });
 
 /** bin/kedge, the checkout's way to run the built CLI: `node <checkout>/dist/bin/kedge.js "$@"`. */
 describe('bin/kedge', () => {

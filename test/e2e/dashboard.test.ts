@@ -80,7 +80,7 @@ describe('the dashboard in Chromium', () => {
     await page.locator('#unplaced', { hasText: 'after-the-mark' }).waitFor({ timeout: 10_000 });
     const row = page.locator(`${card('edge-2')} .cloud-view tr`, { has: page.locator('th', { hasText: new RegExp(`^${name}$`) }) });
     expect(await row.locator('td.ready').textContent()).toBe('1/1');
-    expect(await row.textContent()).toContain('Running');
+    expect(await row.locator('td.status').textContent()).toBe('Running');
     expect(await row.textContent()).not.toMatch(/not ready/i);
     await api.delete({ resource: 'pods', namespace: 'default', name: marker.metadata.name });
   };

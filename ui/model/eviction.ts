@@ -1,8 +1,8 @@
 import type { Node, Pod, Taint, Toleration } from './kube.js';
 
 /** The node lifecycle controller's rules (docs/controllers.md), as kubectl users know them. */
-export const UNREACHABLE_TAINT_KEY = 'node.kubernetes.io/unreachable';
-export const AUTONOMY_DURATION_ANNOTATION = 'kedge.io/autonomy-duration';
+const UNREACHABLE_TAINT_KEY = 'node.kubernetes.io/unreachable';
+const AUTONOMY_DURATION_ANNOTATION = 'kedge.io/autonomy-duration';
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 };
 
