@@ -7,7 +7,7 @@ import { realClock } from '../../shared/clock.js';
 import { startRole, type RoleProcess } from '../../sim/role-process.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 import { killMarker, markerPid, markerPod } from '../support/marker-pod.js';
-import { isRunning, liveProcesses } from '../support/processes.js';
+import { isRunning, killProcessesNaming, liveProcesses } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -45,6 +45,7 @@ describe.skipIf(!hasKubectl)('kedge demo ended: what becomes of its process pods
     await demo?.kill();
     demo = undefined;
     await killMarker(mark());
+    await killProcessesNaming(dir); // --keep-pods leaves the pod's shim, which writes under dir as it sees the pod end
     await rm(dir, { recursive: true, force: true });
   });
 

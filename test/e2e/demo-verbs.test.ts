@@ -10,7 +10,7 @@ import { DEMO_KEEPALIVE_SECONDS, startDemo, type Demo } from '../../sim/demo.js'
 import { kedge } from '../support/kedge-cli.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 import { killMarker, markerPid, markerPod } from '../support/marker-pod.js';
-import { isRunning } from '../support/processes.js';
+import { isRunning, killProcessesNaming } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -38,6 +38,7 @@ describe('a running demo: its edges from the command line', () => {
   afterAll(async () => {
     await demo?.stop();
     if (dir) await killMarker(mark());
+    if (dir) await killProcessesNaming(dir);
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { waitFor } from './wait.js';
 
 export interface LiveProcess {
   pid: number;
@@ -31,4 +32,20 @@ export async function isRunning(pid: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Kills (-9) every process whose command line names `path` (a test's data dir: a pod's shim left
+ * running on purpose, say) and waits until none runs, so removing the dir races no writer.
+ */
+export async function killProcessesNaming(path: string, timeoutMs = 10_000): Promise<void> {
+  const naming = async (): Promise<number[]> => (await liveProcesses()).filter((p) => p.args.some((a) => a.includes(path))).map((p) => p.pid);
+  for (const pid of await naming()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  await waitFor(async () => (await naming()).length === 0, `no process naming ${path}`, timeoutMs, 50);
 }
