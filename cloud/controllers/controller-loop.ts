@@ -15,6 +15,37 @@ export function source<T>(events: Observable<CacheEvent<T>>, handle: (event: Cac
   return { events, handle: handle as (event: CacheEvent<unknown>) => void };
 }
 
+export interface SubscribedSources {
+  /** Resolves once every source has delivered its first SYNCED (or once unsubscribed). */
+  synced: Promise<void>;
+  unsubscribe(): void;
+}
+
+/** Subscribes every source: each event goes to its handler first, then counts towards `synced`. */
+export function subscribeSources(sources: readonly Source[]): SubscribedSources {
+  let pending = sources.length;
+  let release!: () => void;
+  const synced = new Promise<void>((resolve) => (release = resolve));
+  const subscriptions: Subscription[] = sources.map(({ events, handle }) => {
+    let first = true;
+    return events.subscribe((event) => {
+      handle(event);
+      if (event.type === 'SYNCED' && first) {
+        first = false;
+        if (--pending === 0) release();
+      }
+    });
+  });
+  if (pending === 0) release();
+  return {
+    synced,
+    unsubscribe() {
+      for (const s of subscriptions) s.unsubscribe();
+      release();
+    },
+  };
+}
+
 export interface LoopOptions {
   clock: Clock;
   logger: Logger;
@@ -31,9 +62,8 @@ export interface LoopOptions {
 export class ControllerLoop {
   readonly queue: KeyQueue;
   private readonly timers = new Map<string, { due: number; cancel: Cancel }>();
-  private readonly subscriptions: Subscription[] = [];
+  private subscribed: SubscribedSources | undefined;
   private workers: Promise<void> | undefined;
-  private stopWaiting: (() => void) | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: LoopOptions) {
@@ -42,24 +72,8 @@ export class ControllerLoop {
 
   /** Subscribes the sources and resolves once all have synced and the workers run. */
   async start(sources: readonly Source[]): Promise<void> {
-    let pending = sources.length;
-    const synced = new Promise<void>((resolve) => {
-      this.stopWaiting = resolve;
-      for (const { events, handle } of sources) {
-        let first = true;
-        this.subscriptions.push(
-          events.subscribe((event) => {
-            handle(event);
-            if (event.type === 'SYNCED' && first) {
-              first = false;
-              if (--pending === 0) resolve();
-            }
-          }),
-        );
-      }
-      if (pending === 0) resolve();
-    });
-    await synced;
+    this.subscribed = subscribeSources(sources);
+    await this.subscribed.synced;
     if (this.closing) return;
     const { reconcile, logger, concurrency } = this.options;
     this.workers = runWorkers({ queue: this.queue, reconcile, logger, concurrency });
@@ -80,11 +94,10 @@ export class ControllerLoop {
 
   close(): Promise<void> {
     return (this.closing ??= (async () => {
-      for (const s of this.subscriptions) s.unsubscribe();
+      this.subscribed?.unsubscribe();
       for (const t of this.timers.values()) t.cancel();
       this.timers.clear();
       this.queue.close();
-      this.stopWaiting?.();
       await this.workers;
     })());
   }

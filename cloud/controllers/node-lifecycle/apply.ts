@@ -5,6 +5,7 @@ import type { ApiClient } from '../../apiserver/client.js';
 import type { EventRecorder } from '../events.js';
 import type { NodeHealthAction } from './node-health.js';
 import type { PodNotReadyAction } from './pods-not-ready.js';
+import type { TaintManagerAction } from './taint-manager.js';
 
 /** The thin apply of the node lifecycle plans: API writes and Events, nothing decided here. */
 export interface ApplyDeps {
@@ -78,4 +79,14 @@ export async function applyEvictions(deps: ApplyDeps, pods: readonly Pod[]): Pro
     },
     (err) => isKedgeError(err, 'NotFound') || isKedgeError(err, 'Conflict'),
   );
+}
+
+/** Records the taint manager's Events and warnings, evicts, then sets the node's next wake-up (not if an eviction failed). */
+export async function applyTaintManager(deps: ApplyDeps & { wakeAt(at: number | undefined): void }, actions: readonly TaintManagerAction[]): Promise<void> {
+  for (const action of actions) {
+    if (action.type === 'event') deps.events.record(action.pod, action.eventType, action.reason, action.message);
+    else if (action.type === 'warnInvalidAutonomy') deps.logger.warn('ignoring invalid autonomy duration', { node: action.node, value: action.value });
+    else if (action.type === 'evict') await applyEvictions(deps, action.pods);
+    else deps.wakeAt(action.at);
+  }
 }
