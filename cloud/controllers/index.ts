@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../apiserver/registry.js';
+import type { ResourceDef } from '../apiserver/kinds/registry.js';
 import type { Controller } from './controller.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';

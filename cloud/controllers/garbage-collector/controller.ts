@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/types.js';
-import { isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { isDeleting } from '../../apiserver/rest/deletion-rules.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';

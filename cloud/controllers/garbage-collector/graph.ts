@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../../shared/types.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 import { ownerReferencesOf, type GraphEntry } from './object-ref.js';
 
 /**

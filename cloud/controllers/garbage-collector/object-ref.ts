@@ -1,6 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
-import type { ResourceRef } from '../../apiserver/client.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ResourceRef } from '../../client/client.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 
 /** An object the garbage collector knows: its kind's row of the resource table and the object. */
 export interface GraphEntry {

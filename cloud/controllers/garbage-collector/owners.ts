@@ -1,6 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
-import type { ResourceRef } from '../../apiserver/client.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ResourceRef } from '../../client/client.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 import type { OwnerGraph } from './graph.js';
 import { ownerDef, ownerReferencesOf, resourceRef, type GraphEntry } from './object-ref.js';
 import { stateOfOwner, type OwnerState, type ResolvedOwner } from './plan.js';

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/types.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../apiserver/rest/deletion-rules.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 import type { CacheEvent } from '../../informer/informer.js';
 import { ownerReferencesOf } from './object-ref.js';
 import { needsLook, type OwnerView } from './owners.js';

@@ -1,9 +1,9 @@
 import { KedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import type { KubeObject, Namespace } from '../../../shared/types.js';
-import type { ApiClient } from '../../apiserver/client.js';
-import { isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ApiClient } from '../../client/client.js';
+import { isDeleting } from '../../apiserver/rest/deletion-rules.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ignoreGone } from '../garbage-collector/apply.js';

@@ -1,6 +1,6 @@
 import type { KubeObject, Namespace } from '../../../shared/types.js';
-import { NAMESPACE_FINALIZER, isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { NAMESPACE_FINALIZER, isDeleting } from '../../apiserver/rest/deletion-rules.js';
+import type { ResourceDef } from '../../apiserver/kinds/registry.js';
 
 /** The objects of one namespaced kind found in the namespace. */
 export interface NamespaceContent {
