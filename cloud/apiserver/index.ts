@@ -23,5 +23,6 @@ export type * from '../client/client.js';
 export { generateServingCert, type ServingCert } from './auth/tls-cert.js';
 export { clusterResources, coreResources } from './kinds/resources.js';
 export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } from './kinds/apps-resources.js';
-export { NODESYNC_GROUP, nodeSyncResource, type AckedObject, type NodeSync } from './kinds/nodesync-resource.js';
+export { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../client/nodesync.js';
+export { nodeSyncResource } from './kinds/nodesync-resource.js';
 export { createRemoteClient, remoteHandler } from './http/remote-handler.js';

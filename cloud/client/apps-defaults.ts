@@ -1,5 +1,5 @@
 import type { Deployment, PodTemplateSpec, ReplicaSet } from '../../shared/apps-types.js';
-import { defaultContainer } from '../apiserver/kinds/pod-admission.js';
+import { defaultContainer } from './pod-defaults.js';
 
 /**
  * apps/v1 defaulting as kube-apiserver does it (SetDefaults_Deployment, SetDefaults_ReplicaSet,

@@ -34,10 +34,13 @@ export interface ApiWatchEvent<T extends KubeObject = KubeObject> {
   object: T;
 }
 
+/** How a delete treats the object's dependents (metav1.DeletionPropagation). */
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
 /** meta/v1 DeleteOptions, the parts kedge honours. */
 export interface DeleteOptions {
   /** Background (default for most kinds), Foreground (dependents first) or Orphan (dependents keep running). */
-  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  propagationPolicy?: PropagationPolicy;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
 }

@@ -1,7 +1,7 @@
 import type { Timing } from '../../shared/timing.js';
 import type { SessionLookup, UserInfo } from '../apiserver/auth/authn.js';
 import { adminOnly, adminTokenOnly } from '../apiserver/auth/authz.js';
-import { DEFAULT_TOLERATION_SECONDS } from '../apiserver/kinds/pod-admission.js';
+import { DEFAULT_TOLERATION_SECONDS } from '../client/pod-defaults.js';
 import { jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
 import type { DemoProxy } from './demo-proxy.js';
 import type { DashboardLogins } from './logins.js';

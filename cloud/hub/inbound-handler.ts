@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/log.js';
 import type { HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
 import type { NodeCondition } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
-import { timestamp } from '../apiserver/rest/server-metadata.js';
+import { timestamp } from '../client/object-meta.js';
 import type { BoundPods } from './bound-pods.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';

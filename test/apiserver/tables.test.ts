@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/types.js';
-import { humanDuration } from '../../cloud/apiserver/rest/tables.js';
+import { humanDuration } from '../../cloud/client/human-duration.js';
 import { podStatusReason } from '../../cloud/apiserver/kinds/printers.js';
 import { apiFixture, node, pod, takeEvents } from '../support/api-fixture.js';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../cloud/client/client.js';
-import type { NodeSync } from '../../cloud/apiserver/kinds/nodesync-resource.js';
+import type { NodeSync } from '../../cloud/client/nodesync.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { NODESYNCS } from '../../cloud/hub/nodesync-api.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCredentials } from '../../cloud/apiserver/auth/credentials.js';
-import type { NodeSync } from '../../cloud/apiserver/kinds/nodesync-resource.js';
+import type { NodeSync } from '../../cloud/client/nodesync.js';
 import { startEdge, type EdgeHandle } from '../../edge/main.js';
 import { realClock, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';

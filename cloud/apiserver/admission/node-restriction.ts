@@ -1,7 +1,7 @@
 import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject, Node } from '../../../shared/types.js';
 import { nodeNameOf } from '../auth/node-authz.js';
-import { stableJson } from '../rest/server-metadata.js';
+import { stableJson } from '../../client/object-meta.js';
 import type { AdmissionContext, ResourceDef } from '../kinds/registry.js';
 
 /**

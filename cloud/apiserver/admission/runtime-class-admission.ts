@@ -1,7 +1,7 @@
 import type { RuntimeClass } from '../../../shared/config-types.js';
 import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject, Pod, Toleration } from '../../../shared/types.js';
-import { stableJson } from '../rest/server-metadata.js';
+import { stableJson } from '../../client/object-meta.js';
 import { runtimeClassResource } from '../kinds/node-resources.js';
 import type { LookupContext } from '../kinds/registry.js';
 

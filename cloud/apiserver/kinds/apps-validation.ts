@@ -1,7 +1,7 @@
 import type { Deployment, IntOrPercent, LabelSelector, PodTemplateSpec, ReplicaSet } from '../../../shared/apps-types.js';
 import type { StatusCause } from '../../../shared/errors.js';
 import { isEmptySelector, selectorMatches } from '../../../shared/label-selector.js';
-import { stableJson } from '../rest/server-metadata.js';
+import { stableJson } from '../../client/object-meta.js';
 import { invalidValue, required } from '../admission/admission.js';
 import { podStrategy } from './pod-admission.js';
 import type { AdmissionContext } from './registry.js';

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../shared/types.js';
 import { nameColumn } from './printers.js';
 import type { Printer, ResourceDef } from './registry.js';
-import { humanDuration } from '../rest/tables.js';
+import { humanDuration } from '../../client/human-duration.js';
 
 /** core/v1 Events, as `kubectl get events` and `kubectl describe` read them. */
 interface EventShape extends KubeObject {

@@ -3,6 +3,7 @@ import type { Container, Pod, Toleration } from '../../../shared/types.js';
 import { checkLabel, invalidValue, required } from '../admission/admission.js';
 import { normalizePodSpecQuantities, validatePodSpecQuantities } from '../admission/quantity-validation.js';
 import type { ResourceStrategy } from './registry.js';
+import { defaultContainer, DEFAULT_TOLERATION_SECONDS } from '../../client/pod-defaults.js';
 import { admitRuntimeClass } from '../admission/runtime-class-admission.js';
 
 /**
@@ -37,29 +38,8 @@ export const podStrategy: ResourceStrategy = {
   },
 };
 
-/** Container defaults (SetDefaults_Container); pod templates of Deployments and ReplicaSets get them too. */
-export function defaultContainer(c: Container): void {
-  c.imagePullPolicy ??= pullPolicy(c.image);
-  c.terminationMessagePath ??= '/dev/termination-log';
-  c.terminationMessagePolicy ??= 'File';
-  c.resources ??= {};
-  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
-}
-
-/** Always for ":latest" or an untagged image, else IfNotPresent. */
-function pullPolicy(image: unknown): string {
-  if (typeof image !== 'string' || !image) return 'IfNotPresent'; // validation refuses a missing or non-string image
-  if (image.includes('@')) return 'IfNotPresent';
-  const lastPart = image.slice(image.lastIndexOf('/') + 1);
-  const colon = lastPart.lastIndexOf(':');
-  return colon < 0 || lastPart.slice(colon + 1) === 'latest' ? 'Always' : 'IfNotPresent';
-}
-
 /** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
 export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';
-
-/** How long a pod tolerates a not-ready or unreachable node unless it says otherwise (seconds of cluster time: the node controller divides them by the time scale). */
-export const DEFAULT_TOLERATION_SECONDS = 300;
 
 /**
  * The DefaultTolerationSeconds plugin: tolerate not-ready and unreachable nodes for 300 s. An

@@ -1,6 +1,7 @@
 import type { ContainerStatus, Namespace, Node, Pod } from '../../../shared/types.js';
 import type { Printer } from './registry.js';
-import { age, humanDuration } from '../rest/tables.js';
+import { age } from '../rest/tables.js';
+import { humanDuration } from '../../client/human-duration.js';
 
 /** Column sets and cells as kube-apiserver's printers (pkg/printers/internalversion) produce them. */
 export const nameColumn = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };

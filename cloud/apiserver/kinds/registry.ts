@@ -2,6 +2,7 @@ import type { KubeObject } from '../../../shared/types.js';
 import type { StatusCause } from '../../../shared/errors.js';
 import type { ColumnDefinition } from '../rest/tables.js';
 import type { UserInfo } from '../auth/authn.js';
+import type { ApiResource } from '../../client/api-resource.js';
 
 /** What an admission step may look at: the clock's "now", the old object on updates, and who asks. */
 export interface AdmissionContext {
@@ -69,21 +70,13 @@ export interface SubresourceDef {
 }
 
 /** One row of the resource table: everything the generic REST machinery needs to serve a kind. */
-export interface ResourceDef {
-  group: string;
-  version: string;
-  /** Plural, lower case: "pods". */
-  resource: string;
+export interface ResourceDef extends ApiResource {
   singular: string;
-  kind: string;
-  namespaced: boolean;
   shortNames: string[];
   categories: string[];
   subresources: SubresourceDef[];
   printer?: Printer;
   strategy?: ResourceStrategy;
-  /** A read-only kind computed in memory instead of kept in the store (componentstatuses). */
-  source?: () => KubeObject[];
 }
 
 export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

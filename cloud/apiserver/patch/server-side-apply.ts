@@ -1,6 +1,7 @@
 import { KedgeError, isKedgeError } from '../../../shared/errors.js';
 import type { KubeObject, ObjectMeta } from '../../../shared/types.js';
-import { checkTypeMeta, stableJson, timestamp } from '../rest/server-metadata.js';
+import { checkTypeMeta } from '../rest/server-metadata.js';
+import { stableJson, timestamp } from '../../client/object-meta.js';
 import { patchStrategies } from './patch-strategies.js';
 import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
 import { decodeObject } from '../http/request-body.js';

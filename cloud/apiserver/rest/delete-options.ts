@@ -1,9 +1,7 @@
 import { KedgeError, type StatusCause } from '../../../shared/errors.js';
+import type { PropagationPolicy } from '../../client/client.js';
 import type { ApiRequest } from '../request.js';
 import { decodeDeleteOptions } from '../http/request-body.js';
-
-/** How a delete treats the object's dependents (metav1.DeletionPropagation). */
-export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 
 const policies: readonly string[] = ['Foreground', 'Background', 'Orphan'];
 

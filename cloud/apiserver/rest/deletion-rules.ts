@@ -2,8 +2,9 @@ import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject, Namespace } from '../../../shared/types.js';
 import { invalid } from '../admission/admission.js';
 import type { DeleteRequestOptions } from './delete-options.js';
-import { timestamp } from './server-metadata.js';
+import { timestamp } from '../../client/object-meta.js';
 import type { ResourceDef } from '../kinds/registry.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, isDeleting } from '../../client/deletion.js';
 
 /**
  * Kubernetes deletion rules, pure: which finalizers a DELETE leaves on an object, how an
@@ -11,25 +12,11 @@ import type { ResourceDef } from '../kinds/registry.js';
  * a deleting object may not do. The I/O around them is in rest-delete.ts.
  */
 
-/** The garbage collector orphans the dependents, then removes this finalizer. */
-export const ORPHAN_FINALIZER = 'orphan';
-/** The garbage collector deletes the blocking dependents first, then removes this finalizer. */
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
-/** spec.finalizers of a namespace: the namespace controller removes it once the namespace is empty. */
-export const NAMESPACE_FINALIZER = 'kubernetes';
 /** Namespaces the NamespaceLifecycle admission plugin refuses to delete. */
 export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
 export function isNamespaces(def: ResourceDef): boolean {
   return def.group === '' && def.resource === 'namespaces';
-}
-
-export function isDeleting(obj: KubeObject): boolean {
-  return obj.metadata.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null;
-}
-
-export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
-  return obj.metadata.finalizers?.includes(finalizer) ?? false;
 }
 
 /** Whether the dependents should be orphaned: the options say so, else an orphan finalizer already does. */

@@ -1,7 +1,7 @@
 import type { KubeObject, Pod } from '../../../shared/types.js';
 import type { DeleteRequestOptions } from './delete-options.js';
-import { isDeleting } from './deletion-rules.js';
-import { timestamp } from './server-metadata.js';
+import { isDeleting } from '../../client/deletion.js';
+import { timestamp } from '../../client/object-meta.js';
 
 /**
  * Graceful pod deletion, as kube's pod strategy does it: a pod on a node is only marked

@@ -3,8 +3,9 @@ import type { KubeObject, Namespace, Pod } from '../../../shared/types.js';
 import type { DeleteRequestOptions } from './delete-options.js';
 import {
   IMMORTAL_NAMESPACES, checkDeletionOnUpdate, completesDeletion, finalizersAfterDelete, immortalNamespace,
-  isDeleting, isNamespaces, markAsDeleting, startTermination,
+  isNamespaces, markAsDeleting, startTermination,
 } from './deletion-rules.js';
+import { isDeleting } from '../../client/deletion.js';
 import { markForGracefulDeletion, podGracePeriod } from './graceful.js';
 import { checkTypeMeta } from './server-metadata.js';
 import type { ResourceDef } from '../kinds/registry.js';

@@ -1,14 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
+import { stableJson, timestamp } from '../../client/object-meta.js';
 import { apiVersionOf, hasSubresource, type ResourceDef } from '../kinds/registry.js';
 
 /** Server-owned metadata on create and update (uid, timestamps, generation) and the status rules. */
-
-/** RFC 3339 without fractions, as Kubernetes writes timestamps. */
-export function timestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -95,11 +91,4 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
   const [x, y] = [strip(a), strip(b)];
   // The cheap comparison settles almost every case; key order alone must not bump the generation.
   return JSON.stringify(x) !== JSON.stringify(y) && stableJson(x) !== stableJson(y);
-}
-
-/** JSON with object keys sorted, so that key order does not count as a change. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
-  );
 }

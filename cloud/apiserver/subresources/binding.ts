@@ -1,6 +1,6 @@
 import { KedgeError } from '../../../shared/errors.js';
 import type { Pod, PodCondition } from '../../../shared/types.js';
-import { timestamp } from '../rest/server-metadata.js';
+import { timestamp } from '../../client/object-meta.js';
 import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeBody } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';

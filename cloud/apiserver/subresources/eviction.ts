@@ -1,7 +1,7 @@
 import { KedgeError, isKedgeError } from '../../../shared/errors.js';
 import type { KubeObject, Pod, PodCondition } from '../../../shared/types.js';
 import { deleteOptionsFrom, type DeleteRequestOptions } from '../rest/delete-options.js';
-import { timestamp } from '../rest/server-metadata.js';
+import { timestamp } from '../../client/object-meta.js';
 import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeBody } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';
