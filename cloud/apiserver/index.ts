@@ -1,4 +1,4 @@
-/** The apiserver's public surface, for the composition root and tests. */
+/** The apiserver's public surface, for the composition root, the handlers it mounts (dashboard, join) and tests. */
 export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.js';
 export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http/http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
@@ -12,6 +12,7 @@ export {
   readEdgeToken,
   loadOrCreateServingCert,
   LOOPBACK_HOSTS,
+  newToken,
   writeKubeconfig,
   type Credentials,
 } from './auth/credentials.js';
@@ -26,3 +27,9 @@ export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } fro
 export { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../client/nodesync.js';
 export { nodeSyncResource } from './kinds/nodesync-resource.js';
 export { createRemoteClient, remoteHandler } from './http/remote-handler.js';
+
+// What a handler mounted beside the API (the dashboard, joining) answers and checks with.
+export { jsonResponse, methodNotAllowed, textResponse } from './request.js';
+export type { PageHandler } from './http/http-server.js';
+export { bearerOf, DASHBOARD_SESSION_GROUP, type SessionLookup } from './auth/authn.js';
+export { adminOnly, adminTokenOnly } from './auth/authz.js';

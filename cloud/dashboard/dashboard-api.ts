@@ -1,8 +1,6 @@
 import type { Timing } from '../../shared/timing.js';
-import type { SessionLookup, UserInfo } from '../apiserver/auth/authn.js';
-import { adminOnly, adminTokenOnly } from '../apiserver/auth/authz.js';
 import { DEFAULT_TOLERATION_SECONDS } from '../client/pod-defaults.js';
-import { jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
+import { adminOnly, adminTokenOnly, jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse, type SessionLookup, type UserInfo } from '../apiserver/index.js';
 import type { DemoProxy } from './demo-proxy.js';
 import type { DashboardLogins } from './logins.js';
 
