@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import type { Pod } from '../shared/types.js';
 import { Cluster } from '../sim/local-cluster.js';

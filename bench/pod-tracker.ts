@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import type { Pod } from '../shared/types.js';
 
 /** When each pod was created (by us), bound and first seen Running through a watch. */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCredentials } from '../cloud/apiserver/credentials.js';
-import { createRemoteClient } from '../cloud/apiserver/remote-handler.js';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import { readCredentials } from '../cloud/apiserver/auth/credentials.js';
+import { createRemoteClient } from '../cloud/apiserver/http/remote-handler.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import type { Node, Pod } from '../shared/types.js';
 import { FLEET_FILE } from '../sim/fleet.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import { wallDelay } from '../shared/clock.js';
 import type { Pod } from '../shared/types.js';
 import { PodTracker } from './pod-tracker.js';

@@ -1,5 +1,5 @@
 import { createApiServer, ensureSystemNamespaces } from '../cloud/apiserver/index.js';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import { startScheduler } from '../cloud/scheduler/index.js';
 import { MemoryStore } from '../cloud/store/memory-store.js';
 import { realClock } from '../shared/clock.js';

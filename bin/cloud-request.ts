@@ -7,7 +7,7 @@ type CloudAccess = { server: string; token: string; ca?: string };
 /** The cloud a data dir belongs to: its API server and admin token, from the kubeconfig it wrote. */
 export async function cloudAccess(dataDir: string): Promise<CloudAccess> {
   const { readKubeconfig } = await import('../sim/fleet-pods.js');
-  const { KUBECONFIG_FILE } = await import('../cloud/apiserver/credentials.js');
+  const { KUBECONFIG_FILE } = await import('../cloud/apiserver/auth/credentials.js');
   const dir = resolve(dataDir);
   const kubeconfig = join(dir, KUBECONFIG_FILE);
   return readKubeconfig(kubeconfig).catch(() => {
@@ -41,7 +41,7 @@ export async function cloudRequest(dataDir: string, method: 'GET' | 'POST', path
 
 /** One request to the cloud at `access.server` as `access.token`'s user (see cloudRequest); `dataDir`: where the access came from. */
 export async function requestAs(access: CloudAccess, method: 'GET' | 'POST', path: string, dataDir?: string): Promise<unknown> {
-  const { remoteHandler } = await import('../cloud/apiserver/remote-handler.js');
+  const { remoteHandler } = await import('../cloud/apiserver/http/remote-handler.js');
   const handle = remoteHandler(access.server, undefined, access.ca);
   const res = await handle({ method, path, query: new URLSearchParams(), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' } }).catch((err: unknown) => {
     if (dataDir !== undefined && signedByAnotherCa(err)) throw anotherCloudError(dataDir, `the cloud at ${access.server} answers`);
@@ -53,8 +53,8 @@ export async function requestAs(access: CloudAccess, method: 'GET' | 'POST', pat
 }
 
 /** An ApiClient for the running cloud of `dataDir`, as its kubeconfig's user, over TLS checked against its CA. */
-export async function cloudClient(dataDir: string): Promise<import('../cloud/apiserver/client.js').ApiClient> {
-  const { createRemoteClient } = await import('../cloud/apiserver/remote-handler.js');
+export async function cloudClient(dataDir: string): Promise<import('../cloud/client/client.js').ApiClient> {
+  const { createRemoteClient } = await import('../cloud/apiserver/http/remote-handler.js');
   const access = await cloudAccess(dataDir);
   return createRemoteClient(access.server, access.token, access.ca);
 }

@@ -1,5 +1,5 @@
 import { sameSecret } from '../shared/digest.js';
-import type { Credentials } from './apiserver/credentials.js';
+import type { Credentials } from './apiserver/index.js';
 import { CLOUD_USERNAME, type Authenticate } from './hub/index.js';
 import type { NodeCredentials } from './join/index.js';
 import { isLoopbackAddress } from './network.js';

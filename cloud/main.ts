@@ -17,7 +17,7 @@ import {
   writeKubeconfig,
   type Credentials,
 } from './apiserver/index.js';
-import type { ApiClient } from './apiserver/client.js';
+import type { ApiClient } from './client/client.js';
 import { NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';

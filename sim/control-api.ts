@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bearerOf } from '../cloud/apiserver/authn.js';
+import { bearerOf } from '../cloud/apiserver/auth/authn.js';
 import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerTimeouts } from '../shared/http-timeouts.js';
 import { sameSecret } from '../shared/digest.js';
 import type { Logger } from '../shared/log.js';

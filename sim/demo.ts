@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { newToken, readCredentials, readEdgeToken } from '../cloud/apiserver/credentials.js';
+import { newToken, readCredentials, readEdgeToken } from '../cloud/apiserver/auth/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import { FOR_PARENT_ENV, lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import type { Logger } from '../shared/log.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import type { ApiClient } from '../cloud/apiserver/client.js';
+import type { ApiClient } from '../cloud/client/client.js';
 import type { Clock } from '../shared/clock.js';
 import { isKedgeError, KedgeError } from '../shared/errors.js';
 import type { Node, Pod } from '../shared/types.js';

@@ -12,8 +12,8 @@ const dataDirOption = ['--data-dir <dir>', 'data dir of the cloud or demo (its k
 
 
 async function backup(file: string, o: Options): Promise<string> {
-  const { BACKUP_PATH } = await import('../../cloud/apiserver/backup-path.js');
-  const { writePrivate } = await import('../../cloud/apiserver/credentials.js');
+  const { BACKUP_PATH } = await import('../../cloud/apiserver/ops/backup-path.js');
+  const { writePrivate } = await import('../../cloud/apiserver/auth/credentials.js');
   const { checkBackup } = await import('../../cloud/store/backup.js');
   const text = (await cloudRequest(o.dataDir, 'GET', BACKUP_PATH)) as string;
   const info = checkBackup(Buffer.from(text), `the cloud's answer to GET ${BACKUP_PATH}`);

@@ -61,7 +61,7 @@ async function joinedNodes(dataDir: string): Promise<{ node: string; passwordHas
  * running cloud, and the `nodes` given. Problems worth knowing go to `warn`.
  */
 export async function writeMosquittoConfig(o: MosquittoConfigOptions, warn: (line: string) => void): Promise<MosquittoConfigResult> {
-  const { loadOrCreateCredentials, readCredentials } = await import('../../cloud/apiserver/credentials.js');
+  const { loadOrCreateCredentials, readCredentials } = await import('../../cloud/apiserver/auth/credentials.js');
   const { writePrivate } = await import('../../shared/private-file.js');
   const { hashPassword } = await import('../../cloud/hub/password-hash.js');
   const { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile } = await import('../../cloud/hub/mosquitto-config.js');

@@ -44,7 +44,7 @@ const say = (line: string): boolean => process.stdout.write(line + '\n');
 async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
   const { startFleet, FLEET_FILE } = await import('../../sim/fleet.js');
   const { startControlApi } = await import('../../sim/control-api.js');
-  const { newToken } = await import('../../cloud/apiserver/credentials.js');
+  const { newToken } = await import('../../cloud/apiserver/auth/credentials.js');
   const { writePrivate } = await import('../../shared/private-file.js');
   const access = o.kubeconfig ? await (await import('../../sim/fleet-pods.js')).readKubeconfig(o.kubeconfig) : undefined;
   const fleet = await startFleet({
@@ -80,7 +80,7 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
 }
 
 async function createPods(o: FleetCommandOptions, access: { server: string; token: string; ca?: string }, names: string[]): Promise<void> {
-  const { createRemoteClient } = await import('../../cloud/apiserver/remote-handler.js');
+  const { createRemoteClient } = await import('../../cloud/apiserver/http/remote-handler.js');
   const { createFleetPods, fleetPod, fleetPodNames, waitForReadyNodes } = await import('../../sim/fleet-pods.js');
   const api = createRemoteClient(access.server, access.token, access.ca);
   await waitForReadyNodes(api, names, {

@@ -25,7 +25,7 @@ export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()
   const { parseGoDuration } = await import('../../cloud/controllers/node-lifecycle/go-duration.js');
   const { formatJoinToken, caFingerprint, newBootstrapToken } = await import('../../shared/join-token.js');
   const { bootstrapTokenSecret, JOIN_NAMESPACE } = await import('../../cloud/join/secrets.js');
-  const { CA_CERT_FILE } = await import('../../cloud/apiserver/credentials.js');
+  const { CA_CERT_FILE } = await import('../../cloud/apiserver/auth/credentials.js');
   const ttl = parseGoDuration(o.ttl);
   if (ttl === undefined || ttl < 0) throw new Error(`--ttl: "${o.ttl}" is not a duration such as 24h, 90m or 0 (never expires)`);
   const caFile = join(resolve(o.dataDir), CA_CERT_FILE);

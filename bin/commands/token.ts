@@ -19,7 +19,7 @@ interface CreateOptions {
 /** Where the new token's kubeconfig points: the server (from the data dir's kubeconfig unless given) and the cloud's CA. */
 async function clusterOf(o: CreateOptions): Promise<{ server: string; caPem: string }> {
   const { readKubeconfig } = await import('../../sim/fleet-pods.js');
-  const { CA_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/credentials.js');
+  const { CA_CERT_FILE, KUBECONFIG_FILE } = await import('../../cloud/apiserver/auth/credentials.js');
   const { onlyCertificate } = await import('../../shared/join-token.js');
   const dataDir = resolve(o.dataDir);
   const server =
@@ -48,8 +48,8 @@ async function createToken(o: CreateOptions & { bootstrap?: boolean; ttl: string
 
 /** Checks everything first, then appends the token, so a failed run leaves tokens.json as it was. */
 async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptions['role']> }): Promise<string> {
-  const { addApiToken, newTokenEntry } = await import('../../cloud/apiserver/token-file.js');
-  const { buildKubeconfig, readCredentials } = await import('../../cloud/apiserver/credentials.js');
+  const { addApiToken, newTokenEntry } = await import('../../cloud/apiserver/auth/token-file.js');
+  const { buildKubeconfig, readCredentials } = await import('../../cloud/apiserver/auth/credentials.js');
   const { createLogger } = await import('../../shared/log.js');
   if (o.role === 'node' && !o.node) throw new Error('--role node needs --node <name> (the node the token acts for)');
   if (o.role === 'node' && o.name) throw new Error('--name does not apply to node tokens: their user is system:node:<node>');
@@ -67,8 +67,8 @@ async function createApiToken(o: CreateOptions & { role: NonNullable<CreateOptio
 /** Removes an admin's or viewer's API tokens (--name) or a node's (--node) from the data dir. */
 async function deleteApiTokens(o: { dataDir: string; name?: string; node?: string }): Promise<string> {
   if ((o.name === undefined) === (o.node === undefined)) throw new Error('say whose API tokens to delete: --name <user> (an admin or viewer) or --node <name> (a node)');
-  const { removeApiTokens } = await import('../../cloud/apiserver/token-file.js');
-  const { NODE_USER_PREFIX } = await import('../../cloud/apiserver/node-authz.js');
+  const { removeApiTokens } = await import('../../cloud/apiserver/auth/token-file.js');
+  const { NODE_USER_PREFIX } = await import('../../cloud/apiserver/auth/node-authz.js');
   const user = o.name ?? `${NODE_USER_PREFIX}${o.node}`;
   const count = await removeApiTokens(o.dataDir, user);
   return `deleted ${count} API token${count === 1 ? '' : 's'} of user ${user}\n`;

@@ -1,8 +1,8 @@
-/** The apiserver's public surface, for the composition root and tests. */
+/** The apiserver's public surface, for the composition root, the handlers it mounts (dashboard, join) and tests. */
 export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.js';
-export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http-server.js';
+export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http/http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
-export { DEFAULT_RUNTIME_CLASSES, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './bootstrap.js';
+export { DEFAULT_RUNTIME_CLASSES, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './kinds/bootstrap.js';
 export {
   apiTokens,
   buildKubeconfig,
@@ -12,16 +12,24 @@ export {
   readEdgeToken,
   loadOrCreateServingCert,
   LOOPBACK_HOSTS,
+  newToken,
   writeKubeconfig,
   type Credentials,
-} from './credentials.js';
-export type { TokenEntry, UserInfo } from './authn.js';
-export { addApiToken, newTokenEntry, tokenFileSource, TOKEN_ROLES, type TokenRole } from './token-file.js';
+} from './auth/credentials.js';
+export type { TokenEntry, UserInfo } from './auth/authn.js';
+export { addApiToken, newTokenEntry, tokenFileSource, TOKEN_ROLES, type TokenRole } from './auth/token-file.js';
 export type { ApiRequest, ApiResponse, ApiHandler, WireWatchEvent } from './request.js';
-export type { ResourceDef } from './registry.js';
-export type * from './client.js';
-export { generateServingCert, type ServingCert } from './tls-cert.js';
-export { clusterResources, coreResources } from './resources.js';
-export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } from './apps-resources.js';
-export { NODESYNC_GROUP, nodeSyncResource, type AckedObject, type NodeSync } from './nodesync.js';
-export { createRemoteClient, remoteHandler } from './remote-handler.js';
+export type { ResourceDef } from './kinds/registry.js';
+export type * from '../client/client.js';
+export { generateServingCert, type ServingCert } from './auth/tls-cert.js';
+export { clusterResources, coreResources } from './kinds/resources.js';
+export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } from './kinds/apps-resources.js';
+export { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../client/nodesync.js';
+export { nodeSyncResource } from './kinds/nodesync-resource.js';
+export { createRemoteClient, remoteHandler } from './http/remote-handler.js';
+
+// What a handler mounted beside the API (the dashboard, joining) answers and checks with.
+export { jsonResponse, methodNotAllowed, textResponse } from './request.js';
+export type { PageHandler } from './http/http-server.js';
+export { bearerOf, DASHBOARD_SESSION_GROUP, type SessionLookup } from './auth/authn.js';
+export { adminOnly, adminTokenOnly } from './auth/authz.js';

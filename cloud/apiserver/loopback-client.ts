@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { fromKubeStatus, KedgeError, type KubeStatus } from '../../shared/errors.js';
 import type { KubeObject, ObjectList } from '../../shared/types.js';
-import type { ApiClient, ApiWatchEvent, ListOptions, PatchType, ResourceRef, WatchOptions } from './client.js';
+import type { ApiClient, ApiWatchEvent, ListOptions, PatchType, ResourceRef, WatchOptions } from '../client/client.js';
 import type { ApiHandler, ApiRequest, ApiResponse } from './request.js';
 
 const patchTypes: Record<PatchType, string> = {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 
 export type EventType = 'Normal' | 'Warning';
 

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../apiserver/registry.js';
+import type { ApiResource } from '../client/api-resource.js';
 import type { Controller } from './controller.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
@@ -9,7 +9,7 @@ import { nodeLifecycleController } from './node-lifecycle/index.js';
 import { replicaSetController } from './replicaset/index.js';
 
 /** The controller-manager's loops, in start order; the garbage and namespace collectors work over every kind in `resources`. */
-export function defaultControllers(resources: readonly ResourceDef[]): Controller[] {
+export function defaultControllers(resources: readonly ApiResource[]): Controller[] {
   return [
     nodeLifecycleController,
     deploymentController(),

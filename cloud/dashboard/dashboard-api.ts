@@ -1,8 +1,6 @@
 import type { Timing } from '../../shared/timing.js';
-import type { SessionLookup, UserInfo } from '../apiserver/authn.js';
-import { adminOnly, adminTokenOnly } from '../apiserver/authz.js';
-import { DEFAULT_TOLERATION_SECONDS } from '../apiserver/pod-admission.js';
-import { jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
+import { DEFAULT_TOLERATION_SECONDS } from '../client/pod-defaults.js';
+import { adminOnly, adminTokenOnly, jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse, type SessionLookup, type UserInfo } from '../apiserver/index.js';
 import type { DemoProxy } from './demo-proxy.js';
 import type { DashboardLogins } from './logins.js';
 

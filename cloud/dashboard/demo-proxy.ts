@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import { demoFilePath, readDemoFile } from '../../shared/demo-file.js';
 import { KedgeError, type ErrorCode } from '../../shared/errors.js';
-import { jsonResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
+import { jsonResponse, type ApiRequest, type ApiResponse } from '../apiserver/index.js';
 
 /** An edge restart waits for the edge to be ready again; nothing else takes long. */
 export const DEMO_PROXY_TIMEOUT_MS = 30_000;

@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { distDir } from '../../shared/repo-paths.js';
 import type { Timing } from '../../shared/timing.js';
-import type { PageHandler } from '../apiserver/http-server.js';
+import type { PageHandler } from '../apiserver/index.js';
 import { dashboardApi, type DashboardApi } from './dashboard-api.js';
 import { demoProxy } from './demo-proxy.js';
 import { DashboardLogins } from './logins.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import { sha256Hex as digest } from '../../shared/digest.js';
-import { DASHBOARD_SESSION_GROUP, type UserInfo } from '../apiserver/authn.js';
+import { DASHBOARD_SESSION_GROUP, type UserInfo } from '../apiserver/index.js';
 
 /** How long a login token may wait to be used. */
 export const LOGIN_TOKEN_TTL_MS = 60 * 60_000;

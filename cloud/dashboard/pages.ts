@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Logger } from '../../shared/log.js';
-import type { PageHandler } from '../apiserver/http-server.js';
+import type { PageHandler } from '../apiserver/index.js';
 import type { DashboardLogins } from './logins.js';
 import { loginPage, notBuiltPage } from './login-page.js';
 

@@ -1,7 +1,7 @@
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { LogChunk, LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
-import { humanDuration } from '../apiserver/tables.js';
+import { humanDuration } from '../client/human-duration.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { NodeSession } from './node-session.js';
 

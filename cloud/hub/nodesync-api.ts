@@ -1,7 +1,7 @@
 import { isKedgeError } from '../../shared/errors.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { ApiClient, ResourceRef } from '../apiserver/client.js';
-import { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../apiserver/nodesync.js';
+import type { ApiClient, ResourceRef } from '../client/client.js';
+import { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../client/nodesync.js';
 
 /** What the ledger knows of a node's NodeSync object: whether it exists, at which version. */
 export interface Saved {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import type { AckLedger } from './ack-ledger.js';
 import { loadNodeSyncs, saveNodeSync, type Saved, type WriteCounts } from './nodesync-api.js';
 

@@ -1,7 +1,7 @@
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Node, NodeCondition, Pod, PodStatus } from '../../shared/types.js';
-import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
+import { getOrUndefined, type ApiClient } from '../client/client.js';
 import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-health.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Cancel, Clock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import { objectKey, type KubeObject } from '../../shared/types.js';
-import type { ApiClient, ApiWatchEvent, ResourceRef } from '../apiserver/client.js';
+import type { ApiClient, ApiWatchEvent, ResourceRef } from '../client/client.js';
 
 /**
  * List-then-watch with a local cache, as one stream of changes. Relists (after a 410

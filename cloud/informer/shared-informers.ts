@@ -1,6 +1,6 @@
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type { KubeObject } from '../../shared/types.js';
-import type { ApiClient, ResourceRef } from '../apiserver/client.js';
+import type { ApiClient, ResourceRef } from '../client/client.js';
 import { cacheKey, informer, type CacheEvent, type InformerOptions } from './informer.js';
 
 /** Where control loops get their informers: one list-and-watch per resource, however many loops follow it. */

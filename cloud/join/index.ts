@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Counters } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { joinHandler, type JoinHandler } from './join-service.js';
 import { NodeCredentials } from './node-credentials.js';

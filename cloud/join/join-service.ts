@@ -6,10 +6,8 @@ import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { parseBootstrapToken } from '../../shared/join-token.js';
 import type { Logger } from '../../shared/log.js';
 import { isValidNodeName } from '../../shared/protocol/topics.js';
-import { bearerOf } from '../apiserver/authn.js';
-import { getOrUndefined, type ApiClient } from '../apiserver/client.js';
-import { newToken } from '../apiserver/credentials.js';
-import { jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse } from '../apiserver/request.js';
+import { getOrUndefined, type ApiClient } from '../client/client.js';
+import { bearerOf, jsonResponse, methodNotAllowed, newToken, textResponse, type ApiRequest, type ApiResponse } from '../apiserver/index.js';
 import { hashPassword } from '../hub/password-hash.js';
 import { bootstrapTokenName, bootstrapTokenOf, JOIN_NAMESPACE, nodeCredentialName, nodeCredentialSecret, type BootstrapTokenSpec } from './secrets.js';
 

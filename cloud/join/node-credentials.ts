@@ -2,7 +2,7 @@ import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Secret } from '../../shared/config-types.js';
 import type { Logger } from '../../shared/log.js';
 import type { Node } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import type { CacheEvent } from '../informer/informer.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { ignoreGone } from '../controllers/garbage-collector/apply.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import { source, subscribeSources } from '../controllers/controller-loop.js';
 import type { EventRecorder } from '../controllers/events.js';
 import type { KeyQueue, Backoff } from '../informer/key-queue.js';

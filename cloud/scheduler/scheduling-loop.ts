@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { objectKey, type Node, type Pod } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import type { CacheEvent } from '../informer/informer.js';
 import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSchedule } from './plan.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod, PodCondition } from '../../shared/types.js';
-import type { ApiClient } from '../apiserver/client.js';
+import type { ApiClient } from '../client/client.js';
 import type { EventRecorder } from '../controllers/events.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../cloud/client/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';

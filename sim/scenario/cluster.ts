@@ -1,8 +1,8 @@
 import { Agent } from 'node:http';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
-import { readCredentials } from '../../cloud/apiserver/credentials.js';
+import type { ApiClient } from '../../cloud/client/client.js';
+import { readCredentials } from '../../cloud/apiserver/auth/credentials.js';
 import { createLoopbackClient } from '../../cloud/apiserver/loopback-client.js';
-import { remoteHandler } from '../../cloud/apiserver/remote-handler.js';
+import { remoteHandler } from '../../cloud/apiserver/http/remote-handler.js';
 import type { Clock } from '../../shared/clock.js';
 import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';

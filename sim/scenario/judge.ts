@@ -1,4 +1,4 @@
-import { parseLabelSelector } from '../../cloud/apiserver/selectors.js';
+import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import type { Deployment } from '../../shared/apps-types.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ConnectionExpectation, DeploymentExpectation, NodeExpectation, PodPhaseName, PodsExpectation, ReadyStatus, RejectedExpectation } from './types.js';

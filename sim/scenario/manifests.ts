@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { ResourceRef } from '../../cloud/apiserver/client.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import type { ResourceRef } from '../../cloud/client/client.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import type { KubeObject } from '../../shared/types.js';
 import { isMapping } from './fields.js';
 import type { ResourceKind } from './types.js';

@@ -1,4 +1,4 @@
-import { parseLabelSelector } from '../../cloud/apiserver/selectors.js';
+import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import type { KubeObject } from '../../shared/types.js';
 import type { Fields } from './fields.js';
 import { objectProblems } from './manifests.js';

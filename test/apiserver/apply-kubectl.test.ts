@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stableJson } from '../../cloud/apiserver/object-meta.js';
+import { stableJson } from '../../cloud/client/object-meta.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';

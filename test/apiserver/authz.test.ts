@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isKedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { UserInfo } from '../../cloud/apiserver/authn.js';
-import { authorize, type AccessFacts, type Attributes } from '../../cloud/apiserver/authz.js';
+import type { UserInfo } from '../../cloud/apiserver/auth/authn.js';
+import { authorize, type AccessFacts, type Attributes } from '../../cloud/apiserver/auth/authz.js';
 
 const user = (name: string, role: string, groups: string[] = []): UserInfo => ({ name, role, groups: [...groups, 'system:authenticated'] });
 const admin = user('kedge-admin', 'admin', ['system:masters']);

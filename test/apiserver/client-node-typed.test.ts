@@ -3,11 +3,11 @@ import { Subject, takeUntil } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
-import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http-server.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
+import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http/http-server.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest, ApiResponse } from '../../cloud/apiserver/request.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { waitFor } from '../support/wait.js';
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { timestamp } from '../../cloud/apiserver/object-meta.js';
+import { timestamp } from '../../cloud/client/object-meta.js';
 import type { Namespace } from '../../shared/types.js';
 import { apiFixture, pod, takeEvents, type ApiFixture } from '../support/api-fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeleteRequestOptions } from '../../cloud/apiserver/delete-options.js';
-import { completesDeletion, finalizersAfterDelete } from '../../cloud/apiserver/deletion.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import type { DeleteRequestOptions } from '../../cloud/apiserver/rest/delete-options.js';
+import { completesDeletion, finalizersAfterDelete } from '../../cloud/apiserver/rest/deletion-rules.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import type { KubeObject, Namespace } from '../../shared/types.js';
 
 describe('finalizersAfterDelete (kube deletionFinalizersForGarbageCollection)', () => {

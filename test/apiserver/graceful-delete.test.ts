@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markForGracefulDeletion, podGracePeriod } from '../../cloud/apiserver/graceful.js';
+import { markForGracefulDeletion, podGracePeriod } from '../../cloud/apiserver/rest/graceful.js';
 import { doneTerminating } from '../../cloud/hub/upstream.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';

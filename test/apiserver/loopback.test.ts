@@ -8,8 +8,8 @@ import { isKedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
 import {
   apiTokens, LOOPBACK_HOSTS, loadOrCreateCredentials, loadOrCreateServingCert, readEdgeBootstrapToken, writeKubeconfig,
-} from '../../cloud/apiserver/credentials.js';
-import { certCovers } from '../../cloud/apiserver/tls-cert.js';
+} from '../../cloud/apiserver/auth/credentials.js';
+import { certCovers } from '../../cloud/apiserver/auth/tls-cert.js';
 import { ADMIN_TOKEN, VIEWER_TOKEN, apiFixture, pod } from '../support/api-fixture.js';
 
 describe('loopback client', () => {

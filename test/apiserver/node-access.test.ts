@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';

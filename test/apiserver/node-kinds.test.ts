@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNTIME_CLASSES, ensureRuntimeClasses } from '../../cloud/apiserver/bootstrap.js';
+import { DEFAULT_RUNTIME_CLASSES, ensureRuntimeClasses } from '../../cloud/apiserver/kinds/bootstrap.js';
 import type { Lease, RuntimeClass } from '../../shared/config-types.js';
 import type { Pod, Toleration } from '../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, pod } from '../support/api-fixture.js';

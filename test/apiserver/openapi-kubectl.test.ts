@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRuntimeClasses } from '../../cloud/apiserver/bootstrap.js';
+import { ensureRuntimeClasses } from '../../cloud/apiserver/kinds/bootstrap.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';

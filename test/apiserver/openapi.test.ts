@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openApiV3 } from '../../cloud/apiserver/openapi.js';
-import { ResourceRegistry, type ResourceDef } from '../../cloud/apiserver/registry.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import { openApiV3 } from '../../cloud/apiserver/discovery/openapi.js';
+import { ResourceRegistry, type ResourceDef } from '../../cloud/apiserver/kinds/registry.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { apiFixture, VIEWER_TOKEN } from '../support/api-fixture.js';
 
 interface Operation {

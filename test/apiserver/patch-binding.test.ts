@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Node, Pod } from '../../shared/types.js';
-import { jsonPatch, mergePatch } from '../../cloud/apiserver/patch.js';
+import { jsonPatch, mergePatch } from '../../cloud/apiserver/patch/patch.js';
 import { apiFixture, node, pod } from '../support/api-fixture.js';
 
 const pods = '/api/v1/namespaces/default/pods';

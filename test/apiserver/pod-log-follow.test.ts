@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutToBytes, followLog, LOG_FOLLOW_POLL_MS } from '../../cloud/apiserver/pod-log-follow.js';
+import { cutToBytes, followLog, LOG_FOLLOW_POLL_MS } from '../../cloud/apiserver/subresources/pod-log-follow.js';
 import { FakeClock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { LogChunk, LogCursor } from '../../shared/protocol/envelope.js';

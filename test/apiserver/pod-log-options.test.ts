@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podLogQueryOf } from '../../cloud/apiserver/pod-log-options.js';
+import { podLogQueryOf } from '../../cloud/apiserver/subresources/pod-log-options.js';
 import { toKubeStatus } from '../../shared/errors.js';
 
 const parse = (query: string) => podLogQueryOf(new URLSearchParams(query), 'web');

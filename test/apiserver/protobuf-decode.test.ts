@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeKubeProtobuf } from '../../cloud/apiserver/protobuf/decode.js';
-import { decodeObject } from '../../cloud/apiserver/request-body.js';
+import { decodeObject } from '../../cloud/apiserver/http/request-body.js';
 import { KedgeError } from '../../shared/errors.js';
 
 /**

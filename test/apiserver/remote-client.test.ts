@@ -1,7 +1,7 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
+import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
+import type { ApiClient } from '../../cloud/client/client.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';

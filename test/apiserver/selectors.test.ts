@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFieldSelector, parseLabelSelector } from '../../cloud/apiserver/selectors.js';
+import { parseFieldSelector, parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import type { Pod } from '../../shared/types.js';
 import { apiFixture, pod } from '../support/api-fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ensureKubernetesService } from '../../cloud/apiserver/bootstrap.js';
-import { endpointsText } from '../../cloud/apiserver/service-printers.js';
-import { ipRange, pickNodePort, pickServiceIP, portRange } from '../../cloud/apiserver/service-ranges.js';
+import { ensureKubernetesService } from '../../cloud/apiserver/kinds/bootstrap.js';
+import { endpointsText } from '../../cloud/apiserver/kinds/service-printers.js';
+import { ipRange, pickNodePort, pickServiceIP, portRange } from '../../cloud/apiserver/kinds/service-ranges.js';
 import type { KubeStatus } from '../../shared/errors.js';
 import type { Endpoints, Service } from '../../shared/service-types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../support/api-fixture.js';

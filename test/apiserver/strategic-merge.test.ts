@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyPatch } from '../../cloud/apiserver/patch.js';
-import { patchStrategies } from '../../cloud/apiserver/patch-strategies.js';
-import { strategicMerge } from '../../cloud/apiserver/strategic-merge.js';
+import { applyPatch } from '../../cloud/apiserver/patch/patch.js';
+import { patchStrategies } from '../../cloud/apiserver/patch/patch-strategies.js';
+import { strategicMerge } from '../../cloud/apiserver/patch/strategic-merge.js';
 
 const podSpec = (spec: unknown): unknown => ({ metadata: { name: 'p' }, spec });
 const deploySpec = (podTemplateSpec: unknown, extra: object = {}): unknown => ({ metadata: { name: 'd' }, spec: { ...extra, template: { spec: podTemplateSpec } } });

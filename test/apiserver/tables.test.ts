@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/types.js';
-import { humanDuration } from '../../cloud/apiserver/tables.js';
-import { podStatusReason } from '../../cloud/apiserver/printers.js';
+import { humanDuration } from '../../cloud/client/human-duration.js';
+import { podStatusReason } from '../../cloud/apiserver/kinds/printers.js';
 import { apiFixture, node, pod, takeEvents } from '../support/api-fixture.js';
 
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger } from '../../shared/log.js';
-import type { TokenEntry, UserInfo } from '../../cloud/apiserver/authn.js';
-import { loadOrCreateCredentials, readCredentials } from '../../cloud/apiserver/credentials.js';
-import { addApiToken, newTokenEntry, tokenFileSource } from '../../cloud/apiserver/token-file.js';
-import { reloadingAuthenticator, type TokenSource } from '../../cloud/apiserver/token-reload.js';
+import type { TokenEntry, UserInfo } from '../../cloud/apiserver/auth/authn.js';
+import { loadOrCreateCredentials, readCredentials } from '../../cloud/apiserver/auth/credentials.js';
+import { addApiToken, newTokenEntry, tokenFileSource } from '../../cloud/apiserver/auth/token-file.js';
+import { reloadingAuthenticator, type TokenSource } from '../../cloud/apiserver/auth/token-reload.js';
 
 /** tokens.json as a test controls it: its entries, a stamp bumped on every write, and counts of looks. */
 function fakeSource(initial: TokenEntry[] = []) {

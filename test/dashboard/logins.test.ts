@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DashboardLogins, LOGIN_TOKEN_TTL_MS, MAX_PENDING_LOGINS, MAX_SESSIONS, SESSION_IDLE_MS } from '../../cloud/dashboard/logins.js';
 import { FakeClock } from '../../shared/clock.js';
-import { DASHBOARD_SESSION_GROUP } from '../../cloud/apiserver/authn.js';
+import { DASHBOARD_SESSION_GROUP } from '../../cloud/apiserver/auth/authn.js';
 
 const admin = { name: 'kedge-admin', role: 'admin', groups: ['system:authenticated'] };
 /** The user a session of `admin` stands for. */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeStatus, podStatusReason } from '../../cloud/apiserver/printers.js';
+import { nodeStatus, podStatusReason } from '../../cloud/apiserver/kinds/printers.js';
 import { repoRoot } from '../../shared/repo-paths.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { sectionCommands } from '../support/readme-script.js';

@@ -1,9 +1,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
-import { CA_CERT_FILE, readCredentials, readEdgeToken } from '../../cloud/apiserver/credentials.js';
-import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
+import type { ApiClient } from '../../cloud/client/client.js';
+import { CA_CERT_FILE, readCredentials, readEdgeToken } from '../../cloud/apiserver/auth/credentials.js';
+import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
 import { CRASH_STEPS } from '../../edge/crash-point.js';
 import { LOG_SHIM_SOURCE } from '../../edge/runtime/process-logs.js';
 import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';

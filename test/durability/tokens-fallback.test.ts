@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiTokens, loadOrCreateCredentials, readCredentials, type Credentials } from '../../cloud/apiserver/credentials.js';
-import { addApiToken, newTokenEntry, removeApiTokens, tokenFileSource } from '../../cloud/apiserver/token-file.js';
-import { reloadingAuthenticator } from '../../cloud/apiserver/token-reload.js';
-import type { TokenEntry } from '../../cloud/apiserver/authn.js';
+import { apiTokens, loadOrCreateCredentials, readCredentials, type Credentials } from '../../cloud/apiserver/auth/credentials.js';
+import { addApiToken, newTokenEntry, removeApiTokens, tokenFileSource } from '../../cloud/apiserver/auth/token-file.js';
+import { reloadingAuthenticator } from '../../cloud/apiserver/auth/token-reload.js';
+import type { TokenEntry } from '../../cloud/apiserver/auth/authn.js';
 import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger } from '../../shared/log.js';
 

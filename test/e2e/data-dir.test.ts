@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateServingCert, writeKubeconfig } from '../../cloud/apiserver/credentials.js';
+import { loadOrCreateServingCert, writeKubeconfig } from '../../cloud/apiserver/auth/credentials.js';
 import { realClock } from '../../shared/clock.js';
 import { readyField, startRole, type RoleProcess } from '../../sim/role-process.js';
 import { kedge } from '../support/kedge-cli.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeMosquittoConfig, type NodePassword } from '../../bin/commands/broker-config.js';
-import { loadOrCreateCredentials, type Credentials } from '../../cloud/apiserver/credentials.js';
+import { loadOrCreateCredentials, type Credentials } from '../../cloud/apiserver/auth/credentials.js';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import { hashPassword } from '../../cloud/hub/password-hash.js';
 import { JOIN_NAMESPACE, nodeCredentialSecret } from '../../cloud/join/secrets.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEdgeToken } from '../../cloud/apiserver/credentials.js';
+import { readEdgeToken } from '../../cloud/apiserver/auth/credentials.js';
 import { realClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { readyField, startRole, type RoleProcess } from '../../sim/role-process.js';

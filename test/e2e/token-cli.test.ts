@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createRemoteClient } from '../../cloud/apiserver/remote-handler.js';
+import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
 import { startCloudProcess, type CloudProcess } from '../support/cloud-process.js';
 import { kedge } from '../support/kedge-cli.js';
 import { waitFor } from '../support/wait.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podStatusReason } from '../../cloud/apiserver/printers.js';
+import { podStatusReason } from '../../cloud/apiserver/kinds/printers.js';
 import { derivePodStatus, type PodStatusInput } from '../../edge/edged/pod-status.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import type { Pod } from '../../shared/types.js';

@@ -4,7 +4,7 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePort, runProbeAction, type ProbeContext, type ProbeTarget } from '../../edge/prober/probe-actions.js';
 import type { ExecResult } from '../../edge/runtime/runtime.js';
-import { generateServingCert } from '../../cloud/apiserver/tls-cert.js';
+import { generateServingCert } from '../../cloud/apiserver/auth/tls-cert.js';
 import { FakeClock, realClock, type Clock } from '../../shared/clock.js';
 import type { Probe } from '../../shared/types.js';
 import { freePort } from '../support/free-port.js';

@@ -3,7 +3,7 @@ import mqttPacket from 'mqtt-packet';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateCa, generateServingCert } from '../../cloud/apiserver/tls-cert.js';
+import { generateCa, generateServingCert } from '../../cloud/apiserver/auth/tls-cert.js';
 import { DENIED, REFUSED, startBroker, THROTTLED, type BrokerHandle, type BrokerOptions } from '../../cloud/hub/broker.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { Counters } from '../../shared/counters.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../cloud/client/client.js';
 import { inboundHandler, type HubRejection, type InboundDeps } from '../../cloud/hub/inbound-handler.js';
 import { FakeClock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';

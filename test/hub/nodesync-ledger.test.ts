@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
-import type { NodeSync } from '../../cloud/apiserver/nodesync.js';
+import type { ApiClient } from '../../cloud/client/client.js';
+import type { NodeSync } from '../../cloud/client/nodesync.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
-import { clusterResources } from '../../cloud/apiserver/resources.js';
+import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { NODESYNCS } from '../../cloud/hub/nodesync-api.js';
 import { NodeSyncLedger } from '../../cloud/hub/nodesync-ledger.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';

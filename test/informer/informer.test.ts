@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, ApiWatchEvent } from '../../cloud/apiserver/client.js';
+import type { ApiClient, ApiWatchEvent } from '../../cloud/client/client.js';
 import { diffRelist, informer, type CacheEvent } from '../../cloud/informer/informer.js';
 import { FakeClock, settle } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';

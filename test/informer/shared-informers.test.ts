@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../cloud/client/client.js';
 import { apiFixture, ADMIN_TOKEN, pod } from '../support/api-fixture.js';
 import { SharedInformers } from '../../cloud/informer/shared-informers.js';
 import type { CacheEvent } from '../../cloud/informer/informer.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NodeSync } from '../../cloud/apiserver/nodesync.js';
+import type { NodeSync } from '../../cloud/client/nodesync.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { FakeClock } from '../../shared/clock.js';
 import { Cluster } from '../../sim/local-cluster.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_FOLLOW_POLL_MS } from '../../cloud/apiserver/pod-log-follow.js';
+import { LOG_FOLLOW_POLL_MS } from '../../cloud/apiserver/subresources/pod-log-follow.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateCa } from '../../cloud/apiserver/tls-cert.js';
+import { generateCa } from '../../cloud/apiserver/auth/tls-cert.js';
 import { hashPassword, verifyPassword } from '../../cloud/hub/password-hash.js';
 import { bootstrapTokenOf, bootstrapTokenSecret, nodeCredentialOf, nodeCredentialSecret } from '../../cloud/join/secrets.js';
 import { caFingerprint, formatJoinToken, newBootstrapToken, parseBootstrapToken, parseJoinToken } from '../../shared/join-token.js';

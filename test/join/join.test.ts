@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAsync } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCa } from '../../cloud/apiserver/tls-cert.js';
+import { generateCa } from '../../cloud/apiserver/auth/tls-cert.js';
 import { REFUSED } from '../../cloud/hub/broker.js';
 import { JOIN_REFUSED } from '../../cloud/join/index.js';
 import { bootstrapTokenSecret, JOIN_NAMESPACE, nodeCredentialName } from '../../cloud/join/secrets.js';

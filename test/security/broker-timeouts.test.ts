@@ -2,7 +2,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateCa, generateServingCert } from '../../cloud/apiserver/tls-cert.js';
+import { generateCa, generateServingCert } from '../../cloud/apiserver/auth/tls-cert.js';
 import { DEFAULT_LIMITS, REFUSED, startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { Counters } from '../../shared/counters.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { connectAsync } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeMosquittoConfig } from '../../bin/commands/broker-config.js';
-import { ADMIN_USER, loadOrCreateCredentials } from '../../cloud/apiserver/credentials.js';
+import { ADMIN_USER, loadOrCreateCredentials } from '../../cloud/apiserver/auth/credentials.js';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import { verifyPassword } from '../../cloud/hub/password-hash.js';
 import { FakeClock } from '../../shared/clock.js';

@@ -1,7 +1,7 @@
 import { lstat, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addApiToken, newTokenEntry } from '../../cloud/apiserver/token-file.js';
+import { addApiToken, newTokenEntry } from '../../cloud/apiserver/auth/token-file.js';
 import { bootstrapTokenSecret, JOIN_NAMESPACE } from '../../cloud/join/secrets.js';
 import { backupBytes, restoreBackup } from '../../cloud/store/backup.js';
 import { DurableStore } from '../../cloud/store/durable-store.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { createDashboard, LOGIN_TOKENS_PATH, type Dashboard } from '../../cloud/dashboard/index.js';

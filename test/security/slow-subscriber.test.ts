@@ -4,7 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import mqttPacket from 'mqtt-packet';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateCa, generateServingCert } from '../../cloud/apiserver/tls-cert.js';
+import { generateCa, generateServingCert } from '../../cloud/apiserver/auth/tls-cert.js';
 import { DEFAULT_LIMITS, REFUSED, startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { GuardedConnection } from '../../cloud/hub/connection-guard.js';
 import { RateBudgets } from '../../cloud/hub/rate-budgets.js';

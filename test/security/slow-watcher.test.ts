@@ -1,6 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PodLogSource } from '../../cloud/apiserver/pod-log.js';
+import type { PodLogSource } from '../../cloud/apiserver/subresources/pod-log.js';
 import { ADMIN, guardedApi, type GuardedApi } from '../support/guarded-api.js';
 import { waitFor } from '../support/wait.js';
 

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../cloud/client/client.js';
 import type { Cancel, FakeClock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Node, Pod } from '../../shared/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { FakeClock } from '../../shared/clock.js';

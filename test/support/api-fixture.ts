@@ -4,7 +4,7 @@ import { silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest, ApiResponse, WireWatchEvent } from '../../cloud/apiserver/request.js';
-import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
+import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
 import { GatedStore } from '../../cloud/store/gated-store.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { concat, defer, from, map, mergeMap, type Observable } from 'rxjs';
-import type { ApiClient, ApiWatchEvent, ListOptions, PatchType, ResourceRef, WatchOptions } from '../../cloud/apiserver/client.js';
+import type { ApiClient, ApiWatchEvent, ListOptions, PatchType, ResourceRef, WatchOptions } from '../../cloud/client/client.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import type { KeyValue } from '../../cloud/store/store.js';
 import { KedgeError } from '../../shared/errors.js';

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSystemNamespaces } from '../../cloud/apiserver/bootstrap.js';
-import { LOOPBACK_HOSTS, loadOrCreateServingCert } from '../../cloud/apiserver/credentials.js';
-import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http-server.js';
-import type { InflightLimits } from '../../cloud/apiserver/inflight.js';
+import { ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
+import { LOOPBACK_HOSTS, loadOrCreateServingCert } from '../../cloud/apiserver/auth/credentials.js';
+import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/http/http-server.js';
+import type { InflightLimits } from '../../cloud/apiserver/http/inflight.js';
 import { createApiServer, type ApiServer, type ApiServerDeps } from '../../cloud/apiserver/pipeline.js';
-import type { StreamLimits } from '../../cloud/apiserver/response-stream.js';
+import type { StreamLimits } from '../../cloud/apiserver/http/response-stream.js';
 import { API_REFUSED, describeCounters } from '../../cloud/metrics.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { FakeClock, realClock } from '../../shared/clock.js';

@@ -2,7 +2,7 @@ import type { Deployment, ReplicaSet } from '../../../shared/apps-types.js';
 import { isKedgeError, KedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import { objectKey } from '../../../shared/types.js';
-import type { ApiClient, ResourceRef } from '../../apiserver/client.js';
+import type { ApiClient, ResourceRef } from '../../client/client.js';
 import type { EventRecorder } from '../events.js';
 import { adoptPatch, controllerRefOf, controllerRefTo, releasePatch } from '../controller-ref.js';
 import { sameTemplate } from './hash.js';

@@ -1,5 +1,5 @@
 import type { DeploymentCondition } from '../../../shared/apps-types.js';
-import { timestamp } from '../../apiserver/object-meta.js';
+import { timestamp } from '../../client/object-meta.js';
 
 /** Deployment conditions and their reasons, as deploymentutil names them. */
 export const Reasons = {

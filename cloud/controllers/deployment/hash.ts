@@ -1,6 +1,6 @@
 import { POD_TEMPLATE_HASH_LABEL, type PodTemplateSpec } from '../../../shared/apps-types.js';
-import { defaultPodTemplate } from '../../apiserver/apps-defaults.js';
-import { stableJson } from '../../apiserver/object-meta.js';
+import { defaultPodTemplate } from '../../client/apps-defaults.js';
+import { stableJson } from '../../client/object-meta.js';
 
 /**
  * The pod-template-hash: FNV-32a of the template (as kube's ComputeHash, over a stable JSON

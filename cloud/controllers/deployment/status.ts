@@ -1,6 +1,6 @@
 import { REVISION_ANNOTATION, type Deployment, type DeploymentStatus } from '../../../shared/apps-types.js';
 import { scaledMs } from '../../../shared/timing.js';
-import { stableJson } from '../../apiserver/object-meta.js';
+import { stableJson } from '../../client/object-meta.js';
 import { findCondition, newCondition, Reasons, removeCondition, setCondition } from './conditions.js';
 import { sumSpec, sumStatus } from './replica-sets.js';
 import type { Rollout } from './rollout.js';

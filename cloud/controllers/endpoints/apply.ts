@@ -1,7 +1,7 @@
 import { isKedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import type { Endpoints } from '../../../shared/service-types.js';
-import type { ApiClient } from '../../apiserver/client.js';
+import type { ApiClient } from '../../client/client.js';
 import type { EventRecorder } from '../events.js';
 import type { EndpointsAction, EndpointsKey } from './plan.js';
 

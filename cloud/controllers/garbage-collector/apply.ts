@@ -1,7 +1,7 @@
 import { isKedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import type { KubeObject, ObjectMeta } from '../../../shared/types.js';
-import type { ApiClient, ResourceRef } from '../../apiserver/client.js';
+import type { ApiClient, ResourceRef } from '../../client/client.js';
 import { entryRef, type GraphEntry } from './object-ref.js';
 import type { GcAction } from './plan.js';
 

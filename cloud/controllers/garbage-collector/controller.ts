@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/types.js';
-import { isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { isDeleting } from '../../client/deletion.js';
+import type { ApiResource } from '../../client/api-resource.js';
 import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
@@ -22,7 +22,7 @@ export interface GarbageCollectorOptions {
  * The kinds the collector watches: those kept in the store (computed kinds cannot be watched
  * or deleted), except Events, as kube's default ignoredResources.
  */
-export function collectsGarbageOf(def: ResourceDef): boolean {
+export function collectsGarbageOf(def: ApiResource): boolean {
   const events = def.resource === 'events' && (def.group === '' || def.group === 'events.k8s.io');
   return def.source === undefined && !events;
 }
@@ -33,11 +33,11 @@ export function collectsGarbageOf(def: ResourceDef): boolean {
  * whose owners are all gone, and does the work of the `orphan` and `foregroundDeletion`
  * finalizers. Queue keys are uids.
  */
-export function garbageCollector(resources: readonly ResourceDef[], options: GarbageCollectorOptions = {}): Controller {
+export function garbageCollector(resources: readonly ApiResource[], options: GarbageCollectorOptions = {}): Controller {
   return { name: 'garbage-collector', start: (ctx) => startGarbageCollector(ctx, resources, options) };
 }
 
-async function startGarbageCollector(ctx: ControllerContext, resources: readonly ResourceDef[], options: GarbageCollectorOptions): Promise<RunningController> {
+async function startGarbageCollector(ctx: ControllerContext, resources: readonly ApiResource[], options: GarbageCollectorOptions): Promise<RunningController> {
   const { api, clock } = ctx;
   const logger = ctx.logger.child('garbage-collector');
   const watched = resources.filter(collectsGarbageOf);

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../../shared/types.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ApiResource } from '../../client/api-resource.js';
 import { ownerReferencesOf, type GraphEntry } from './object-ref.js';
 
 /**
@@ -20,7 +20,7 @@ export class OwnerGraph {
   }
 
   /** Records the object's latest version; returns the owner uids it no longer refers to. */
-  set(def: ResourceDef, object: KubeObject): string[] {
+  set(def: ApiResource, object: KubeObject): string[] {
     const uid = object.metadata.uid!;
     const before = ownerUids(this.entries.get(uid)?.object);
     const after = ownerUids(object);

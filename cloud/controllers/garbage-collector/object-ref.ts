@@ -1,15 +1,15 @@
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
-import type { ResourceRef } from '../../apiserver/client.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ResourceRef } from '../../client/client.js';
+import type { ApiResource } from '../../client/api-resource.js';
 
 /** An object the garbage collector knows: its kind's row of the resource table and the object. */
 export interface GraphEntry {
-  def: ResourceDef;
+  def: ApiResource;
   object: KubeObject;
 }
 
 /** The API address of a kind (a collection, or one object with `name`). */
-export function resourceRef(def: ResourceDef, namespace?: string, name?: string): ResourceRef {
+export function resourceRef(def: ApiResource, namespace?: string, name?: string): ResourceRef {
   const ref: ResourceRef = { resource: def.resource };
   if (def.group) ref.group = def.group;
   if (def.namespaced && namespace !== undefined) ref.namespace = namespace;
@@ -22,7 +22,7 @@ export function entryRef(entry: GraphEntry): ResourceRef {
 }
 
 /** The kind an owner reference names (matched on group and kind; the version may differ). */
-export function ownerDef(resources: readonly ResourceDef[], ref: OwnerReference): ResourceDef | undefined {
+export function ownerDef(resources: readonly ApiResource[], ref: OwnerReference): ApiResource | undefined {
   const slash = ref.apiVersion.indexOf('/');
   const group = slash >= 0 ? ref.apiVersion.slice(0, slash) : '';
   return resources.find((d) => d.group === group && d.kind === ref.kind);

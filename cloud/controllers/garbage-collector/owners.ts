@@ -1,6 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
-import type { ResourceRef } from '../../apiserver/client.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ResourceRef } from '../../client/client.js';
+import type { ApiResource } from '../../client/api-resource.js';
 import type { OwnerGraph } from './graph.js';
 import { ownerDef, ownerReferencesOf, resourceRef, type GraphEntry } from './object-ref.js';
 import { stateOfOwner, type OwnerState, type ResolvedOwner } from './plan.js';
@@ -8,7 +8,7 @@ import { stateOfOwner, type OwnerState, type ResolvedOwner } from './plan.js';
 /** What the collector knows about owners: the graph, the resource table, and uids found gone. */
 export interface OwnerView {
   graph: OwnerGraph;
-  resources: readonly ResourceDef[];
+  resources: readonly ApiResource[];
   /** Owner uids a live read found gone (a uid never comes back). */
   absent: Set<string>;
 }

@@ -1,6 +1,6 @@
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
-import type { PropagationPolicy } from '../../apiserver/delete-options.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../apiserver/deletion.js';
+import type { PropagationPolicy } from '../../client/client.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../client/deletion.js';
 import { ownerReferencesOf, type GraphEntry } from './object-ref.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/types.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, hasFinalizer, isDeleting } from '../../client/deletion.js';
+import type { ApiResource } from '../../client/api-resource.js';
 import type { CacheEvent } from '../../informer/informer.js';
 import { ownerReferencesOf } from './object-ref.js';
 import { needsLook, type OwnerView } from './owners.js';
@@ -10,7 +10,7 @@ import { needsLook, type OwnerView } from './owners.js';
  * builder): the dependents of an owner that is gone or deleting in the foreground, an owner
  * whose orphan/foreground work may be due, and a dependent whose owners are not all solid.
  */
-export function observe(view: OwnerView, def: ResourceDef, event: CacheEvent<KubeObject>): string[] {
+export function observe(view: OwnerView, def: ApiResource, event: CacheEvent<KubeObject>): string[] {
   if (event.type === 'SYNCED') return [];
   const { graph } = view;
   const object = event.object;

@@ -1,9 +1,9 @@
 import { KedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import type { KubeObject, Namespace } from '../../../shared/types.js';
-import type { ApiClient } from '../../apiserver/client.js';
-import { isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import type { ApiClient } from '../../client/client.js';
+import { isDeleting } from '../../client/deletion.js';
+import type { ApiResource } from '../../client/api-resource.js';
 import type { Backoff } from '../../informer/key-queue.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ignoreGone } from '../garbage-collector/apply.js';
@@ -26,11 +26,11 @@ const PASSES = 3;
  * namespaced kind it is given, so kinds added later are covered), then finalized through
  * namespaces/<name>/finalize, and the apiserver removes it. Queue keys are namespace names.
  */
-export function namespaceController(resources: readonly ResourceDef[], options: NamespaceControllerOptions = {}): Controller {
+export function namespaceController(resources: readonly ApiResource[], options: NamespaceControllerOptions = {}): Controller {
   return { name: 'namespace', start: (ctx) => startNamespaceController(ctx, resources, options) };
 }
 
-async function startNamespaceController(ctx: ControllerContext, resources: readonly ResourceDef[], options: NamespaceControllerOptions): Promise<RunningController> {
+async function startNamespaceController(ctx: ControllerContext, resources: readonly ApiResource[], options: NamespaceControllerOptions): Promise<RunningController> {
   const { api, clock } = ctx;
   const logger = ctx.logger.child('namespace');
   const kinds = resources.filter((d) => d.namespaced && d.source === undefined);
@@ -58,7 +58,7 @@ async function startNamespaceController(ctx: ControllerContext, resources: reado
   return { close: () => loop.close() };
 }
 
-async function contentsOf(api: ApiClient, kinds: readonly ResourceDef[], namespace: string): Promise<NamespaceContent[]> {
+async function contentsOf(api: ApiClient, kinds: readonly ApiResource[], namespace: string): Promise<NamespaceContent[]> {
   return Promise.all(kinds.map(async (def) => ({ def, items: (await api.list<KubeObject>(resourceRef(def, namespace))).items })));
 }
 

@@ -1,15 +1,15 @@
 import type { KubeObject, Namespace } from '../../../shared/types.js';
-import { NAMESPACE_FINALIZER, isDeleting } from '../../apiserver/deletion.js';
-import type { ResourceDef } from '../../apiserver/registry.js';
+import { NAMESPACE_FINALIZER, isDeleting } from '../../client/deletion.js';
+import type { ApiResource } from '../../client/api-resource.js';
 
 /** The objects of one namespaced kind found in the namespace. */
 export interface NamespaceContent {
-  def: ResourceDef;
+  def: ApiResource;
   items: readonly KubeObject[];
 }
 
 export type NamespaceAction =
-  | { type: 'delete'; def: ResourceDef; object: KubeObject }
+  | { type: 'delete'; def: ApiResource; object: KubeObject }
   /** Objects remain (being deleted, or just asked to be): look again later. */
   | { type: 'wait'; remaining: number }
   /** PUT namespaces/<name>/finalize with these spec.finalizers ("kubernetes" taken out). */
@@ -18,7 +18,7 @@ export type NamespaceAction =
   | { type: 'deleteNamespace' };
 
 /** Events go last: what deleting everything else records should not outlive the namespace either. */
-export function isEventKind(def: ResourceDef): boolean {
+export function isEventKind(def: ApiResource): boolean {
   return def.resource === 'events';
 }
 

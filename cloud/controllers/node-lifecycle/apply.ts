@@ -1,7 +1,7 @@
 import { isKedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import { objectKey, type Node, type Pod } from '../../../shared/types.js';
-import type { ApiClient } from '../../apiserver/client.js';
+import type { ApiClient } from '../../client/client.js';
 import type { EventRecorder } from '../events.js';
 import type { NodeHealthAction } from './node-health.js';
 import type { PodNotReadyAction } from './pods-not-ready.js';

@@ -1,6 +1,6 @@
 import type { Timing } from '../../../shared/timing.js';
 import type { Node, NodeCondition, Taint } from '../../../shared/types.js';
-import { timestamp } from '../../apiserver/object-meta.js';
+import { timestamp } from '../../client/object-meta.js';
 import type { EventType } from '../events.js';
 import type { NodeProbe } from './heartbeat.js';
 import { taintsForReadiness, type ConditionStatus } from './taints.js';

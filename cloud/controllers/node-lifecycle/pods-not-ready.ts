@@ -1,5 +1,5 @@
 import type { Pod, PodStatus } from '../../../shared/types.js';
-import { timestamp } from '../../apiserver/object-meta.js';
+import { timestamp } from '../../client/object-meta.js';
 import type { ConditionStatus } from './taints.js';
 
 /** A pod whose Ready condition becomes False: its status to write through pods/status. */

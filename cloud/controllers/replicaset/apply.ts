@@ -2,7 +2,7 @@ import type { ReplicaSet, ReplicaSetStatus } from '../../../shared/apps-types.js
 import { isKedgeError, KedgeError } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/log.js';
 import { objectKey, type Pod } from '../../../shared/types.js';
-import type { ApiClient, ResourceRef } from '../../apiserver/client.js';
+import type { ApiClient, ResourceRef } from '../../client/client.js';
 import type { EventRecorder } from '../events.js';
 import { adoptPatch, controllerRefTo, releasePatch } from '../controller-ref.js';
 import type { Expectations } from './expectations.js';

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { ApiClient } from '../../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../../cloud/client/client.js';
 import { informer } from '../../../cloud/informer/informer.js';
 import type { Clock } from '../../../shared/clock.js';
 import { silentLogger } from '../../../shared/log.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../../cloud/client/client.js';
 import type { RunningController } from '../../../cloud/controllers/controller.js';
 import { endpointsController } from '../../../cloud/controllers/endpoints/index.js';
 import { memoryEventRecorder } from '../../../cloud/controllers/events.js';

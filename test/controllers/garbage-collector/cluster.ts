@@ -1,8 +1,8 @@
-import { ensureSystemNamespaces } from '../../../cloud/apiserver/bootstrap.js';
-import type { ApiClient } from '../../../cloud/apiserver/client.js';
+import { ensureSystemNamespaces } from '../../../cloud/apiserver/kinds/bootstrap.js';
+import type { ApiClient } from '../../../cloud/client/client.js';
 import { createApiServer } from '../../../cloud/apiserver/pipeline.js';
-import type { ResourceDef } from '../../../cloud/apiserver/registry.js';
-import { clusterResources } from '../../../cloud/apiserver/resources.js';
+import type { ResourceDef } from '../../../cloud/apiserver/kinds/registry.js';
+import { clusterResources } from '../../../cloud/apiserver/kinds/resources.js';
 import type { Controller, RunningController } from '../../../cloud/controllers/controller.js';
 import { memoryEventRecorder } from '../../../cloud/controllers/events.js';
 import { MemoryStore } from '../../../cloud/store/memory-store.js';

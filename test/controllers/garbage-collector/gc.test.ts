@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Subscription } from 'rxjs';
-import type { ResourceRef } from '../../../cloud/apiserver/client.js';
+import type { ResourceRef } from '../../../cloud/client/client.js';
 import { garbageCollector } from '../../../cloud/controllers/garbage-collector/index.js';
 import type { KubeObject, OwnerReference, Pod } from '../../../shared/types.js';
 import { cluster, gone, testResources, type Cluster } from './cluster.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceRef } from '../../../cloud/apiserver/client.js';
-import type { ResourceDef } from '../../../cloud/apiserver/registry.js';
-import { clusterResources } from '../../../cloud/apiserver/resources.js';
+import type { ResourceRef } from '../../../cloud/client/client.js';
+import type { ResourceDef } from '../../../cloud/apiserver/kinds/registry.js';
+import { clusterResources } from '../../../cloud/apiserver/kinds/resources.js';
 import { OwnerGraph } from '../../../cloud/controllers/garbage-collector/graph.js';
 import type { GraphEntry } from '../../../cloud/controllers/garbage-collector/object-ref.js';
 import { resolveOwners, type OwnerView } from '../../../cloud/controllers/garbage-collector/owners.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planDependent, planOwner, type GcAction, type OwnerState } from '../../../cloud/controllers/garbage-collector/plan.js';
 import type { GraphEntry } from '../../../cloud/controllers/garbage-collector/object-ref.js';
-import { clusterResources } from '../../../cloud/apiserver/resources.js';
+import { clusterResources } from '../../../cloud/apiserver/kinds/resources.js';
 import type { KubeObject, OwnerReference } from '../../../shared/types.js';
 
 const podDef = clusterResources.find((d) => d.resource === 'pods')!;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResourceRef } from '../../../cloud/apiserver/client.js';
+import type { ResourceRef } from '../../../cloud/client/client.js';
 import { namespaceController } from '../../../cloud/controllers/namespace/index.js';
 import type { Namespace, Pod } from '../../../shared/types.js';
 import { cluster, gone, testResources, type Cluster } from '../garbage-collector/cluster.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceDef } from '../../../cloud/apiserver/registry.js';
-import { clusterResources } from '../../../cloud/apiserver/resources.js';
+import type { ResourceDef } from '../../../cloud/apiserver/kinds/registry.js';
+import { clusterResources } from '../../../cloud/apiserver/kinds/resources.js';
 import { planNamespace, type NamespaceAction, type NamespaceContent } from '../../../cloud/controllers/namespace/plan.js';
 import type { KubeObject, Namespace } from '../../../shared/types.js';
 

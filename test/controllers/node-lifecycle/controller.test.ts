@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../cloud/apiserver/client.js';
+import type { ApiClient } from '../../../cloud/client/client.js';
 import type { RunningController } from '../../../cloud/controllers/controller.js';
 import { memoryEventRecorder } from '../../../cloud/controllers/events.js';
 import { nodeLifecycleController } from '../../../cloud/controllers/node-lifecycle/index.js';

@@ -1,6 +1,6 @@
 import { BehaviorSubject, concatMap, filter, map, take } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient, ResourceRef, WatchOptions } from '../../../cloud/apiserver/client.js';
+import type { ApiClient, ResourceRef, WatchOptions } from '../../../cloud/client/client.js';
 import type { RunningController } from '../../../cloud/controllers/controller.js';
 import { memoryEventRecorder } from '../../../cloud/controllers/events.js';
 import { replicaSetController } from '../../../cloud/controllers/replicaset/index.js';

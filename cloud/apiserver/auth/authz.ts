@@ -1,0 +1,99 @@
+import { KedgeError } from '../../../shared/errors.js';
+import type { KubeObject } from '../../../shared/types.js';
+import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
+import { nodeAllows } from './node-authz.js';
+import { decodeObject } from '../http/request-body.js';
+import type { RoutedCall } from '../rest/rest-handler.js';
+import type { ObjectStorage } from '../rest/storage.js';
+
+/** What a request asks to do, in RBAC terms. */
+export interface Attributes {
+  verb: string;
+  /** Absent for non-resource paths such as /api or /version. */
+  resource?: string;
+  subresource?: string;
+  group?: string;
+  namespace?: string;
+  name?: string;
+  path: string;
+}
+
+/** What some rules must know about the objects a request touches; fetched only when a rule asks. */
+export interface AccessFacts {
+  /** The object the path names, as stored; undefined when there is none. */
+  stored(): Promise<KubeObject | undefined>;
+  /** The object in the request body (a create names its object only there); BadRequest when malformed. */
+  submitted(): KubeObject;
+}
+
+const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitted: () => ({ metadata: {} }) };
+
+const readVerbs = new Set(['get', 'list', 'watch']);
+
+/**
+ * What a viewer may not read, as "group/resource": kube's `view` role leaves Secrets out, since
+ * their data are credentials (join tokens, node credential hashes, whatever users keep there).
+ */
+const hiddenFromViewers = new Set(['/secrets']);
+
+/**
+ * Role-based rules: admin does everything (the cloud's own identity is an admin), viewer reads
+ * (resources but Secrets, and non-resource paths), node does what a kubelet needs
+ * (node-authz.ts), anyone else is refused with kube's Forbidden message.
+ */
+export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
+  if (await allows(user, attrs, facts)) return;
+  throw forbidden(user, attrs);
+}
+
+function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean | Promise<boolean> {
+  switch (user.role) {
+    case 'admin':
+      return true;
+    case 'viewer':
+      return readVerbs.has(attrs.verb) && !(attrs.resource !== undefined && hiddenFromViewers.has(`${attrs.group ?? ''}/${attrs.resource}`));
+    case 'node':
+      return nodeAllows(user, attrs, facts);
+    default:
+      return false;
+  }
+}
+
+/** The facts of a routed resource request: the stored object from storage, the submitted one from the body. */
+export function requestFacts(storage: ObjectStorage, call: RoutedCall): AccessFacts {
+  const { namespace, name } = call.path;
+  return {
+    stored: async () => (name === undefined ? undefined : storage.find(call.def, namespace, name)),
+    submitted: () => decodeObject(call.req),
+  };
+}
+
+function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
+  if (attrs.resource === undefined) {
+    return new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot ${attrs.verb} path "${attrs.path}"`);
+  }
+  const res = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
+  const group = attrs.group ?? '';
+  const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : ' at the cluster scope';
+  const named = attrs.name ? `${attrs.resource} "${attrs.name}" is forbidden` : `${attrs.resource} is forbidden`;
+  return new KedgeError('Forbidden', `${named}: User "${user.name}" cannot ${attrs.verb} resource "${res}" in API group "${group}"${scope}`, {
+    details: attrs.name ? { name: attrs.name, group, kind: attrs.resource } : { group, kind: attrs.resource },
+  });
+}
+
+/** For the paths only an admin may use whatever the verb (a viewer may GET other non-resource paths). */
+export function adminOnly(user: UserInfo, path: string): void {
+  if (user.role !== 'admin') throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}": admins only`);
+}
+
+/**
+ * For what only an admin's own token may do: mint login tokens, take a backup of the store.
+ * A dashboard session acts as its admin for everything else; a stolen one cannot outlive
+ * itself by minting more, nor carry off every Secret at once.
+ */
+export function adminTokenOnly(user: UserInfo, path: string): void {
+  adminOnly(user, path);
+  if (user.groups.includes(DASHBOARD_SESSION_GROUP)) {
+    throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}" with a dashboard session: an admin token only`);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Pod } from '../../../shared/types.js';
+import type { UserInfo } from './authn.js';
+import type { AccessFacts, Attributes } from './authz.js';
+
+export const NODE_USER_PREFIX = 'system:node:';
+export const NODES_GROUP = 'system:nodes';
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+const COORDINATION_GROUP = 'coordination.k8s.io';
+
+const readVerbs = new Set(['get', 'list', 'watch']);
+const ownNodeVerbs = new Set(['get', 'update', 'patch']);
+
+/** The user a node acts as, as a node token authenticates it (token-file.ts newTokenEntry). */
+export function nodeUser(node: string): UserInfo {
+  return { name: `${NODE_USER_PREFIX}${node}`, role: 'node', groups: [NODES_GROUP, 'system:authenticated'] };
+}
+
+/** The node a user acts for: "system:node:<name>" in group system:nodes, as kube's Node authorizer requires. */
+export function nodeNameOf(user: UserInfo): string | undefined {
+  if (!user.name.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
+  const name = user.name.slice(NODE_USER_PREFIX.length);
+  return name === '' ? undefined : name;
+}
+
+/**
+ * What a kubelet may do, as kube's Node authorizer and NodeRestriction admission allow: read
+ * nodes and pods; register (create) and write only its own Node and its status (what it may
+ * change there: node-restriction.ts), its own Lease, and the status of pods bound to it; delete
+ * pods bound to it (a kubelet's final delete of a pod it stopped); create Events.
+ */
+export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Promise<boolean> {
+  const node = nodeNameOf(user);
+  if (node === undefined) return false;
+  const { verb, resource, subresource: sub } = attrs;
+  if (resource === undefined) return verb === 'get';
+  const group = attrs.group ?? '';
+  if (group === '' && resource === 'nodes') {
+    if (sub === undefined && readVerbs.has(verb)) return true;
+    // A create names its object only in the body.
+    if (sub === undefined && verb === 'create') return facts.submitted().metadata.name === node;
+    return (sub === undefined || sub === 'status') && ownNodeVerbs.has(verb) && attrs.name === node;
+  }
+  if (group === '' && resource === 'pods') {
+    if (sub === undefined) return readVerbs.has(verb) || (verb === 'delete' && (await boundNode(facts)) === node);
+    if (sub !== 'status') return false;
+    if (verb === 'get') return true;
+    return (verb === 'update' || verb === 'patch') && (await boundNode(facts)) === node;
+  }
+  if (group === COORDINATION_GROUP && resource === 'leases' && attrs.namespace === NODE_LEASE_NAMESPACE) {
+    // A create names its object only in the body.
+    if (verb === 'create') return facts.submitted().metadata.name === node;
+    return (verb === 'get' || verb === 'update') && attrs.name === node;
+  }
+  if (group === '' && resource === 'events') return verb === 'create';
+  return false;
+}
+
+async function boundNode(facts: AccessFacts): Promise<string | undefined> {
+  const pod = (await facts.stored()) as Pod | undefined;
+  return pod?.spec?.nodeName;
+}

@@ -1,0 +1,115 @@
+import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
+
+/**
+ * components.schemas of an OpenAPI v3 group-version document, generated from the resource
+ * table. The schemas are deliberately open (`x-kubernetes-preserve-unknown-fields`): kubectl
+ * 1.32 uses them only for `explain` and for building apply patches, and kedge validates
+ * objects on the server (admission). Each kind schema carries `x-kubernetes-group-version-kind`
+ * as a list, as kube-apiserver writes it.
+ */
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export type Schema = Record<string, unknown>;
+
+const metaPrefix = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+export const objectMetaName = `${metaPrefix}.ObjectMeta`;
+export const listMetaName = `${metaPrefix}.ListMeta`;
+export const statusName = `${metaPrefix}.Status`;
+export const patchName = `${metaPrefix}.Patch`;
+
+export function ref(name: string): Schema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/**
+ * The schema name kube uses for a kind: io.k8s.api.<group>.<version>.<Kind> for the built-in
+ * groups (core, apps, coordination.k8s.io, …), the reversed domain for others
+ * (sync.kedge.io → io.kedge.sync.v1.NodeSync), as CRDs are named.
+ */
+export function schemaName(gvk: GroupVersionKind): string {
+  const g = gvk.group;
+  if (g === '') return `io.k8s.api.core.${gvk.version}.${gvk.kind}`;
+  if (!g.includes('.') || g.endsWith('.k8s.io')) return `io.k8s.api.${g.replace(/\.k8s\.io$/, '')}.${gvk.version}.${gvk.kind}`;
+  return `${g.split('.').reverse().join('.')}.${gvk.version}.${gvk.kind}`;
+}
+
+export function kindOf(def: ResourceDef): GroupVersionKind {
+  return { group: def.group, version: def.version, kind: def.kind };
+}
+
+/** The kinds a subresource speaks (autoscaling/v1 Scale, core/v1 Binding), beyond the parent's. */
+export function subresourceKinds(def: ResourceDef): GroupVersionKind[] {
+  return def.subresources
+    .filter((s) => s.kind !== undefined && s.kind !== def.kind)
+    .map((s) => ({ group: s.group ?? def.group, version: s.version ?? def.version, kind: s.kind! }));
+}
+
+const typeFields = (gvk: GroupVersionKind): Schema => ({
+  apiVersion: { type: 'string', description: `APIVersion of this representation: ${apiVersionOf(gvk)}.` },
+  kind: { type: 'string', description: `Kind of this representation: ${gvk.kind}.` },
+});
+
+export function kindSchema(gvk: GroupVersionKind): Schema {
+  return {
+    description: `${gvk.kind} (${apiVersionOf(gvk)}). Open schema: kedge validates the fields on the server.`,
+    type: 'object',
+    properties: { ...typeFields(gvk), metadata: ref(objectMetaName) },
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-group-version-kind': [gvk],
+  };
+}
+
+export function listSchema(gvk: GroupVersionKind): Schema {
+  const list = { ...gvk, kind: `${gvk.kind}List` };
+  return {
+    description: `A list of ${gvk.kind} objects.`,
+    type: 'object',
+    required: ['items'],
+    properties: { ...typeFields(list), metadata: ref(listMetaName), items: { type: 'array', items: ref(schemaName(gvk)) } },
+    'x-kubernetes-group-version-kind': [list],
+  };
+}
+
+const metaSchemas: Record<string, Schema> = {
+  [objectMetaName]: {
+    description: 'Standard object metadata.',
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'Unique within a namespace.' },
+      generateName: { type: 'string', description: 'Prefix for a server-generated name.' },
+      namespace: { type: 'string', description: 'The namespace of a namespaced object.' },
+      labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Labels, matched by selectors.' },
+      annotations: { type: 'object', additionalProperties: { type: 'string' }, description: 'Free-form annotations.' },
+    },
+    'x-kubernetes-preserve-unknown-fields': true,
+  },
+  [listMetaName]: {
+    description: 'Standard list metadata.',
+    type: 'object',
+    properties: { resourceVersion: { type: 'string' }, continue: { type: 'string' } },
+  },
+  [patchName]: { description: 'The body of a PATCH request, in the format its Content-Type names.', type: 'object' },
+  [statusName]: {
+    description: 'The result of an operation that returns no object, and every error.',
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Status' }],
+  },
+};
+
+/** Every schema a document for these kinds refers to. */
+export function componentSchemas(defs: readonly ResourceDef[]): Record<string, Schema> {
+  const out: Record<string, Schema> = { ...metaSchemas };
+  for (const def of defs) {
+    const gvk = kindOf(def);
+    out[schemaName(gvk)] = kindSchema(gvk);
+    out[schemaName({ ...gvk, kind: `${gvk.kind}List` })] = listSchema(gvk);
+    for (const sub of subresourceKinds(def)) out[schemaName(sub)] = kindSchema(sub);
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { RuntimeClass } from '../../../shared/config-types.js';
+import { isKedgeError } from '../../../shared/errors.js';
+import type { Service } from '../../../shared/service-types.js';
+import type { Namespace } from '../../../shared/types.js';
+import type { ApiClient } from '../../client/client.js';
+import { firstServiceIP } from './service-ranges.js';
+
+/** The namespaces every cluster has from the start. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-node-lease', 'kube-public'] as const;
+
+/** Creates the system namespaces that do not exist yet (idempotent; run at every cloud start). */
+export async function ensureSystemNamespaces(client: ApiClient): Promise<void> {
+  for (const name of SYSTEM_NAMESPACES) {
+    try {
+      await client.create<Namespace>({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (err) {
+      if (!isKedgeError(err, 'AlreadyExists')) throw err;
+    }
+  }
+}
+
+/**
+ * The `kubernetes` Service in `default` that every cluster has: the first address of the
+ * service range, port 443 (https) to the apiserver's 6443, as kube-apiserver creates it.
+ * Idempotent; run at every cloud start after ensureSystemNamespaces.
+ */
+export async function ensureKubernetesService(client: ApiClient): Promise<void> {
+  const service: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: firstServiceIP(),
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+      sessionAffinity: 'None',
+    },
+  };
+  try {
+    await client.create<Service>({ resource: 'services', namespace: 'default' }, service);
+  } catch (err) {
+    if (!isKedgeError(err, 'AlreadyExists')) throw err;
+  }
+}
+
+/** The RuntimeClasses every kedge cluster has: one per edge runtime, named as its handler. */
+export const DEFAULT_RUNTIME_CLASSES = ['sim', 'process'] as const;
+
+/**
+ * Creates the `sim` and `process` RuntimeClasses that do not exist yet, so pods may name
+ * either runtime (admission refuses a pod naming a class that does not exist). Idempotent;
+ * run at every cloud start: a class that exists is left as it is (a user may have changed it).
+ */
+export async function ensureRuntimeClasses(client: ApiClient): Promise<void> {
+  for (const name of DEFAULT_RUNTIME_CLASSES) {
+    const rc: RuntimeClass = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, handler: name };
+    try {
+      await client.create<RuntimeClass>({ resource: 'runtimeclasses', group: 'node.k8s.io' }, rc);
+    } catch (err) {
+      if (!isKedgeError(err, 'AlreadyExists')) throw err;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { StatusCause } from '../../../shared/errors.js';
+import type { Container, Pod, Toleration } from '../../../shared/types.js';
+import { checkLabel, invalidValue, required } from '../admission/admission.js';
+import { normalizePodSpecQuantities, validatePodSpecQuantities } from '../admission/quantity-validation.js';
+import type { ResourceStrategy } from './registry.js';
+import { defaultContainer, DEFAULT_TOLERATION_SECONDS } from '../../client/pod-defaults.js';
+import { admitRuntimeClass } from '../admission/runtime-class-admission.js';
+
+/**
+ * Pod defaulting as kube-apiserver does it (SetDefaults_Pod, the DefaultTolerationSeconds
+ * admission plugin, PodStrategy.PrepareForCreate), and the validation kedge needs.
+ */
+export const podStrategy: ResourceStrategy = {
+  normalize: (obj) => normalizePodSpecQuantities((obj as Pod).spec),
+  defaultOnCreate(obj) {
+    const pod = obj as Pod;
+    pod.spec ??= { containers: [] };
+    const spec = pod.spec;
+    spec.restartPolicy ??= 'Always';
+    spec.terminationGracePeriodSeconds ??= 30;
+    spec.dnsPolicy ??= 'ClusterFirst';
+    spec.schedulerName ??= 'default-scheduler';
+    spec.securityContext ??= {};
+    spec.enableServiceLinks ??= true;
+    spec.priority ??= 0;
+    spec.preemptionPolicy ??= 'PreemptLowerPriority';
+    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
+    spec.tolerations = withDefaultTolerations(spec.tolerations ?? [], pod.metadata.labels?.[AUTONOMY_LABEL] === 'autonomy');
+    pod.status = { phase: 'Pending', qosClass: qosClass(spec.containers ?? []) };
+  },
+  validate(obj) {
+    return validatePod(obj as Pod);
+  },
+  admitCreate: admitRuntimeClass,
+  fields(obj) {
+    const pod = obj as Pod;
+    return { 'spec.nodeName': pod.spec?.nodeName ?? '', 'status.phase': pod.status?.phase ?? '', 'spec.schedulerName': pod.spec?.schedulerName ?? '', 'spec.restartPolicy': pod.spec?.restartPolicy ?? '', 'status.podIP': pod.status?.podIP ?? '' };
+  },
+};
+
+/** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
+export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';
+
+/**
+ * The DefaultTolerationSeconds plugin: tolerate not-ready and unreachable nodes for 300 s. An
+ * autonomous pod tolerates an unreachable node without a limit (the node's autonomy duration,
+ * if any, decides).
+ */
+function withDefaultTolerations(tolerations: Toleration[], autonomous: boolean): Toleration[] {
+  const out = [...tolerations];
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    const covered = tolerations.some((t) => (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === 'NoExecute'));
+    const forever = autonomous && key === 'node.kubernetes.io/unreachable';
+    if (!covered) out.push(forever ? { key, operator: 'Exists', effect: 'NoExecute' } : { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+  }
+  return out;
+}
+
+function qosClass(containers: Container[]): string {
+  const resources = containers.map((c) => c.resources ?? {});
+  const any = resources.some((r) => Object.keys(r.requests ?? {}).length + Object.keys(r.limits ?? {}).length > 0);
+  if (!any) return 'BestEffort';
+  const guaranteed = resources.every((r) => ['cpu', 'memory'].every((k) => r.limits?.[k] !== undefined && (r.requests?.[k] ?? r.limits[k]) === r.limits[k]));
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+function validatePod(pod: Pod): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const containers = pod.spec?.containers;
+  if (!Array.isArray(containers) || containers.length === 0) return [required('spec.containers')];
+  const seen = new Set<string>();
+  containers.forEach((c, i) => {
+    const at = `spec.containers[${i}]`;
+    if (!c || typeof c !== 'object') return void causes.push(invalidValue(at, c, 'must be an object'));
+    if (!c.name) causes.push(required(`${at}.name`));
+    else {
+      causes.push(...checkLabel(`${at}.name`, c.name));
+      if (seen.has(c.name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(c.name)}`, field: `${at}.name` });
+      seen.add(c.name);
+    }
+    if (!c.image || typeof c.image !== 'string' || c.image.trim() === '') causes.push(required(`${at}.image`));
+  });
+  const policy = pod.spec.restartPolicy;
+  if (policy !== undefined && !['Always', 'OnFailure', 'Never'].includes(policy)) {
+    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Always", "OnFailure", "Never"`, field: 'spec.restartPolicy' });
+  }
+  return [...causes, ...validatePodSpecQuantities(pod.spec)];
+}
+

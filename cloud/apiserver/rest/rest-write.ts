@@ -1,0 +1,154 @@
+import { KedgeError, isKedgeError } from '../../../shared/errors.js';
+import type { KubeObject, Namespace } from '../../../shared/types.js';
+import { admit } from '../admission/admission.js';
+import { admitCreateWithLookups } from '../admission/admission-lookup.js';
+import { checkTypeMeta, prepareCreate, prepareUpdate } from './server-metadata.js';
+import { prepareObject, serializedFor } from './prepare.js';
+import { applyPatch, patchKindOf } from '../patch/patch.js';
+import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
+import { jsonResponse, mediaType, type ApiResponse } from '../request.js';
+import { deleteOptionsOf } from './delete-options.js';
+import { depsFor } from './dry-run.js';
+import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from '../patch/server-side-apply.js';
+import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion-rules.js';
+import { decodeBody, decodeObject } from '../http/request-body.js';
+import { deleteOne, updateOrRemove, type DeleteOutcome } from './rest-delete.js';
+import { selectorOf, type ResourceCall, type RestDeps } from './rest-context.js';
+import { conflict, notFound } from './storage.js';
+
+/** create, update (PUT), patch, delete and deletecollection, for a resource or its status. */
+
+type Part = 'main' | 'status';
+
+export async function createObject(realDeps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
+  const obj = decodeObject(call.req);
+  checkTypeMeta(call.def, obj);
+  const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
+  if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
+  for (let attempt = 1; ; attempt++) {
+    const candidate = structuredClone(obj);
+    prepareCreate(call.def, candidate, namespace, deps.clock.now());
+    try {
+      const created = await serializedFor(deps, call.def, async () => {
+        const ctx = { operation: 'create', now: deps.clock.now(), user: call.user } as const;
+        await prepareObject(deps, call.def, candidate, ctx);
+        await admitCreateWithLookups(deps, call.def, candidate, ctx);
+        admit(call.def, candidate, ctx);
+        return deps.storage.create(call.def, candidate);
+      });
+      return jsonResponse(201, created);
+    } catch (err) {
+      const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
+      if (!retry) throw err;
+    }
+  }
+}
+
+export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
+  const body = decodeObject(call.req);
+  checkTypeMeta(call.def, body);
+  const name = call.path.name!;
+  if (body.metadata.name !== undefined && body.metadata.name !== name) {
+    throw new KedgeError('BadRequest', `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  checkNamespaceMatch(call, body);
+  const expected = body.metadata.resourceVersion;
+  const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
+    if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
+    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current);
+  }));
+  return jsonResponse(200, updated);
+}
+
+export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: Part, namespacesDef: ResourceDef): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
+  const type = mediaType(call.req.headers['content-type']);
+  const kind = patchKindOf(type);
+  const apply = type === APPLY_PATCH_TYPE ? applyRequestOf(call) : undefined;
+  if (!kind && !apply) {
+    throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`);
+  }
+  if (apply && part === 'main' && !(await applyTargetExists(deps, call))) {
+    return createObject(realDeps, applyCreateCall(call, apply, deps.clock.now()), namespacesDef);
+  }
+  const patch = apply ? undefined : decodeBody(call.req, { patch: true });
+  const name = call.path.name!;
+  const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
+    const patched = (apply ? appliedObject(call.def, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
+    if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
+      throw new KedgeError('BadRequest', 'the patched object has no metadata');
+    }
+    if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
+    checkTypeMeta(call.def, patched);
+    return admitted(deps, call, prepareUpdate(call.def, patched, current, part), current);
+  }));
+  return jsonResponse(200, updated);
+}
+
+/**
+ * DELETE: 200 with the object, removed or (with finalizers left) marked as being deleted;
+ * 202 when it stays and the deprecated orphanDependents=false asked for cascading, as kube does.
+ */
+export async function deleteObject(realDeps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
+  const options = deleteOptionsOf(call.req);
+  const { object, deleted } = await deleteOne(deps, call.def, call.path.namespace, call.path.name!, options);
+  return jsonResponse(!deleted && options.orphanDependents === false ? 202 : 200, object);
+}
+
+/** Each selected object is deleted by the same rules as a single DELETE. */
+export async function deleteCollection(realDeps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
+  const deps = depsFor(realDeps, call.req);
+  const options = deleteOptionsOf(call.req);
+  const matches = selectorOf(call);
+  const { items } = await deps.storage.list(call.def, call.path.namespace);
+  const selected = items.filter(matches);
+  const immortal = isNamespaces(call.def) ? selected.find((ns) => IMMORTAL_NAMESPACES.has(ns.metadata.name!)) : undefined;
+  if (immortal) throw immortalNamespace(immortal.metadata.name!);
+  const results: KubeObject[] = [];
+  for (const obj of selected) {
+    const outcome = await deleteOne(deps, call.def, obj.metadata.namespace, obj.metadata.name!, options).catch(ignoreNotFound);
+    if (outcome) results.push(outcome.object);
+  }
+  return jsonResponse(200, { kind: `${call.def.kind}List`, apiVersion: apiVersionOf(call.def), metadata: {}, items: results });
+}
+
+function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
+  if (isKedgeError(err, 'NotFound')) return undefined;
+  throw err;
+}
+
+async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+  const ctx = { operation: 'update', now: deps.clock.now(), old: current, user: call.user } as const;
+  await prepareObject(deps, call.def, next, ctx);
+  admit(call.def, next, ctx);
+  return next;
+}
+
+/** The path's namespace; a namespaced create on the all-namespaces path uses the body's, or "default". */
+function namespaceFor(call: ResourceCall, obj: KubeObject): string {
+  checkNamespaceMatch(call, obj);
+  return call.path.namespace ?? obj.metadata.namespace ?? 'default';
+}
+
+function checkNamespaceMatch(call: ResourceCall, obj: KubeObject): void {
+  const inBody = obj.metadata.namespace;
+  if (call.def.namespaced && call.path.namespace !== undefined && inBody && inBody !== call.path.namespace) {
+    throw new KedgeError('BadRequest', 'the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+async function requireActiveNamespace(deps: RestDeps, namespacesDef: ResourceDef, namespace: string): Promise<void> {
+  let ns: Namespace;
+  try {
+    ns = (await deps.storage.get(namespacesDef, undefined, namespace)) as Namespace;
+  } catch (err) {
+    if (isKedgeError(err, 'NotFound')) throw notFound(namespacesDef, namespace);
+    throw err;
+  }
+  if (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp) {
+    throw new KedgeError('Forbidden', `unable to create new content in namespace ${namespace} because it is being terminated`);
+  }
+}

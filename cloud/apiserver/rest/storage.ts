@@ -1,0 +1,157 @@
+import { KedgeError, isKedgeError } from '../../../shared/errors.js';
+import type { KubeObject } from '../../../shared/types.js';
+import type { KeyValue, Store } from '../../store/store.js';
+import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from '../kinds/registry.js';
+
+/**
+ * Kubernetes objects on top of the revisioned Store: keys, resourceVersion = modRevision,
+ * and Kubernetes-worded NotFound / AlreadyExists / Conflict errors.
+ */
+export class ObjectStorage {
+  /** The last section queued per name (see `exclusive`). */
+  private readonly sections = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * Runs `fn` once every earlier section of the same name has finished: values a write picks
+   * as free from a list (a Service's clusterIP) cannot be picked twice in this apiserver.
+   */
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.sections.get(name) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => undefined);
+    this.sections.set(name, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.sections.get(name) === tail) this.sections.delete(name);
+    }
+  }
+
+  get revision(): number {
+    return this.store.revision;
+  }
+
+  async get(def: ResourceDef, namespace: string | undefined, name: string): Promise<KubeObject> {
+    const kv = await this.store.get(storeKey(def, namespace, name));
+    if (!kv) throw notFound(def, name);
+    return toObject(def, kv);
+  }
+
+  /** Like get, but undefined when there is no such object. */
+  async find(def: ResourceDef, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
+    return this.get(def, namespace, name).catch((err: unknown) => {
+      if (isKedgeError(err, 'NotFound')) return undefined;
+      throw err;
+    });
+  }
+
+  async list(def: ResourceDef, namespace: string | undefined): Promise<{ items: KubeObject[]; revision: number }> {
+    const result = await this.store.list(storePrefix(def, namespace));
+    return { items: result.items.map((kv) => toObject(def, kv)), revision: result.revision };
+  }
+
+  async create(def: ResourceDef, obj: KubeObject): Promise<KubeObject> {
+    const name = obj.metadata.name!;
+    try {
+      return toObject(def, await this.store.create(storeKey(def, obj.metadata.namespace, name), toStored(obj)));
+    } catch (err) {
+      if (isKedgeError(err, 'AlreadyExists')) throw alreadyExists(def, name);
+      throw err;
+    }
+  }
+
+  /** Compare-and-set on `expectedResourceVersion` (the resourceVersion the caller read). */
+  async update(def: ResourceDef, obj: KubeObject, expectedResourceVersion: string): Promise<KubeObject> {
+    const name = obj.metadata.name!;
+    try {
+      const kv = await this.store.update(storeKey(def, obj.metadata.namespace, name), toStored(obj), revisionOf(expectedResourceVersion));
+      return toObject(def, kv);
+    } catch (err) {
+      throw translate(def, name, err);
+    }
+  }
+
+  async delete(def: ResourceDef, namespace: string | undefined, name: string, expectedResourceVersion?: string): Promise<KubeObject> {
+    try {
+      const expected = expectedResourceVersion === undefined ? undefined : revisionOf(expectedResourceVersion);
+      const kv = await this.store.delete(storeKey(def, namespace, name), expected);
+      return toObject(def, kv);
+    } catch (err) {
+      throw translate(def, name, err);
+    }
+  }
+
+  /**
+   * Reads, transforms and writes with compare-and-set, retrying when someone else wrote
+   * in between. `transform` returning the same object reference means "no change".
+   */
+  async guaranteedUpdate(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    transform: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    attempts = 5,
+  ): Promise<KubeObject> {
+    for (let i = 1; ; i++) {
+      const current = await this.get(def, namespace, name);
+      const next = await transform(structuredClone(current));
+      if (sameObject(next, current)) return current;
+      try {
+        return await this.update(def, next, current.metadata.resourceVersion!);
+      } catch (err) {
+        if (!isKedgeError(err, 'Conflict') || i >= attempts || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+      }
+    }
+  }
+}
+
+/**
+ * A stored entry as an API object, with kind, apiVersion and resourceVersion. Only the top
+ * level and metadata are new: everything below is the store's frozen value, shared by every
+ * reader and watcher (copying each object per watcher was the apiserver's main cost). Code
+ * that changes an object copies it first (guaranteedUpdate does).
+ */
+export function toObject(def: ResourceDef, kv: KeyValue): KubeObject {
+  const value = kv.value as KubeObject;
+  return { ...value, kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...value.metadata, resourceVersion: String(kv.modRevision) } };
+}
+
+function toStored(obj: KubeObject): KubeObject {
+  const copy = structuredClone(obj);
+  delete copy.metadata.resourceVersion;
+  return copy;
+}
+
+/** Unchanged? (Key order counts here: at worst an identical object is written once more.) */
+function sameObject(a: KubeObject, b: KubeObject): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function revisionOf(resourceVersion: string): number {
+  const n = Number(resourceVersion);
+  if (!Number.isSafeInteger(n) || n < 0) throw new KedgeError('BadRequest', `invalid resourceVersion ${JSON.stringify(resourceVersion)}`);
+  return n;
+}
+
+function translate(def: ResourceDef, name: string, err: unknown): unknown {
+  if (isKedgeError(err, 'NotFound')) return notFound(def, name);
+  if (isKedgeError(err, 'Conflict')) return conflict(def, name);
+  return err;
+}
+
+function qualified(def: ResourceDef): string {
+  return def.group ? `${def.resource}.${def.group}` : def.resource;
+}
+
+export function notFound(def: ResourceDef, name: string): KedgeError {
+  return new KedgeError('NotFound', `${qualified(def)} "${name}" not found`, { details: { name, group: def.group, kind: def.resource } });
+}
+
+export function alreadyExists(def: ResourceDef, name: string): KedgeError {
+  return new KedgeError('AlreadyExists', `${qualified(def)} "${name}" already exists`, { details: { name, group: def.group, kind: def.resource } });
+}
+
+export function conflict(def: ResourceDef, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again'): KedgeError {
+  return new KedgeError('Conflict', `Operation cannot be fulfilled on ${qualified(def)} "${name}": ${why}`, { details: { name, group: def.group, kind: def.resource } });
+}
