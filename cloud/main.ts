@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import { MqttTransport } from '../shared/mqtt-transport.js';
+import type { Transport, TransportFactory } from '../shared/transport.js';
 import {
   apiTokens,
   clusterResources,
@@ -18,7 +21,7 @@ import {
   type Credentials,
 } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
-import { NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
+import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
@@ -65,6 +68,8 @@ export interface CloudOptions {
   disable?: readonly string[];
   /** The data dir's lock, taken by the caller and released by the cloud's stop; none: the cloud takes it. */
   lock?: DataDirLock;
+  /** Makes the hub's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl` or the embedded broker. */
+  transport?: TransportFactory;
 }
 
 export interface Cloud {
@@ -181,7 +186,12 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
-    const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), brokerUrl, password: credentials.hub, ca: tls.caPem, timing, logger: logger.child('hub'), ledger, events, counters });
+    const epoch = randomUUID().slice(0, 8);
+    const identity = { clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: credentials.hub };
+    const transport: Transport = options.transport?.(identity) ?? new MqttTransport({
+      ...identity, brokerUrl, ca: tls.caPem, keepaliveMs: timing.keepaliveMs, reconnectMinMs: timing.reconnectMinMs, reconnectMaxMs: timing.reconnectMaxMs, clock, logger: logger.child('hub'), random: Math.random,
+    });
+    const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), transport, epoch, timing, logger: logger.child('hub'), ledger, events, counters });
     stops.push(() => hub.close());
     started.hub = hub;
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);

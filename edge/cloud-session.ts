@@ -3,7 +3,7 @@ import type { Logger } from '../shared/log.js';
 import type { DownMessage } from '../shared/protocol/envelope.js';
 import type { Timing } from '../shared/timing.js';
 import type { Edged } from './edged/edged.js';
-import type { Connectivity } from './hub/mqtt-link.js';
+import type { Connectivity } from '../shared/transport.js';
 import type { StatusSender } from './hub/status-sender.js';
 import type { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
 import type { LowdbCache } from './metamanager/lowdb-cache.js';

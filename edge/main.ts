@@ -13,8 +13,10 @@ import { answerLogRequest } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
 import { stopProcessPods } from './edged/node-shutdown.js';
 import { buildNode } from './edged/node-status.js';
+import { MqttTransport } from '../shared/mqtt-transport.js';
+import type { Connectivity, Transport, TransportFactory } from '../shared/transport.js';
+import { edgeRefusalMessages } from './hub/broker-refusals.js';
 import { EdgeHub } from './hub/edge-hub.js';
-import type { Connectivity } from './hub/mqtt-link.js';
 import { StatusSender } from './hub/status-sender.js';
 import { loadIdentity } from './identity.js';
 import { startLocalApi } from './local-api.js';
@@ -54,6 +56,8 @@ export interface EdgeOptions {
   crashPoint?: CrashPoint;
   /** The data dir's lock, taken by the caller (before joining) and released by the edge's stop; none: the edge takes it. */
   lock?: DataDirLock;
+  /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
+  transport?: TransportFactory;
 }
 
 export interface EdgeHandle {
@@ -111,16 +115,12 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
 
   const hub = new EdgeHub({
     nodeName,
-    brokerUrl: options.brokerUrl,
-    token: options.token,
-    ...(options.ca ? { ca: options.ca } : {}),
+    transport: nodeTransport(options, timing, clock, logger.child('hub')),
     epoch,
     bootId: identity.bootId,
-    timing,
     clock,
     logger: logger.child('hub'),
     holds: () => cache.objects().map(refOf),
-    ...(options.random ? { random: options.random } : {}),
   });
   const isConnected = (): boolean => hub.connectivity.connected;
   const statuses = new StatusSender({
@@ -203,4 +203,22 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     stop: () => (stopping ??= stop()),
     shutdown: (graceMs) => (stopping ??= stop(graceMs)),
   };
+}
+
+/** The node's client of the broker: it connects as the node (client id and user name), with its token. */
+function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logger: Logger): Transport {
+  const identity = { clientId: options.nodeName, username: options.nodeName, password: options.token };
+  return options.transport?.(identity) ?? new MqttTransport({
+    ...identity,
+    brokerUrl: options.brokerUrl,
+    ...(options.ca ? { ca: options.ca } : {}),
+    keepaliveMs: timing.keepaliveMs,
+    connectTimeoutMs: Math.max(1000, timing.connectTimeoutMs),
+    reconnectMinMs: timing.reconnectMinMs,
+    reconnectMaxMs: timing.reconnectMaxMs,
+    clock,
+    logger,
+    random: options.random ?? Math.random,
+    refusals: edgeRefusalMessages,
+  });
 }

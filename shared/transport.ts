@@ -20,6 +20,16 @@ export interface RetainedMessage {
   payload: Buffer;
 }
 
+/** Who a client connects as: the broker admits the credential and lets it use only its own client id and topics. */
+export interface TransportIdentity {
+  clientId: string;
+  username: string;
+  password: string;
+}
+
+/** How a composition root makes a transport for an identity (an MqttTransport unless it is given another). */
+export type TransportFactory = (identity: TransportIdentity) => Transport;
+
 /** What the client asks of every session with the broker. Sessions are clean: nothing outlives one. */
 export interface SessionSpec {
   /** Subscribed (QoS 1) at the start of every session, before `onSession`. */
@@ -64,6 +74,9 @@ export interface Transport {
   publish(topic: string, payload: Buffer): Promise<void>;
   /** As publish, retained (the broker allows it only for presence). */
   retain(message: RetainedMessage): Promise<void>;
-  /** Ends the session (leaving `farewell` retained first when connected) and stops reconnecting. Idempotent. */
+  /**
+   * Ends the session and stops reconnecting; when connected, publishes `farewell` retained
+   * first, at most once (the broker may publish the will instead, so they should say the same). Idempotent.
+   */
   close(farewell?: RetainedMessage): Promise<void>;
 }

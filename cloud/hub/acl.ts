@@ -6,6 +6,11 @@ export const CLOUD_USERNAME = 'kedge-cloud';
 /** Every client id of the cloud hub starts with this (`kedge-cloud-<epoch>`); no node may use one. */
 export const CLOUD_CLIENT_ID_PREFIX = `${CLOUD_USERNAME}-`;
 
+/** The client id of the cloud hub that stamps its messages with `epoch`. */
+export function cloudClientId(epoch: string): string {
+  return `${CLOUD_CLIENT_ID_PREFIX}${epoch}`;
+}
+
 /** Who a broker connection belongs to, decided once at CONNECT. */
 export type BrokerIdentity = { role: 'cloud' } | { role: 'node'; node: string };
 

@@ -1,23 +1,24 @@
-import { randomUUID } from 'node:crypto';
-import type { Subscription } from 'rxjs';
+import { filter, firstValueFrom, type Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage, type LogChunk, type LogOptions, type ObjectRef } from '../../shared/protocol/envelope.js';
 import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
+import type { Transport } from '../../shared/transport.js';
+import { encode } from '../../shared/protocol/codec.js';
+import { topics } from '../../shared/protocol/topics.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { humanDuration } from '../client/human-duration.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
-import { CLOUD_USERNAME } from './acl.js';
 import type { Inbound } from './inbound.js';
+import { onBrokerLost, validatedInbound } from './broker-link.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
 import { collectLedgers } from './ledger-gc.js';
-import { openMqttLink } from './mqtt-link.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
@@ -29,12 +30,10 @@ export interface CloudHubOptions {
   apiAsNode(node: string): ApiClient;
   /** The cloud's shared informers (default: the hub's own). */
   informers?: Informers;
-  brokerUrl: string;
-  /** Default `kedge-cloud`. */
-  username?: string;
-  password: string;
-  /** The CA to trust for an mqtts:// broker. */
-  ca?: string;
+  /** The hub's client of the broker (connected as `kedge-cloud-<epoch>`): the hub starts it and closes it. */
+  transport: Transport;
+  /** This hub's envelope epoch: it changes with every start of the cloud. */
+  epoch: string;
   clock: Clock;
   timing: Timing;
   logger: Logger;
@@ -70,47 +69,37 @@ export interface CloudHubHandle {
   readonly ledger: AckLedger;
   /** A container's log from the edge that runs the pod [SYNC-16]; Unavailable while that edge is away. */
   podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk>;
-  /** Releases the MQTT client, the pod watch and every timer. Idempotent. */
+  /** Closes the transport and releases the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * The cloud end of the sync (KubeEdge's CloudHub + SyncController): an MQTT client of the
- * broker that watches pods, keeps one NodeSession per node, answers hellos, and writes node
- * and pod status reported by edges. Resolves once subscribed and the first pod list is in.
+ * The cloud end of the sync (KubeEdge's CloudHub + SyncController): a client of the broker
+ * that watches pods, keeps one NodeSession per node, answers hellos, and writes node and pod
+ * status reported by edges. Resolves once connected and the first pod list is in.
  */
 export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubHandle> {
   const { api, clock, timing, signal } = options;
   const logger = options.logger.child('hub');
   const ledger = options.ledger ?? new MemoryAckLedger();
   const counters: HubStats = { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0 };
-  const stamper = new EnvelopeStamper('cloud', randomUUID().slice(0, 8));
-
-  const link = openMqttLink({
-    brokerUrl: options.brokerUrl,
-    clientId: `kedge-cloud-${stamper.epoch}`,
-    username: options.username ?? CLOUD_USERNAME,
-    password: options.password,
-    ...(options.ca ? { ca: options.ca } : {}),
-    keepaliveMs: timing.keepaliveMs,
-    reconnectMinMs: timing.reconnectMinMs,
-    reconnectMaxMs: timing.reconnectMaxMs,
-    clock,
-    logger,
-    onMalformed: () => counters.malformed++,
-    onDown: () => sessions.disconnectAll(),
-  });
+  const stamper = new EnvelopeStamper('cloud', options.epoch);
+  const link = options.transport;
+  const publish = (node: string, message: DownMessage): void => {
+    if (!link.connectivity.connected) return; // the node re-sends, or we do after its next hello
+    link.publish(topics.down(node), encode(message)).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
+  };
   const transport: SessionTransport = {
     send(node: string, draft: DownDraft): DownMessage {
       const message = stamper.stamp(draft) as DownMessage;
       counters.sent++;
       if (message.type === 'logRequest') counters.logRequests++;
-      link.publish(node, message);
+      publish(node, message);
       return message;
     },
     resend(node: string, message: DownMessage): void {
       counters.resent++;
-      link.publish(node, message);
+      publish(node, message);
     },
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
@@ -152,8 +141,14 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     // Serial per node (a hello is answered before that node's next message), except pod
     // statuses, which are serial per pod: a node's pods are written concurrently.
     // Hellos are answered from a complete pod cache, after the ledger's GC.
-    link.inbound$.subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
+    validatedInbound(link, { clock, logger, onMalformed: () => counters.malformed++ }).subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
+    onBrokerLost(link, () => {
+      logger.warn('lost the broker; every node counts as disconnected until its next hello');
+      sessions.disconnectAll();
+    }),
   ];
+  const connected = firstValueFrom(link.connectivity$.pipe(filter((c) => c.connected)), { defaultValue: undefined }); // closed first: the signal says why
+  link.start({ subscriptions: [topics.allUp, topics.allPresence] });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -168,12 +163,12 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) await close();
 
-  await untilAborted(Promise.all([link.subscribed, ready]), signal);
-  logger.info('cloud hub started', { broker: options.brokerUrl, epoch: stamper.epoch });
+  await untilAborted(Promise.all([connected, ready]), signal);
+  logger.info('cloud hub started', { epoch: stamper.epoch });
   const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
     logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
   const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size });
-  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.up, since: link.since }), ledger, podLogs, close };
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

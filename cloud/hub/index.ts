@@ -3,5 +3,5 @@ export { startCloudHub, type CloudHubHandle, type CloudHubOptions, type HubStats
 export { HUB_REJECTED } from './inbound-handler.js';
 export { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 export { NodeSyncLedger, type NodeSyncLedgerOptions } from './nodesync-ledger.js';
-export { CLOUD_USERNAME, type BrokerIdentity, type BrokerRole } from './acl.js';
+export { CLOUD_USERNAME, cloudClientId, type BrokerIdentity, type BrokerRole } from './acl.js';
 export { planResync, type ResyncPlan } from './resync.js';

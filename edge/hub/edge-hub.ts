@@ -1,4 +1,3 @@
-import type { MqttClient } from 'mqtt';
 import { filter, map, share, Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
@@ -6,32 +5,27 @@ import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { decodeDown, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
-import type { Timing } from '../../shared/timing.js';
-import { MqttLink, type Connectivity } from './mqtt-link.js';
+import type { Connectivity, SessionOps, Transport } from '../../shared/transport.js';
 
 export interface EdgeHubOptions {
   nodeName: string;
-  brokerUrl: string;
-  token: string;
-  /** The CA to trust for an mqtts:// broker (the cloud's, fetched when joining). */
-  ca?: string;
+  /** The node's client of the broker (connected as the node, with its token): the hub starts it and closes it. */
+  transport: Transport;
   /** Changes every time the edge process starts (envelope epoch, presence). */
   epoch: string;
   bootId: string;
-  timing: Timing;
   clock: Clock;
   logger: Logger;
   /** What the edge holds, for the hello [SYNC-9]. */
   holds: () => ObjectRef[];
-  random?: () => number;
 }
 
 /**
- * The edge end of the sync protocol over MQTT (KubeEdge's EdgeHub): validated inbound
- * messages as a stream, stamped outbound messages, presence and hello on every session.
+ * The edge end of the sync protocol (KubeEdge's EdgeHub): validated inbound messages as a
+ * stream, stamped outbound messages, presence and hello on every session of its transport.
  */
 export class EdgeHub {
-  private readonly link: MqttLink;
+  private readonly transport: Transport;
   private readonly stamper: EnvelopeStamper;
   private readonly helloSent = new Subject<string>();
   private malformedCount = 0;
@@ -39,27 +33,12 @@ export class EdgeHub {
   readonly inbound$: Observable<DownMessage>;
 
   constructor(private readonly options: EdgeHubOptions) {
-    const { nodeName, timing } = options;
+    const { nodeName } = options;
     this.stamper = new EnvelopeStamper(nodeName, options.epoch);
     this.malformedLog = new LogSampler(options.clock);
-    this.link = new MqttLink({
-      brokerUrl: options.brokerUrl,
-      clientId: nodeName,
-      username: nodeName,
-      password: options.token,
-      ...(options.ca ? { ca: options.ca } : {}),
-      keepaliveMs: timing.keepaliveMs,
-      connectTimeoutMs: Math.max(1000, timing.connectTimeoutMs),
-      reconnectMinMs: timing.reconnectMinMs,
-      reconnectMaxMs: timing.reconnectMaxMs,
-      will: { topic: topics.presence(nodeName), payload: this.presence(false) },
-      clock: options.clock,
-      logger: options.logger,
-      ...(options.random ? { random: options.random } : {}),
-      onSession: (client) => this.startSession(client),
-    });
+    this.transport = options.transport;
     const down = topics.down(nodeName);
-    this.inbound$ = this.link.inbound$.pipe(
+    this.inbound$ = this.transport.inbound$.pipe(
       filter((p) => p.topic === down),
       map((p) => this.decode(p.payload)),
       filter((m): m is DownMessage => m !== undefined),
@@ -68,16 +47,16 @@ export class EdgeHub {
   }
 
   get connectivity$(): Observable<Connectivity> {
-    return this.link.connectivity$;
+    return this.transport.connectivity$;
   }
 
   get connectivity(): Connectivity {
-    return this.link.connectivity;
+    return this.transport.connectivity;
   }
 
   /** When the broker was last heard from (ms since the epoch); undefined before its first packet. */
   get lastHeardFromBroker(): number | undefined {
-    return this.link.lastHeard;
+    return this.transport.lastHeard;
   }
 
   /** Ids of the hellos sent, one per session. */
@@ -91,7 +70,12 @@ export class EdgeHub {
   }
 
   start(): void {
-    this.link.start();
+    const { nodeName } = this.options;
+    this.transport.start({
+      subscriptions: [topics.down(nodeName)],
+      will: { topic: topics.presence(nodeName), payload: this.presence(false) },
+      onSession: (session) => this.startSession(session),
+    });
   }
 
   /** Stamps and publishes a message on the up topic; resolves to its id once the broker has it. */
@@ -108,21 +92,20 @@ export class EdgeHub {
 
   /** Publishes a stamped message; rejects when not connected (the caller re-sends later). */
   publish(message: UpMessage): Promise<void> {
-    return this.link.publish(topics.up(this.options.nodeName), encode(message));
+    return this.transport.publish(topics.up(this.options.nodeName), encode(message));
   }
 
   async stop(): Promise<void> {
-    await this.link.stop({ topic: topics.presence(this.options.nodeName), payload: this.presence(false) });
+    await this.transport.close({ topic: topics.presence(this.options.nodeName), payload: this.presence(false) });
     this.helloSent.complete();
   }
 
-  /** [SYNC-9] subscribe to down, retained presence online, then hello with what the edge holds. */
-  private async startSession(client: MqttClient): Promise<void> {
+  /** [SYNC-9] subscribed to down: retained presence online, then hello with what the edge holds. */
+  private async startSession(session: SessionOps): Promise<void> {
     const { nodeName, bootId } = this.options;
-    await client.subscribeAsync(topics.down(nodeName), { qos: 1 });
-    await client.publishAsync(topics.presence(nodeName), this.presence(true), { qos: 1, retain: true });
+    await session.retain({ topic: topics.presence(nodeName), payload: this.presence(true) });
     const hello = this.stamper.stamp({ type: 'hello', body: { bootId, holds: this.options.holds() } });
-    await client.publishAsync(topics.up(nodeName), encode(hello), { qos: 1 });
+    await session.publish(topics.up(nodeName), encode(hello));
     this.helloSent.next(hello.id);
   }
 

@@ -11,6 +11,7 @@ import type { Node, Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { MqttEdge } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink } from '../support/mqtt-transports.js';
 
 const timing = { ...defaultTiming, resendMinMs: 2_000, resendMaxMs: 16_000 };
 const isType = (type: DownMessage['type']) => (m: DownMessage) => m.type === type;
@@ -46,7 +47,7 @@ describe('cloud hub against a real broker', () => {
     clock = new FakeClock();
     ledger = new MemoryAckLedger();
     logs = memoryLogger('cloud');
-    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, timing, logger: logs }), clock, timing, logger: logs, ledger });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
@@ -229,7 +230,7 @@ describe('cloud hub against a real broker', () => {
     await hub.close();
 
     const api2 = await createPod('api', 'edge-1');
-    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: logs, ledger });
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, timing, logger: logs }), clock, timing, logger: logs, ledger });
     await waitFor(() => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
     const [apply] = await e.expect((m) => m.type === 'apply' && m.ref.uid === api2.metadata.uid, 1, 'the pod created meanwhile');
     expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['web', 'api']);

@@ -11,6 +11,7 @@ import type { Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { MqttEdge } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink } from '../support/mqtt-transports.js';
 
 const timing = { ...defaultTiming, reconnectMinMs: 100, reconnectMaxMs: 400 };
 const brokerOptions = (port = 0): BrokerOptions => ({
@@ -29,7 +30,7 @@ describe('cloud hub: the broker goes away and comes back', () => {
   const edges: MqttEdge[] = [];
 
   const startHub = async (): Promise<CloudHubHandle> =>
-    (hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock, timing, logger: silentLogger, ledger }));
+    (hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, timing }), clock, timing, logger: silentLogger, ledger }));
   const edge = async (node = 'edge-1'): Promise<MqttEdge> => {
     const e = await MqttEdge.connect(broker.url, node, 'node-secret');
     edges.push(e);

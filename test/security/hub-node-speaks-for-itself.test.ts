@@ -12,6 +12,7 @@ import type { Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { MqttEdge } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink } from '../support/mqtt-transports.js';
 
 const chunk = (text: string): LogChunk => ({ text, cursor: { containerId: 'c-0', time: 1, count: 1 }, exited: false });
 const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: pod.metadata.name!, uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! });
@@ -47,7 +48,8 @@ describe('the hub takes from a node only what is its own', () => {
     counters = new Counters();
     log = memoryLogger('cloud');
     victim = await api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'db', namespace: 'default' }, spec: { containers: [{ name: 'c' }], nodeName: 'edge-2' } });
-    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: log, ledger, counters });
+    const clock = new FakeClock();
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, logger: log }), clock, timing: defaultTiming, logger: log, ledger, counters });
     edge1 = await MqttEdge.connect(broker.url, 'edge-1', 'node-secret');
     edge2 = await MqttEdge.connect(broker.url, 'edge-2', 'node-secret');
     await hello(edge1);

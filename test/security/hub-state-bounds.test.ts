@@ -13,6 +13,7 @@ import type { Node, Pod, PodStatus } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { MqttEdge } from '../support/mqtt-edge.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink } from '../support/mqtt-transports.js';
 
 const FLOOD = 1000;
 const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: pod.metadata.name!, uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! });
@@ -45,7 +46,8 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
   beforeEach(async () => {
     broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
     api = new FakeApiClient();
-    hub = await startCloudHub({ api, apiAsNode: () => api, brokerUrl: broker.url, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
+    const clock = new FakeClock();
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock }), clock, timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));

@@ -13,6 +13,7 @@ import { defaultTiming } from '../../shared/timing.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { startTestBroker, type TestBroker } from '../support/test-broker.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink, mqttTransport } from '../support/mqtt-transports.js';
 
 const FLOOD = 200;
 const lines = (log: { lines: string[] }, text: string): string[] => log.lines.filter((l) => l.includes(text));
@@ -86,7 +87,7 @@ describe('refusals and malformed messages are logged with sampling', () => {
     const log = memoryLogger('cloud');
     const broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: memoryLogger('broker') });
     cleanups.push(() => broker.close());
-    const hub = await startCloudHub({ api: new FakeApiClient(), apiAsNode: () => new FakeApiClient(), brokerUrl: broker.url, password: 'cloud-secret', clock, timing: defaultTiming, logger: log });
+    const hub = await startCloudHub({ api: new FakeApiClient(), apiAsNode: () => new FakeApiClient(), ...cloudLink(broker.url, { clock, logger: log }), clock, timing: defaultTiming, logger: log });
     cleanups.push(() => hub.close());
     const node = await connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
     cleanups.push(() => node.endAsync(true));
@@ -105,7 +106,7 @@ describe('refusals and malformed messages are logged with sampling', () => {
     const log = memoryLogger('edge');
     const broker: TestBroker = await startTestBroker();
     cleanups.push(() => broker.close());
-    const edge = new EdgeHub({ nodeName: 'edge-1', brokerUrl: broker.url, token: 't', epoch: 'e1', bootId: 'b1', timing: defaultTiming, clock, logger: log, holds: () => [] });
+    const edge = new EdgeHub({ nodeName: 'edge-1', transport: mqttTransport(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 't' }, { clock, logger: log }), epoch: 'e1', bootId: 'b1', clock, logger: log, holds: () => [] });
     const inbound = edge.inbound$.subscribe();
     cleanups.push(async () => {
       inbound.unsubscribe();

@@ -15,6 +15,7 @@ import type { Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { startTestBroker } from '../support/test-broker.js';
 import { waitFor } from '../support/wait.js';
+import { cloudLink } from '../support/mqtt-transports.js';
 
 const stamper = new EnvelopeStamper('edge-1', 'e-old');
 const retainedHello = encode(stamper.stamp({ type: 'hello', body: { bootId: 'b', holds: [] } }));
@@ -44,7 +45,8 @@ describe('a retained hello is never taken for a live one', () => {
     return { client, downs };
   };
   const hub = async (brokerUrl: string, counters: Counters, api: FakeApiClient): Promise<CloudHubHandle> => {
-    const h = await startCloudHub({ api, apiAsNode: () => api, brokerUrl, password: 'cloud-secret', clock: new FakeClock(), timing: defaultTiming, logger: memoryLogger('cloud'), ledger: new MemoryAckLedger(), counters });
+    const clock = new FakeClock();
+    const h = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(brokerUrl, { clock }), clock, timing: defaultTiming, logger: memoryLogger('cloud'), ledger: new MemoryAckLedger(), counters });
     cleanups.push(() => h.close());
     return h;
   };
