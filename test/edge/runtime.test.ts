@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import type { Runtime } from '../../edge/runtime/runtime.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
-import { FakeClock } from '../../shared/clock.js';
+import { FakeClock, wallDelay } from '../../shared/clock.js';
+import { pass, runUntil, type Check } from '../support/settle.js';
+import { waitFor } from '../support/wait.js';
 import { nodeScript } from './process-workloads.js';
 import { runtimeContract, type RuntimeHarness } from './runtime.contract.js';
 
@@ -15,6 +17,8 @@ runtimeContract('sim', async () => {
   const harness: RuntimeHarness = {
     runtime: await open(),
     clock,
+    until: (check, what, options) => runUntil(clock, check, what, options),
+    aMoment: () => pass(clock, 1_000),
     reopen: (options) => open(options?.reboot),
     runs: () => ({ annotations: { 'kedge.io/start-delay': '0ms' }, container: { image: 'nginx' } }),
     exits: (code) => ({ annotations: { 'kedge.io/start-delay': '0ms', 'kedge.io/crash-after': '1s', 'kedge.io/exit-code': String(code) }, container: {} }),
@@ -22,6 +26,17 @@ runtimeContract('sim', async () => {
   };
   return harness;
 });
+
+const STEP_MS = 20;
+
+/**
+ * Real processes need real time: the fake clock moves on no faster than the wall clock, so a
+ * grace period on it is never cut short while a busy machine is slow to deliver a signal.
+ */
+function alongWallTime(clock: FakeClock) {
+  return <T>(check: Check<T>, what: string): Promise<T> =>
+    waitFor(async () => (await check()) || (await clock.advance(STEP_MS), false), what, 20_000, STEP_MS);
+}
 
 const FOREVER = `process.on('SIGTERM', () => process.exit(0)); console.log('hello'); console.error('world'); setInterval(() => {}, 1000);`;
 
@@ -38,6 +53,8 @@ runtimeContract('process', async () => {
   const harness: RuntimeHarness = {
     runtime: await open(),
     clock,
+    until: alongWallTime(clock),
+    aMoment: () => wallDelay(20),
     reopen: (options): Promise<Runtime> => open(options?.reboot),
     runs: () => ({ container: { image: 'ignored', ...nodeScript(FOREVER) } }),
     exits: (code) => ({ container: nodeScript(`process.exit(${code})`) }),

@@ -6,7 +6,7 @@ import { SharedInformers } from '../../cloud/informer/shared-informers.js';
 import type { CacheEvent } from '../../cloud/informer/informer.js';
 import { silentLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
-import { waitFor } from '../support/wait.js';
+import { runUntil } from '../support/settle.js';
 
 const names = (events: CacheEvent<Pod>[]): string[] => events.map((e) => (e.type === 'SYNCED' ? 'SYNCED' : `${e.type} ${e.object.metadata.name}`));
 
@@ -27,7 +27,7 @@ describe('SharedInformers', () => {
     const informers = new SharedInformers(api, { clock: f.clock, logger: silentLogger });
     const first: CacheEvent<Pod>[] = [];
     const one = informers.of<Pod>({ resource: 'pods' }).subscribe((e) => first.push(e));
-    await waitFor(() => first.some((e) => e.type === 'SYNCED'), 'first list');
+    await runUntil(f.clock, () => first.some((e) => e.type === 'SYNCED'), 'first list');
     expect(watching).toBe(1);
 
     const late: CacheEvent<Pod>[] = [];
@@ -36,7 +36,7 @@ describe('SharedInformers', () => {
     expect(watching).toBe(1);
 
     await api.create({ resource: 'pods', namespace: 'default' }, pod('b'));
-    await waitFor(() => late.length === 3 && first.length === 3, 'b to both');
+    await runUntil(f.clock, () => late.length === 3 && first.length === 3, 'b to both');
     expect(names(late).at(-1)).toBe('ADDED b');
     one.unsubscribe();
     two.unsubscribe();

@@ -4,7 +4,7 @@ import { startScheduler, type SchedulerHandle } from '../../cloud/scheduler/sche
 import { silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, node } from '../support/api-fixture.js';
-import { eventually } from '../support/eventually.js';
+import { runUntil } from '../support/settle.js';
 
 describe('an unschedulable pod, against the real apiserver', () => {
   let scheduler: SchedulerHandle | undefined;
@@ -27,10 +27,10 @@ describe('an unschedulable pod, against the real apiserver', () => {
     await client.create(ref, big);
 
     const message = '0/2 nodes are available: 2 Insufficient cpu.';
-    const condition = await eventually(clock, async () => (await client.get<Pod>(ref)).status?.conditions?.find((c) => c.type === 'PodScheduled'), 'PodScheduled set');
+    const condition = await runUntil(clock, async () => (await client.get<Pod>(ref)).status?.conditions?.find((c) => c.type === 'PodScheduled'), 'PodScheduled set');
     expect(condition).toMatchObject({ status: 'False', reason: 'Unschedulable', message });
     expect((await client.get<Pod>(ref)).spec.nodeName).toBeUndefined();
-    const recorded = await eventually(clock, async () => (await client.list<KubeEvent>({ resource: 'events', namespace: 'default' })).items.find((e) => e.reason === 'FailedScheduling'), 'FailedScheduling event');
+    const recorded = await runUntil(clock, async () => (await client.list<KubeEvent>({ resource: 'events', namespace: 'default' })).items.find((e) => e.reason === 'FailedScheduling'), 'FailedScheduling event');
     expect(recorded).toMatchObject({ type: 'Warning', message, involvedObject: { kind: 'Pod', name: 'big' } });
   });
 });

@@ -1,9 +1,11 @@
 import { wallDelay } from '../../shared/clock.js';
+import type { Check } from './settle.js';
 
-type Check<T> = () => T | undefined | false | Promise<T | undefined | false>;
-
-/** Polls `check` on the wall clock (real sockets need real time) until it returns a truthy value. */
-export async function waitFor<T>(check: Check<T>, what = 'condition', timeoutMs = 5000, everyMs = 5): Promise<T> {
+/**
+ * Polls `check` on the wall clock (real sockets need real time) until it returns a truthy value.
+ * The default timeout is generous: a busy two-core machine only makes it slower.
+ */
+export async function waitFor<T>(check: Check<T>, what = 'condition', timeoutMs = 15_000, everyMs = 5): Promise<T> {
   for (let waited = 0; ; waited += everyMs) {
     const value = await check();
     if (value) return value;

@@ -9,7 +9,7 @@ import { silentLogger } from '../../../shared/log.js';
 import { defaultTiming } from '../../../shared/timing.js';
 import type { Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../../support/api-fixture.js';
-import { eventually } from '../../support/eventually.js';
+import { runUntil } from '../../support/settle.js';
 import { fakeKubelet } from './fake-kubelet.js';
 import { withInformers } from '../../support/controller-context.js';
 
@@ -62,7 +62,7 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
 
   it('runs 3 pods, replaces a deleted one, rolls out a new image and scales through the scale subresource', async () => {
     await api.create({ resource: 'deployments', group: 'apps', namespace: 'default' }, webDeployment(3));
-    const first = await eventually(f.clock, () => rolledOut(3), 'the first rollout');
+    const first = await runUntil(f.clock, () => rolledOut(3), 'the first rollout');
     expect(first.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
     expect(first.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual(
       expect.arrayContaining([['Available', 'True', 'MinimumReplicasAvailable'], ['Progressing', 'True', 'NewReplicaSetAvailable']]),
@@ -79,12 +79,12 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
     // A deleted pod is replaced.
     const victim = owned[0]!.metadata.name!;
     await api.delete({ resource: 'pods', namespace: 'default', name: victim });
-    await eventually(f.clock, async () => (await readyPods()).length === 3 && !(await pods()).some((p) => p.metadata.name === victim), 'a replacement pod');
+    await runUntil(f.clock, async () => (await readyPods()).length === 3 && !(await pods()).some((p) => p.metadata.name === victim), 'a replacement pod');
     expect((await pods()).length).toBe(3);
 
     // A new image rolls to a new ReplicaSet; the old one ends at 0 (merge patch drops the container's defaults).
     await api.patch(deployRef, { spec: { template: { spec: { containers: [{ name: 'app', image: 'kedge.io/hello:2.0' }] } } } });
-    const second = await eventually(f.clock, async () => {
+    const second = await runUntil(f.clock, async () => {
       const d = await rolledOut(3);
       return d && (await pods()).every((p) => p.spec.containers[0]!.image === 'kedge.io/hello:2.0') && d;
     }, 'the rollout of hello:2.0');
@@ -100,7 +100,7 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
 
     // Scaled through the scale subresource.
     await api.patch({ ...deployRef, subresource: 'scale' }, { spec: { replicas: 5 } });
-    await eventually(f.clock, () => rolledOut(5), 'scaling to 5');
+    await runUntil(f.clock, () => rolledOut(5), 'scaling to 5');
     expect((await readyPods()).length).toBe(5);
     expect((await replicaSets()).find((s) => s.metadata.uid === next.metadata.uid)?.spec.replicas).toBe(5);
 
@@ -112,7 +112,7 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
     const d = webDeployment(2);
     d.spec.strategy = { type: 'Recreate' };
     await api.create({ resource: 'deployments', group: 'apps', namespace: 'default' }, d);
-    await eventually(f.clock, () => rolledOut(2), 'the first rollout');
+    await runUntil(f.clock, () => rolledOut(2), 'the first rollout');
     // Old pods still present whenever a new one appears: Recreate allows none.
     const live = new Map<string, string>();
     const overlaps: number[] = [];
@@ -124,7 +124,7 @@ describe('Deployment and ReplicaSet controllers with the apiserver', () => {
     });
     try {
       await api.patch(deployRef, { spec: { template: { spec: { containers: [{ name: 'app', image: 'kedge.io/hello:2.0' }] } } } });
-      await eventually(f.clock, async () => {
+      await runUntil(f.clock, async () => {
         const done = await rolledOut(2);
         return done && (await pods()).every((p) => p.spec.containers[0]!.image === 'kedge.io/hello:2.0');
       }, 'the Recreate rollout');

@@ -5,12 +5,11 @@ import type { RunningController } from '../../../cloud/controllers/controller.js
 import { memoryEventRecorder } from '../../../cloud/controllers/events.js';
 import { replicaSetController } from '../../../cloud/controllers/replicaset/index.js';
 import type { ReplicaSet } from '../../../shared/apps-types.js';
-import { settle } from '../../../shared/clock.js';
 import { silentLogger } from '../../../shared/log.js';
 import { defaultTiming } from '../../../shared/timing.js';
 import type { KubeObject, Pod } from '../../../shared/types.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../../support/api-fixture.js';
-import { eventually } from '../../support/eventually.js';
+import { pass, runUntil } from '../../support/settle.js';
 import { withInformers } from '../../support/controller-context.js';
 
 const rsRef = { resource: 'replicasets', group: 'apps', namespace: 'default' };
@@ -37,9 +36,6 @@ describe('the ReplicaSet controller with the apiserver', () => {
   let podEventsFlow: BehaviorSubject<boolean>;
 
   const pods = async (): Promise<Pod[]> => (await api.list<Pod>({ resource: 'pods', namespace: 'default' })).items;
-  const drain = async (): Promise<void> => {
-    for (let i = 0; i < 30; i++) await settle();
-  };
 
   beforeEach(async () => {
     f = await apiFixture();
@@ -61,16 +57,13 @@ describe('the ReplicaSet controller with the apiserver', () => {
   it('never creates twice while its informer lags behind its own creations (expectations)', async () => {
     podEventsFlow.next(false);
     await api.create(rsRef, web(3));
-    await eventually(f.clock, async () => (await pods()).length >= 3, 'the first pods');
+    await runUntil(f.clock, async () => (await pods()).length >= 3, 'the first pods');
     // The status write (replicas: 0, seen from the empty cache) wakes the ReplicaSet again, more than once.
     await api.patch({ ...rsRef, name: 'web' }, { metadata: { labels: { touched: 'yes' } } });
-    for (let i = 0; i < 10; i++) {
-      await f.clock.advance(100);
-      await drain();
-    }
+    await pass(f.clock, 1_000, 100);
     expect(await pods()).toHaveLength(3);
     podEventsFlow.next(true);
-    const rs = await eventually(f.clock, async () => {
+    const rs = await runUntil(f.clock, async () => {
       const current = await api.get<ReplicaSet>({ ...rsRef, name: 'web' });
       return current.status?.replicas === 3 && current;
     }, 'status.replicas 3');
@@ -82,14 +75,14 @@ describe('the ReplicaSet controller with the apiserver', () => {
   it('adopts a matching orphan, scales down and records what it did', async () => {
     const orphan = await api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'orphan', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'x' }] } });
     const created = await api.create<ReplicaSet>(rsRef, web(2));
-    await eventually(f.clock, async () => (await pods()).length === 2 && (await api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'orphan' })).metadata.ownerReferences, 'adoption');
+    await runUntil(f.clock, async () => (await pods()).length === 2 && (await api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'orphan' })).metadata.ownerReferences, 'adoption');
     const adopted = await api.get<Pod>({ resource: 'pods', namespace: 'default', name: 'orphan' });
     expect(adopted.metadata.uid).toBe(orphan.metadata.uid);
     expect(adopted.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }]);
 
     await api.patch({ ...rsRef, name: 'web', subresource: 'scale' }, { spec: { replicas: 0 } });
-    await eventually(f.clock, async () => (await pods()).length === 0, 'scaled to 0');
+    await runUntil(f.clock, async () => (await pods()).length === 0, 'scaled to 0');
     expect(events.events.filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort()).toHaveLength(2);
-    await eventually(f.clock, async () => (await api.get<ReplicaSet>({ ...rsRef, name: 'web' })).status?.replicas === 0, 'status.replicas 0');
+    await runUntil(f.clock, async () => (await api.get<ReplicaSet>({ ...rsRef, name: 'web' })).status?.replicas === 0, 'status.replicas 0');
   });
 });
