@@ -1,4 +1,5 @@
 import type { Timing } from '../../shared/timing.js';
+import type { ClusterInfo } from '../../shared/wire/dashboard.js';
 import type { SessionLookup, UserInfo } from '../apiserver/authn.js';
 import { adminOnly, adminTokenOnly } from '../apiserver/authz.js';
 import { DEFAULT_TOLERATION_SECONDS } from '../apiserver/pod-admission.js';
@@ -54,7 +55,7 @@ export function dashboardApi(deps: DashboardApiDeps): DashboardApi {
   };
 }
 
-function info(timing: Timing): unknown {
+function info(timing: Timing): ClusterInfo {
   return {
     kind: 'ClusterInfo',
     apiVersion: 'kedge/v1',
