@@ -6,38 +6,22 @@ import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport, TransportFactory } from '../shared/transport.js';
-import {
-  apiTokens,
-  clusterResources,
-  createApiServer,
-  ensureKubernetesService,
-  ensureRuntimeClasses,
-  ensureSystemNamespaces,
-  loadOrCreateCredentials,
-  loadOrCreateServingCert,
-  startApiServer,
-  tokenFileSource,
-  writeKubeconfig,
-  type Credentials,
-} from './apiserver/index.js';
+import { clusterResources, loadOrCreateCredentials, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
 import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
-import { createDashboard } from './dashboard/index.js';
 import { defaultControllers } from './controllers/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
-import { podRef } from './hub/resync.js';
-import { KedgeError } from '../shared/errors.js';
-import { Counters, refusals } from '../shared/counters.js';
+import { Counters } from '../shared/counters.js';
 import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
 import { brokerAccess } from './broker-access.js';
-import { joinBodyLimit, startJoining, type JoinHandler } from './join/index.js';
-import { API_REFUSED, describeCounters, metricsText } from './metrics.js';
-import type { LogOptions } from '../shared/protocol/envelope.js';
-import type { Pod } from '../shared/types.js';
+import { HubPort, JoinPort } from './api-ports.js';
+import { startJoining, type NodeCredentials } from './join/index.js';
+import { startCloudApi } from './start-api.js';
+import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
 import { GatedStore } from './store/gated-store.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -119,34 +103,19 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
     stops.push(() => lock.release());
-    const credentials = await loadOrCreateCredentials(options.dataDir, logger);
+    const security = await loadSecurity(options, clock, logger);
+    const { credentials, tls, tlsOnly, apiHost } = security;
     const counters = describeCounters(new Counters());
-    const apiHost = options.apiHost ?? '127.0.0.1';
-    const mqttHost = options.mqttHost ?? '127.0.0.1';
-    const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
-    const tlsOnly = options.tlsOnly ?? false;
-    if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
-    if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
     const store = new GatedStore(await openStore(options));
     stops.push(() => store.close());
 
     const components = new ComponentSet(clock, logger.child('components'));
-    // The apiserver comes first, the hub later: logs go through the hub once it is there.
-    const started: { hub?: CloudHubHandle; join?: JoinHandler } = {};
-    const podLogs = {
-      logs: (pod: Pod, o: LogOptions) => started.hub?.podLogs(pod.spec.nodeName!, podRef(pod), o) ?? Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting')),
-    };
-    const dashboard = createDashboard({ dataDir: options.dataDir, timing, clock, logger: logger.child('dashboard') });
-    const api = createApiServer({
-      store, clock, logger: logger.child('apiserver'), tokens: apiTokens(credentials), tokenSource: tokenFileSource(options.dataDir, logger.child('apiserver')), resources: clusterResources, components, podLogs,
-      dashboard: dashboard.api, join: { bodyLimit: joinBodyLimit, serve: (req, path) => started.join?.(req, path) }, metrics: () => metricsText(counters, started.hub?.stats()),
+    // The apiserver comes first; the hub and the join service, its clients, connect to its ports once up.
+    const hubPort = new HubPort();
+    const joinPort = new JoinPort();
+    const { api, loopback, server } = await startCloudApi({
+      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort,
     });
-    const loopback = api.loopback(credentials.cloud);
-    await ensureSystemNamespaces(loopback);
-    await ensureKubernetesService(loopback);
-    await ensureRuntimeClasses(loopback);
-    const refused = refusals(counters, API_REFUSED, logger.child('apiserver'), 'refused a request');
-    const server = await startApiServer({ handler: api.handle, gate: api.gate, host: apiHost, port: options.apiPort, tls, tlsOnly, refused, pages: dashboard.pages });
     stops.push(() => server.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
@@ -158,30 +127,12 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
       api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host),
     });
     stops.push(async () => joining.close());
-    started.join = joining.handler;
-    const brokerOptions: BrokerOptions = {
-      host: mqttHost,
-      port: options.mqttPort,
-      authenticate: brokerAccess(credentials, joining.credentials),
-      revoked$: joining.credentials.revoked$,
-      logger: logger.child('broker'),
-      nodesWaitForCloud: true,
-      counters,
-      clock,
-      ...(tlsOnly ? { tls } : {}),
-    };
+    joinPort.connect(joining.handler);
     if (!brokerUrl) {
-      const broker = await addEmbeddedBroker(components, brokerOptions);
+      const broker = await addEmbeddedBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger }));
       stops.push(() => broker.close());
       brokerUrl = broker.url;
     }
-    const restartBroker = async (whileDown?: () => Promise<void>): Promise<void> => {
-      if (options.brokerUrl) throw new Error('the cloud uses an external broker');
-      await components.stop(BROKER);
-      await whileDown?.();
-      const state = await components.start(BROKER);
-      if (!state.running) throw new Error(`the broker did not start again: ${state.message}`);
-    };
     const common = { api: loopback, informers, clock, signal: abort.signal };
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
     stops.push(() => ledger.close());
@@ -193,7 +144,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     });
     const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), transport, epoch, timing, logger: logger.child('hub'), ledger, events, counters });
     stops.push(() => hub.close());
-    started.hub = hub;
+    hubPort.connect(hub);
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
     addHub(components, hub, brokerUrl);
     addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
@@ -201,9 +152,59 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     await components.startAll();
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, restartBroker, stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+interface Security {
+  credentials: Credentials;
+  /** The serving certificate, and the CA that signed it. */
+  tls: ServingCert & { caPem: string };
+  tlsOnly: boolean;
+  apiHost: string;
+  mqttHost: string;
+}
+
+/** The data dir's credentials and serving certificate; a warning where plain text would cross the network. */
+async function loadSecurity(options: CloudOptions, clock: Clock, logger: Logger): Promise<Security> {
+  const credentials = await loadOrCreateCredentials(options.dataDir, logger);
+  const apiHost = options.apiHost ?? '127.0.0.1';
+  const mqttHost = options.mqttHost ?? '127.0.0.1';
+  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
+  const tlsOnly = options.tlsOnly ?? false;
+  if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
+  if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
+  return { credentials, tls, tlsOnly, apiHost, mqttHost };
+}
+
+/** The embedded broker: on mqttHost, over TLS only with tlsOnly; it lets in the cloud's hub and the nodes with credentials. */
+function embeddedBrokerOptions(
+  options: CloudOptions,
+  security: Security,
+  nodes: NodeCredentials,
+  deps: { counters: Counters; clock: Clock; logger: Logger },
+): BrokerOptions {
+  return {
+    host: security.mqttHost,
+    port: options.mqttPort,
+    authenticate: brokerAccess(security.credentials, nodes),
+    revoked$: nodes.revoked$,
+    logger: deps.logger.child('broker'),
+    nodesWaitForCloud: true,
+    counters: deps.counters,
+    clock: deps.clock,
+    ...(security.tlsOnly ? { tls: security.tls } : {}),
+  };
+}
+
+/** Stops the embedded broker, runs `whileDown`, starts it again (see Cloud.restartBroker). */
+async function restartEmbeddedBroker(components: ComponentSet, externalBrokerUrl: string | undefined, whileDown?: () => Promise<void>): Promise<void> {
+  if (externalBrokerUrl) throw new Error('the cloud uses an external broker');
+  await components.stop(BROKER);
+  await whileDown?.();
+  const state = await components.start(BROKER);
+  if (!state.running) throw new Error(`the broker did not start again: ${state.message}`);
 }

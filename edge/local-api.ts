@@ -4,7 +4,11 @@ import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerT
 import type { Logger } from '../shared/log.js';
 import type { Clock } from '../shared/clock.js';
 import type { ObjectList, Pod } from '../shared/types.js';
+import type { ConnectionReport } from '../shared/wire/dashboard.js';
 import type { LocalCache } from './metamanager/local-cache.js';
+
+/** What GET /connection answers. */
+export type { ConnectionReport };
 
 export interface LocalApiDeps {
   port: number;
@@ -25,22 +29,6 @@ export interface LocalApiDeps {
 export interface LocalApi {
   url: string;
   close(): Promise<void>;
-}
-
-/**
- * What GET /connection answers. `connected` stays true until the keepalive fails: a pulled
- * cable shows first as `silentForSeconds` growing, then as `connected: false`, at most
- * 1.5 × `keepaliveSeconds` after the broker last answered.
- */
-export interface ConnectionReport {
-  connected: boolean;
-  offlineSince: string | null;
-  queued: number;
-  /** When anything last came from the broker (a message, an ack, a ping's answer); null before the first. */
-  lastHeardFromBroker: string | null;
-  /** Seconds since then, to a tenth. */
-  silentForSeconds: number | null;
-  keepaliveSeconds: number;
 }
 
 function podList(cache: LocalCache): ObjectList<Pod> {

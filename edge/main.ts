@@ -9,7 +9,7 @@ import { defaultTiming, keepaliveSeconds, type Timing } from '../shared/timing.j
 import { followCloudSessions } from './cloud-session.js';
 import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
-import { answerLogRequest } from './edged/pod-logs.js';
+import { answerLogRequests } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
 import { stopProcessPods } from './edged/node-shutdown.js';
 import { buildNode } from './edged/node-status.js';
@@ -137,11 +137,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     send: (draft) => hub.send(draft),
     logger: logger.child('metamanager'),
     onAck: (parentId) => statuses.onAck(parentId),
-    onLogRequest: async (request) => {
-      const pod = cache.objects().find((o) => o.uid === request.ref.uid)?.object;
-      const body = await answerLogRequest(pod, runtime, request.body, clock.now()).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
-      await hub.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined); // the cloud times out
-    },
+    onLogRequest: answerLogRequests({ cache, runtime, clock, send: (draft) => hub.send(draft) }),
   });
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.

@@ -1,7 +1,7 @@
-import type { ConnectionReport } from '../edge/local-api.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
+import type { ConnectionReport } from '../shared/wire/dashboard.js';
 import { busy, type EdgeControl, type EdgeProcessInfo, type EdgeProcessState, type EdgeRestart, type EdgeView } from './edge-routes.js';
 import { readyField, startRole, type RoleOptions, type RoleProcess } from './role-process.js';
 
@@ -92,7 +92,7 @@ export class DemoEdges implements EdgeControl {
     }
   }
 
-  view(node: string): Promise<EdgeView> | undefined {
+  view(node: string): Promise<EdgeView<Pod>> | undefined {
     const info = this.info(node);
     return info && edgeViewOf(info, (path) => this.localJson(info.localApiUrl, path));
   }
@@ -175,8 +175,8 @@ export class DemoEdges implements EdgeControl {
  * What an edge says itself, from its local API (`/connection` and `/pods`); when its process
  * does not run, or its local API does not answer, a view saying so.
  */
-export async function edgeViewOf(info: EdgeProcessInfo, localJson: (path: string) => Promise<unknown>): Promise<EdgeView> {
-  const down = (message: string): EdgeView => ({ name: info.name, process: info.process, connection: null, pods: null, message });
+export async function edgeViewOf(info: EdgeProcessInfo, localJson: (path: string) => Promise<unknown>): Promise<EdgeView<Pod>> {
+  const down = (message: string): EdgeView<Pod> => ({ name: info.name, process: info.process, connection: null, pods: null, message });
   if (info.process !== 'running') return down(`edge process down: ${describeDown(info)}`);
   try {
     const [connection, pods] = await Promise.all([localJson('/connection'), localJson('/pods')]);

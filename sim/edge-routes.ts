@@ -1,42 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import type { ConnectionReport } from '../edge/local-api.js';
 import type { Pod } from '../shared/types.js';
+import type { EdgeProcessInfo, EdgeSummary, EdgeView } from '../shared/wire/dashboard.js';
 import { ControlError, fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
-import type { LinkCondition, LinkProxy } from './link-proxy.js';
+import type { LinkProxy } from './link-proxy.js';
 
-export type EdgeProcessState = 'starting' | 'running' | 'stopping' | 'exited';
+export type { EdgeProcessInfo, EdgeProcessState, EdgeView } from '../shared/wire/dashboard.js';
 
 /** The ways to end an edge process and start it again: SIGTERM, kill -9, or as after a node reboot. */
 export const EDGE_RESTARTS = ['restart', 'crash', 'reboot'] as const;
 export type EdgeRestart = (typeof EDGE_RESTARTS)[number];
 
-export interface EdgeProcessInfo {
-  name: string;
-  process: EdgeProcessState;
-  /** The local API of the current (or last) process. */
-  localApiUrl: string;
-  /** How the last process ended, while none runs. */
-  exitCode?: number | null;
-}
-
-/** One edge as GET /edges lists it: its process and its link. */
-export interface EdgeSummary extends EdgeProcessInfo {
-  link: LinkCondition | 'none';
-}
-
-/** What an edge itself says, from its local API; `connection` and `pods` are null when it cannot say (see `message`). */
-export interface EdgeView {
-  name: string;
-  process: EdgeProcessState;
-  connection: ConnectionReport | null;
-  pods: Pod[] | null;
-  message?: string;
-}
-
 /** The demo's edge processes, as the control API needs them. Unknown nodes answer undefined. */
 export interface EdgeControl {
   list(): EdgeProcessInfo[];
-  view(node: string): Promise<EdgeView> | undefined;
+  view(node: string): Promise<EdgeView<Pod>> | undefined;
   /** Resolves once the new process is ready; rejects with a ControlError (409) while one is under way. */
   restart(node: string, how: EdgeRestart): Promise<EdgeProcessInfo> | undefined;
 }

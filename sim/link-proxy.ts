@@ -1,6 +1,7 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
+import type { LinkCondition } from '../shared/wire/dashboard.js';
 import { LinkPair, type LinkView } from './link-pair.js';
 
 export interface LinkProxyOptions {
@@ -13,8 +14,6 @@ export interface LinkProxyOptions {
   clock: Clock;
   logger: Logger;
 }
-
-export type LinkCondition = 'up' | 'cut';
 
 export interface LinkState {
   name: string;

@@ -1,3 +1,7 @@
+import type { ComponentState } from '../../shared/wire/dashboard.js';
+
+export type { ComponentState };
+
 /** A part of the cloud that can be stopped and started while the cloud runs (kube's control-plane components). */
 export interface ComponentDef {
   /** As `kedge component` and `kubectl get componentstatuses` name it: "scheduler", "deployment", … */
@@ -21,20 +25,6 @@ export interface Health {
   message: string;
   /** Since when it is so (epoch ms). */
   since: number;
-}
-
-/** What `kedge component status` shows for one component. */
-export interface ComponentState {
-  name: string;
-  parent?: string;
-  running: boolean;
-  healthy: boolean;
-  /** False for a part that cannot be stopped (the apiserver, the hub, an external broker). */
-  stoppable: boolean;
-  /** When it last started or stopped (ISO time). */
-  since: string;
-  /** "ok", "stopped", or why it is not healthy. */
-  message: string;
 }
 
 /** Start, stop and inspect components: the seam the API (and so `kedge component`) talks to. */

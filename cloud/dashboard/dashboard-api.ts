@@ -1,4 +1,5 @@
 import type { Timing } from '../../shared/timing.js';
+import type { ClusterInfo } from '../../shared/wire/dashboard.js';
 import { DEFAULT_TOLERATION_SECONDS } from '../client/pod-defaults.js';
 import { adminOnly, adminTokenOnly, jsonResponse, methodNotAllowed, type ApiRequest, type ApiResponse, type SessionLookup, type UserInfo } from '../apiserver/index.js';
 import type { DemoProxy } from './demo-proxy.js';
@@ -52,7 +53,7 @@ export function dashboardApi(deps: DashboardApiDeps): DashboardApi {
   };
 }
 
-function info(timing: Timing): unknown {
+function info(timing: Timing): ClusterInfo {
   return {
     kind: 'ClusterInfo',
     apiVersion: 'kedge/v1',

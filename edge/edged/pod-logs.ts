@@ -1,9 +1,12 @@
+import type { Clock } from '../../shared/clock.js';
 import { MAX_LOG_BYTES } from '../../shared/protocol/codec.js';
-import type { LogChunk, LogCursor, LogOptions, LogResponseMessage } from '../../shared/protocol/envelope.js';
+import type { LogChunk, LogCursor, LogOptions, LogRequestMessage, LogResponseMessage, UpDraft } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
+import type { LocalCache } from '../metamanager/local-cache.js';
 import type { ContainerInfo, LogLine, Runtime } from '../runtime/runtime.js';
 
 type LogAnswer = LogResponseMessage['body'];
+type LogRuntime = Pick<Runtime, 'listContainers' | 'logs'>;
 
 const badRequest = (error: string): LogAnswer => ({ error, code: 'BadRequest' });
 
@@ -81,7 +84,7 @@ export function logAfter(lines: readonly LogLine[], cursor: LogCursor, timestamp
 }
 
 /** [SYNC-16] The edge's answer to a logRequest for the pod it holds under `uid` (undefined: not held); `now` by the edge's clock. */
-export async function answerLogRequest(pod: Pod | undefined, runtime: Runtime, options: LogOptions, now: number): Promise<LogAnswer> {
+async function answerLogRequest(pod: Pod | undefined, runtime: LogRuntime, options: LogOptions, now: number): Promise<LogAnswer> {
   if (!pod) return { error: 'the pod is not on this node', code: 'NotFound' };
   // The state is read before the log: a run seen exited has written all it will.
   const runs = (await runtime.listContainers()).filter((c) => c.podUid === pod.metadata.uid);
@@ -95,4 +98,25 @@ export async function answerLogRequest(pod: Pod | undefined, runtime: Runtime, o
   if (!('id' in run)) return run;
   const lines = await runtime.logs(run.id);
   return { text: formatLog(lines, options, now), cursor: cursorAfter({ containerId: run.id, time: 0, count: 0 }, lines), exited: run.state === 'exited' };
+}
+
+export interface LogRequestDeps {
+  cache: Pick<LocalCache, 'objects'>;
+  runtime: LogRuntime;
+  clock: Pick<Clock, 'now'>;
+  /** Sends the answer up to the cloud (the edge hub's send). */
+  send(draft: Extract<UpDraft, { type: 'logResponse' }>): Promise<unknown>;
+}
+
+/**
+ * [SYNC-16] Answers each logRequest from the cloud with a logResponse: the log of the pod the
+ * edge holds under the request's uid, or why there is none. An answer that cannot be sent is
+ * dropped: the cloud times out.
+ */
+export function answerLogRequests(deps: LogRequestDeps): (request: LogRequestMessage) => Promise<void> {
+  return async (request) => {
+    const pod = deps.cache.objects().find((o) => o.uid === request.ref.uid)?.object;
+    const body = await answerLogRequest(pod, deps.runtime, request.body, deps.clock.now()).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
+    await deps.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined);
+  };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cursorAfter, formatLog, linesAfter, logAfter, pickContainer } from '../../edge/edged/pod-logs.js';
+import { answerLogRequests, cursorAfter, formatLog, linesAfter, logAfter, pickContainer, type LogRequestDeps } from '../../edge/edged/pod-logs.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import { simLogLines, SIM_LOG_PERIOD_MS } from '../../edge/runtime/sim-logs.js';
 import { decodeDown, decodeUp, encode, MAX_LOG_BYTES } from '../../shared/protocol/codec.js';
-import { EnvelopeStamper } from '../../shared/protocol/envelope.js';
+import { EnvelopeStamper, type LogOptions } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 
 const pod = (...names: string[]): Pod => ({ metadata: { name: 'web', uid: 'u1' }, spec: { containers: names.map((name) => ({ name, image: 'i' })) } });
@@ -111,5 +111,36 @@ describe('log messages on the wire [SYNC-16]', () => {
     const response = (body: object) => decodeUp(JSON.stringify({ ...edge.stamp({ type: 'logResponse', parentId: 'c1.1', body: { text: '', cursor, exited: true } }), body }));
     expect(response({ text: 'hi', cursor })).toEqual({ ok: false, reason: 'logResponse: body.exited must be a boolean' });
     expect(response({ text: 'hi', exited: false })).toEqual({ ok: false, reason: 'logResponse: body.cursor.containerId must be a string' });
+  });
+});
+
+describe('answering the cloud\'s log requests [SYNC-16]', () => {
+  const cloud = new EnvelopeStamper('cloud', 'c1');
+  const request = (uid: string, body: LogOptions = {}) => cloud.stamp({ type: 'logRequest' as const, ref: { kind: 'Pod', namespace: 'default', name: 'web', uid }, body });
+  const held = { uid: 'u1', kind: 'Pod', namespace: 'default', name: 'web', object: pod('app') };
+  const exited = run('app', 0, { state: 'exited' });
+  function answerer(runtime: LogRequestDeps['runtime'], send: LogRequestDeps['send'] = async () => 'sent') {
+    const sent: Parameters<LogRequestDeps['send']>[0][] = [];
+    const answer = answerLogRequests({ cache: { objects: () => [held] }, runtime, clock: { now: () => 1_000 }, send: (draft) => (sent.push(draft), send(draft)) });
+    return { answer, sent };
+  }
+  const runtime: LogRequestDeps['runtime'] = { listContainers: async () => [exited], logs: async () => [{ time: 5, text: 'hello' }] };
+
+  it('answers with the log of the pod held under the uid, naming the request', async () => {
+    const { answer, sent } = answerer(runtime);
+    const asked = request('u1', { timestamps: true });
+    await answer(asked);
+    expect(sent).toEqual([{ type: 'logResponse', parentId: asked.id, body: { text: '1970-01-01T00:00:00.005Z hello\n', cursor: { containerId: 'app-0', time: 5, count: 1 }, exited: true } }]);
+  });
+  it('answers NotFound for a pod it does not hold, or when the runtime fails', async () => {
+    const { answer, sent } = answerer({ ...runtime, listContainers: () => Promise.reject(new Error('the runtime is closed')) });
+    await answer(request('u2'));
+    await answer(request('u1'));
+    expect(sent.map((d) => d.body)).toEqual([{ error: 'the pod is not on this node', code: 'NotFound' }, { error: 'the runtime is closed', code: 'NotFound' }]);
+  });
+  it('drops an answer it cannot send: the cloud times out', async () => {
+    const { answer, sent } = answerer(runtime, () => Promise.reject(new Error('offline')));
+    await expect(answer(request('u1'))).resolves.toBeUndefined();
+    expect(sent).toHaveLength(1);
   });
 });

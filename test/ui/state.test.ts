@@ -48,7 +48,7 @@ describe('the dashboard state, updated from lists and watch events', () => {
   });
 
   it("keeps an edge's own view until the demo no longer lists that edge", () => {
-    const view = { name: 'edge-2', process: 'running' as const, connection: { connected: true, offlineSince: null, queued: 0 }, pods: [] };
+    const view = { name: 'edge-2', process: 'running' as const, connection: { connected: true, offlineSince: null, queued: 0, lastHeardFromBroker: null, silentForSeconds: null, keepaliveSeconds: 60 }, pods: [] };
     const summary = (name: string) => ({ name, process: 'running' as const, localApiUrl: '', link: 'up' as const });
     let state = run({ type: 'edges', items: [summary('edge-1'), summary('edge-2')] }, { type: 'edge-view', view });
     expect(state.views.get('edge-2')).toEqual(view);

@@ -77,16 +77,17 @@ describe('pod rows', () => {
 describe("an edge's own view", () => {
   const summary: EdgeSummary = { name: 'edge-2', process: 'running', localApiUrl: 'http://127.0.0.1:10552', link: 'cut' };
   const runningPod: Pod = { metadata: { name: 'hello', namespace: 'default' }, status: { phase: 'Running' } };
+  const heard = { lastHeardFromBroker: null, silentForSeconds: null, keepaliveSeconds: 60 };
 
   it('says since when and for how long it is offline, and what it still runs', () => {
-    const view = edgeOwnView('edge-2', summary, { name: 'edge-2', process: 'running', connection: { connected: false, offlineSince: '2025-01-01T00:00:45.000Z', queued: 3 }, pods: [runningPod] }, NOW);
+    const view = edgeOwnView('edge-2', summary, { name: 'edge-2', process: 'running', connection: { connected: false, offlineSince: '2025-01-01T00:00:45.000Z', queued: 3, ...heard }, pods: [runningPod] }, NOW);
     expect(view).toMatchObject({ connection: 'offline', queued: 3, link: 'cut', process: 'running' });
     expect(view.summary).toMatch(/^offline since \d\d:\d\d:\d\d \(for 15 s\)$/);
     expect(view.pods!.map((p) => [p.name, p.phase])).toEqual([['hello', 'Running']]);
   });
 
   it('is connected, down (with the reason) or not known yet', () => {
-    expect(edgeOwnView('edge-2', summary, { name: 'edge-2', process: 'running', connection: { connected: true, offlineSince: null, queued: 0 }, pods: [] }, NOW).connection).toBe('connected');
+    expect(edgeOwnView('edge-2', summary, { name: 'edge-2', process: 'running', connection: { connected: true, offlineSince: null, queued: 0, ...heard }, pods: [] }, NOW).connection).toBe('connected');
     const down = edgeOwnView('edge-2', summary, { name: 'edge-2', process: 'exited', connection: null, pods: null, message: 'edge process down: it exited' }, NOW);
     expect(down).toMatchObject({ connection: 'down', summary: 'edge process down: it exited', pods: null, process: 'exited' });
     expect(edgeOwnView('edge-2', undefined, undefined, NOW)).toMatchObject({ connection: 'unknown', link: 'unknown', pods: null });
@@ -110,7 +111,7 @@ describe('the event timeline', () => {
 
 describe('component rows', () => {
   it('say up, down or unhealthy in words, and whether they can be stopped', () => {
-    const base = { name: 'hub', since: '2025-01-01T00:00:00Z', message: 'ok' };
+    const base = { name: 'hub', since: '2025-01-01T00:00:00Z', message: 'ok', stoppable: true };
     expect(componentRow({ ...base, running: true, healthy: true, stoppable: false })).toMatchObject({ condition: 'up', message: '', stoppable: false });
     expect(componentRow({ ...base, running: true, healthy: false, message: 'not connected to the broker' })).toMatchObject({ condition: 'unhealthy', message: 'not connected to the broker', stoppable: true });
     expect(componentRow({ ...base, name: 'deployment', parent: 'controller-manager', running: false, healthy: false, message: 'stopped' })).toMatchObject({ condition: 'down', parent: 'controller-manager' });

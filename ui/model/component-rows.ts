@@ -21,7 +21,7 @@ export function componentRow(c: ComponentState): ComponentRow {
     message: condition === 'up' ? '' : c.message,
     since: c.since,
     running: c.running,
-    stoppable: c.stoppable !== false,
+    stoppable: c.stoppable,
   };
   if (c.parent !== undefined) row.parent = c.parent;
   return row;

@@ -1,7 +1,12 @@
 /**
- * The parts of Kubernetes objects and of kedge's own answers that the dashboard reads. The
- * page is a client of the API like kubectl: it declares the shapes it uses, nothing more.
+ * The parts of Kubernetes objects that the dashboard reads. The page is a client of the API
+ * like kubectl: it declares the shapes it uses, nothing more. kedge's own answers have one
+ * definition, shared with the server (shared/wire/dashboard.ts).
  */
+import type { EdgeView as WireEdgeView } from '../../shared/wire/dashboard.js';
+
+export type { ClusterInfo, ComponentState, EdgeSummary } from '../../shared/wire/dashboard.js';
+
 export interface ObjectMeta {
   name?: string;
   namespace?: string;
@@ -93,39 +98,5 @@ export interface Status {
   message?: string;
 }
 
-/** One of the cloud's components (GET /kedge/v1/components). */
-export interface ComponentState {
-  name: string;
-  parent?: string;
-  running: boolean;
-  healthy: boolean;
-  /** Absent from clouds that cannot say; treated as stoppable. */
-  stoppable?: boolean;
-  since: string;
-  message: string;
-}
-
-/** GET /kedge/v1/info. */
-export interface ClusterInfo {
-  timeScale: number;
-  nodeMonitorGraceSeconds: number;
-  defaultTolerationSeconds: number;
-}
-
-/** One edge of the demo (GET /kedge/v1/demo/edges). */
-export interface EdgeSummary {
-  name: string;
-  process: 'starting' | 'running' | 'stopping' | 'exited';
-  localApiUrl: string;
-  exitCode?: number | null;
-  link: 'up' | 'cut' | 'none';
-}
-
-/** What an edge says itself (GET /kedge/v1/demo/edges/<node>/view). */
-export interface EdgeView {
-  name: string;
-  process: EdgeSummary['process'];
-  connection: { connected: boolean; offlineSince: string | null; queued: number } | null;
-  pods: Pod[] | null;
-  message?: string;
-}
+/** What an edge says itself, with the pods as the page reads them. */
+export type EdgeView = WireEdgeView<Pod>;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { HubPort, JoinPort } from '../../cloud/api-ports.js';
+import type { ApiRequest, ApiResponse } from '../../cloud/apiserver/index.js';
+import type { HubStats } from '../../cloud/hub/index.js';
+import { JOIN_MAX_BODY_BYTES, JOIN_PATH } from '../../cloud/join/index.js';
+import type { LogOptions, ObjectRef } from '../../shared/protocol/envelope.js';
+import type { Pod } from '../../shared/types.js';
+
+const pod: Pod = { metadata: { namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, spec: { nodeName: 'edge-1', containers: [{ name: 'app', image: 'i' }] } };
+const chunk = { text: 'hi\n', cursor: { containerId: 'c', time: 1, count: 1 }, exited: false };
+
+describe('the hub port', () => {
+  it('answers Unavailable for logs and has no figures until the hub is up', async () => {
+    const port = new HubPort();
+    await expect(port.logs(pod, {})).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
+    expect(port.stats()).toBeUndefined();
+  });
+  it('then asks the hub for the log from the pod\'s node, and for its figures', async () => {
+    const port = new HubPort();
+    const asked: [string, ObjectRef, LogOptions][] = [];
+    const figures = { malformed: 1, received: 2 } as HubStats;
+    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures });
+    expect(await port.logs(pod, { tailLines: 1 })).toEqual(chunk);
+    expect(asked).toEqual([['edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, { tailLines: 1 }]]);
+    expect(port.stats()).toBe(figures);
+    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures })).toThrow('connected already');
+  });
+});
+
+describe('the join port', () => {
+  const req = { method: 'POST', path: JOIN_PATH } as ApiRequest;
+  it('knows the join paths\' body limit at once, and serves them once joining is up', () => {
+    const port = new JoinPort();
+    expect(port.bodyLimit(JOIN_PATH)).toBe(JOIN_MAX_BODY_BYTES);
+    expect(port.bodyLimit('/api/v1/pods')).toBeUndefined();
+    expect(port.serve(req, JOIN_PATH)).toBeUndefined();
+    const joined = Promise.resolve({} as ApiResponse);
+    port.connect((_req, path) => (path === JOIN_PATH ? joined : undefined));
+    expect(port.serve(req, JOIN_PATH)).toBe(joined);
+    expect(port.serve(req, '/api/v1/pods')).toBeUndefined();
+  });
+});
