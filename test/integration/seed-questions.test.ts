@@ -69,7 +69,7 @@ describe('the seed questions', () => {
   });
 
   it('a node cut off for 10 minutes: Unknown after 40 s, its pods evicted at 5 minutes and recreated elsewhere, old copies stopped on heal', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 3, links: true, timing: { keepaliveMs: 2_000 } });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 3, links: true, timing: { keepaliveMs: 2_000 } });
     const c = cluster;
     const pods = await startWeb(c, 3);
     const victim = pods.find((p) => p.spec.nodeName === 'edge-2')!;
@@ -118,7 +118,7 @@ describe('the seed questions', () => {
   });
 
   it("with KubeEdge's autonomy label, a pod is never evicted from an unreachable node", async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 2_000 } });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 2_000 } });
     const c = cluster;
     const pods = await startWeb(c, 2, { 'app-offline.kubeedge.io': 'autonomy' });
     c.link('edge-2').cut();
