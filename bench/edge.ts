@@ -141,7 +141,7 @@ async function measure(cluster: Cluster, worker: EdgeWorker, o: EdgeBenchOptions
 }
 
 export async function runEdgeBench(o: EdgeBenchOptions, resultsDir = 'bench/results'): Promise<EdgeBenchReport> {
-  const cluster = await Cluster.start({ clock: realClock, nodes: 0 });
+  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 0 });
   const worker = new EdgeWorker({ brokerUrl: cluster.cloud.brokerUrl, token: cluster.cloud.credentials.edge, nodeName: NODE, maxPods: o.pods });
   try {
     await worker.ask<'ready'>();

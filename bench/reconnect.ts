@@ -71,7 +71,7 @@ async function healAndTime(cluster: Cluster, nodes: string[]): Promise<HealTimin
 
 /** One node, 100 pods, 50 changes while offline (20 deletes, 20 creates, 10 relabels); 20 runs. */
 export async function singleNode(runs = 20): Promise<Record<string, number>> {
-  const cluster = await Cluster.start({ clock: realClock, nodes: 1, links: true, store: 'durable' });
+  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 1, links: true, store: 'durable' });
   try {
     let next = 0;
     const live: string[] = [];
@@ -106,7 +106,7 @@ export async function singleNode(runs = 20): Promise<Record<string, number>> {
 
 /** `nodes` nodes with one pod each, all cut; one change per node; all healed at once. */
 export async function manyNodes(nodes = 100): Promise<Record<string, number>> {
-  const cluster = await Cluster.start({ clock: realClock, nodes, links: true, store: 'durable' });
+  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes, links: true, store: 'durable' });
   try {
     const names = [...cluster.edges.keys()];
     await Promise.all(names.map((n) => cluster.api.create(ref(`${n}-a`), pinned(`${n}-a`, n))));

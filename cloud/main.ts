@@ -8,9 +8,9 @@ import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport, TransportFactory } from '../shared/transport.js';
 import { clusterResources, loadOrCreateCredentials, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
-import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle } from './hub/index.js';
+import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle, type InProcessBrokerMaker } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
-import { addApiServer, addEmbeddedBroker, addExternalBroker, addHub, addStore, BROKER } from './components/cloud-parts.js';
+import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
@@ -33,7 +33,7 @@ export interface CloudOptions {
   /** 0 picks a free port. */
   apiPort: number;
   mqttHost?: string;
-  /** Port of the embedded broker; 0 picks a free one. Ignored with `brokerUrl`. */
+  /** Port of the embedded broker; 0 picks a free one. Ignored with `brokerUrl` or `inProcessBroker`. */
   mqttPort: number;
   /** An external MQTT broker instead of the embedded one. */
   brokerUrl?: string;
@@ -54,6 +54,12 @@ export interface CloudOptions {
   lock?: DataDirLock;
   /** Makes the hub's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl` or the embedded broker. */
   transport?: TransportFactory;
+  /**
+   * Instead of the embedded broker, one in this process that the caller makes (sim's in-memory
+   * broker): given the embedded broker's admission, it is the `broker` component and the hub's
+   * transport (unless `transport` says otherwise); no MQTT port is opened. Ignored with `brokerUrl`.
+   */
+  inProcessBroker?: InProcessBrokerMaker;
 }
 
 export interface Cloud {
@@ -76,9 +82,9 @@ export interface Cloud {
   /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
   readonly components: ComponentSet;
   /**
-   * Stops the embedded broker (every client drops, every retained message is gone), runs
-   * `whileDown`, then starts a fresh one on the same port. For tests and demos; throws with
-   * an external broker.
+   * Stops the cloud's own broker, embedded or in-process (every client drops, every retained
+   * message is gone), runs `whileDown`, then starts a fresh one (the embedded one on the same
+   * port). For tests and demos; throws with an external broker.
    */
   restartBroker(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
@@ -128,10 +134,12 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     });
     stops.push(async () => joining.close());
     joinPort.connect(joining.handler);
+    let hubTransport = options.transport;
     if (!brokerUrl) {
-      const broker = await addEmbeddedBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger }));
+      const broker = await addOwnBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger }), options.inProcessBroker);
       stops.push(() => broker.close());
       brokerUrl = broker.url;
+      hubTransport ??= broker.transport;
     }
     const common = { api: loopback, informers, clock, signal: abort.signal };
     const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
@@ -139,7 +147,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
     const epoch = randomUUID().slice(0, 8);
     const identity = { clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: credentials.hub };
-    const transport: Transport = options.transport?.(identity) ?? new MqttTransport({
+    const transport: Transport = hubTransport?.(identity) ?? new MqttTransport({
       ...identity, brokerUrl, ca: tls.caPem, keepaliveMs: timing.keepaliveMs, reconnectMinMs: timing.reconnectMinMs, reconnectMaxMs: timing.reconnectMaxMs, clock, logger: logger.child('hub'), random: Math.random,
     });
     const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), transport, epoch, timing, logger: logger.child('hub'), ledger, events, counters });
@@ -186,7 +194,7 @@ function embeddedBrokerOptions(
   security: Security,
   nodes: NodeCredentials,
   deps: { counters: Counters; clock: Clock; logger: Logger },
-): BrokerOptions {
+): BrokerOptions & { clock: Clock } {
   return {
     host: security.mqttHost,
     port: options.mqttPort,

@@ -19,3 +19,11 @@ export const plainRefusalMessages: RefusalMessages = {
 export function credentialRefused(err: Error & { code?: unknown }): boolean {
   return err.code === BAD_CREDENTIALS || err.code === NOT_AUTHORIZED;
 }
+
+/** A refused credential is retried at this many times the longest reconnect wait (30 s by default). */
+const CREDENTIAL_RETRY_FACTOR = 30;
+
+/** How long a client waits before trying a refused credential again: an operator has to act first. */
+export function credentialRetryMs(reconnectMaxMs: number): number {
+  return reconnectMaxMs * CREDENTIAL_RETRY_FACTOR;
+}

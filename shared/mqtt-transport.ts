@@ -4,7 +4,7 @@ import { reconnectDelay } from './backoff.js';
 import { signedByAnotherCa } from './certificate-refused.js';
 import type { Cancel, Clock } from './clock.js';
 import type { Logger } from './log.js';
-import { credentialRefused, plainRefusalMessages, type RefusalMessages } from './mqtt-refusals.js';
+import { credentialRefused, credentialRetryMs, plainRefusalMessages, type RefusalMessages } from './mqtt-refusals.js';
 import { keepaliveSeconds } from './timing.js';
 import type { Connectivity, RetainedMessage, SessionOps, SessionSpec, Transport, TransportIdentity, TransportMessage } from './transport.js';
 
@@ -27,9 +27,6 @@ export interface MqttTransportOptions extends TransportIdentity {
   /** What to log when the broker refuses the credential or the certificate (default: plainRefusalMessages). */
   refusals?: RefusalMessages;
 }
-
-/** A refused credential is retried at this many times the longest reconnect wait (30 s by default). */
-const CREDENTIAL_RETRY_FACTOR = 30;
 
 /**
  * The Transport over a real MQTT broker (aedes or Mosquitto). mqtt.js' own reconnect is off:
@@ -173,7 +170,7 @@ export class MqttTransport implements Transport {
   }
 
   private credentialRetryMs(): number {
-    return this.options.reconnectMaxMs * CREDENTIAL_RETRY_FACTOR;
+    return credentialRetryMs(this.options.reconnectMaxMs);
   }
 
   private onClose(client: MqttClient): void {

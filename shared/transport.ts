@@ -76,7 +76,8 @@ export interface Transport {
   retain(message: RetainedMessage): Promise<void>;
   /**
    * Ends the session and stops reconnecting; when connected, publishes `farewell` retained
-   * first, at most once (the broker may publish the will instead, so they should say the same). Idempotent.
+   * first, at most once and unacknowledged. The broker may then publish the will as well (after
+   * the farewell, or instead of a farewell that was lost), so the two should say the same. Idempotent.
    */
   close(farewell?: RetainedMessage): Promise<void>;
 }

@@ -7,7 +7,8 @@ import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import type { Pod } from '../shared/types.js';
-import { startLinkProxy, type LinkProxy } from './link-proxy.js';
+import { memoryWiring, mqttWiring, type ClusterWiring } from './cluster-wiring.js';
+import type { LinkProxy } from './link-proxy.js';
 
 export interface ClusterOptions<C extends Clock> {
   clock: C;
@@ -15,19 +16,25 @@ export interface ClusterOptions<C extends Clock> {
   /** Cloud store: memory (default) or durable in the cluster's temp dir. */
   store?: 'memory' | 'durable';
 
+  /**
+   * How the hub and the edges reach each other. 'memory' (the default; tests): one in-memory
+   * broker on the cluster's clock, with the embedded broker's admission, and no socket.
+   * 'mqtt': the embedded broker on port 0 over TCP (benchmarks, and what is about real sockets).
+   */
+  transport?: 'memory' | 'mqtt';
   timing?: Partial<Timing>;
   logger?: Logger;
-  /** Route every edge through its own link proxy, so that its cable can be pulled. */
+  /** 'mqtt' only: every edge through its own link proxy (`link(node)`), so that its cable can be pulled. */
   links?: boolean;
 }
 
 /**
- * A cloud and N edges in this process, over a real broker on port 0, all on one clock
- * (a FakeClock in tests, the real one in benchmarks); data in a temp dir removed on stop.
+ * A cloud and N edges in this process, all on one clock (a FakeClock in tests, the real one in
+ * benchmarks), over an in-memory broker or a real one on port 0; data in a temp dir removed on stop.
+ * Each node's cable can be cut, healed and reset (with 'mqtt', given `links`).
  */
 export class Cluster<C extends Clock = Clock> {
   readonly edges = new Map<string, EdgeHandle>();
-  readonly links = new Map<string, LinkProxy>();
 
   private constructor(
     readonly dir: string,
@@ -35,16 +42,22 @@ export class Cluster<C extends Clock = Clock> {
     readonly timing: Timing,
     readonly cloud: Cloud,
     private readonly logger: Logger,
-    private readonly linked: boolean,
+    private readonly wiring: ClusterWiring,
   ) {}
 
   static async start<C extends Clock>(options: ClusterOptions<C>): Promise<Cluster<C>> {
-    const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
     const clock = options.clock;
     const timing = { ...defaultTiming, ...options.timing };
     const logger = options.logger ?? silentLogger;
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: options.store ?? 'memory', clock, timing, logger });
-    const cluster = new Cluster(dir, clock, timing, cloud, logger, options.links ?? false);
+    const transport = options.transport ?? 'memory';
+    if (transport === 'memory' && options.links) throw new Error("links: true is for transport 'mqtt' (in memory, cut, heal and reset need no proxy)");
+    const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger }) : mqttWiring({ clock, timing, logger }, options.links ?? false);
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger }).catch(async (err: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    });
+    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring);
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;
   }
@@ -56,7 +69,7 @@ export class Cluster<C extends Clock = Clock> {
   async startEdge(node: string, extra: { reboot?: boolean } = {}): Promise<EdgeHandle> {
     const edge = await startEdge({
       nodeName: node,
-      brokerUrl: this.linked ? await this.linkUrl(node) : this.cloud.brokerUrl,
+      ...(await this.wiring.edge(node, this.cloud)),
       token: this.cloud.credentials.edge,
       dataDir: join(this.dir, 'edges', node),
       localApiPort: 0,
@@ -70,20 +83,24 @@ export class Cluster<C extends Clock = Clock> {
     return edge;
   }
 
-  /** The link proxy in front of the broker for `node` (made on first use). */
-  link(node: string): LinkProxy {
-    const link = this.links.get(node);
-    if (!link) throw new Error(`no link for ${node}`);
-    return link;
+  /** Pulls `node`'s cable: nothing passes either way, and neither end is told; each notices by its keepalive. */
+  cut(node: string): void {
+    this.wiring.cut(node);
   }
 
-  private async linkUrl(node: string): Promise<string> {
-    if (!this.links.has(node)) {
-      const broker = new URL(this.cloud.brokerUrl);
-      const target = { host: broker.hostname, port: Number(broker.port) };
-      this.links.set(node, await startLinkProxy({ name: node, target, clock: this.clock, logger: this.logger }));
-    }
-    return `mqtt://127.0.0.1:${this.link(node).port}`;
+  /** Plugs `node`'s cable back in: what waited arrives; a connection that lost an end meanwhile is reset. */
+  heal(node: string): void {
+    this.wiring.heal(node);
+  }
+
+  /** Resets `node`'s connections at both ends at once; the cable stays as it is. */
+  reset(node: string): void {
+    this.wiring.reset(node);
+  }
+
+  /** The link proxy in front of the broker for `node` (transport 'mqtt' with links: true). */
+  link(node: string): LinkProxy {
+    return this.wiring.link(node);
   }
 
   async stopEdge(node: string): Promise<void> {
@@ -105,7 +122,7 @@ export class Cluster<C extends Clock = Clock> {
 
   async stop(): Promise<void> {
     for (const node of [...this.edges.keys()]) await this.stopEdge(node);
-    for (const link of this.links.values()) await link.close();
+    await this.wiring.close();
     await this.cloud.stop();
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -1,4 +1,6 @@
-import { startBroker, type BrokerOptions, type CloudHubHandle } from '../hub/index.js';
+import type { Clock } from '../../shared/clock.js';
+import type { TransportFactory } from '../../shared/transport.js';
+import { startBroker, type BrokerOptions, type CloudHubHandle, type InProcessBroker, type InProcessBrokerMaker } from '../hub/index.js';
 import type { GatedStore } from '../store/gated-store.js';
 import type { ComponentSet } from './component-set.js';
 import type { ComponentHandle, Health } from './component.js';
@@ -45,16 +47,41 @@ export function addStore(set: ComponentSet, gate: GatedStore): void {
   }, running);
 }
 
+/** The broker the cloud runs (not an external one); `transport` is the hub's client of an in-process one. */
+export interface OwnBroker {
+  url: string;
+  /** For the cloud's shutdown: closes whichever broker runs then. */
+  close(): Promise<void>;
+  transport?: TransportFactory;
+}
+
+/** Adds the cloud's own broker as the `broker` component: the in-process one `inProcess` makes, or else the embedded one. */
+export async function addOwnBroker(set: ComponentSet, options: BrokerOptions & { clock: Clock }, inProcess?: InProcessBrokerMaker): Promise<OwnBroker> {
+  return inProcess ? addInProcessBroker(set, inProcess(options)) : addEmbeddedBroker(set, options);
+}
+
 /**
  * Starts the embedded broker (a failure to listen fails the caller) and adds it. Stopping it
  * drops every client and forgets retained messages; starting it listens again on the same port.
- * The returned close is for the cloud's shutdown: it closes whichever broker runs then.
  */
-export async function addEmbeddedBroker(set: ComponentSet, options: BrokerOptions): Promise<{ url: string; close(): Promise<void> }> {
+async function addEmbeddedBroker(set: ComponentSet, options: BrokerOptions): Promise<OwnBroker> {
   let broker = await startBroker(options);
   const port = broker.port;
   set.adopt({ name: BROKER, start: async () => (broker = await startBroker({ ...options, port })) }, broker);
   return { url: broker.url, close: () => broker.close() };
+}
+
+/** An in-process broker, already taking clients: stopped and started as the embedded one is. */
+function addInProcessBroker(set: ComponentSet, broker: InProcessBroker): OwnBroker {
+  const running: ComponentHandle = { close: async () => broker.stop() };
+  set.adopt({
+    name: BROKER,
+    start: async () => {
+      await broker.start();
+      return running;
+    },
+  }, running);
+  return { url: broker.url, close: running.close, transport: broker.transport };
 }
 
 /** An external broker (`--broker URL`): shown as the hub's connection to it, and stopped where it runs. */

@@ -5,3 +5,4 @@ export { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 export { NodeSyncLedger, type NodeSyncLedgerOptions } from './nodesync-ledger.js';
 export { CLOUD_USERNAME, cloudClientId, type BrokerIdentity, type BrokerRole } from './acl.js';
 export { planResync, type ResyncPlan } from './resync.js';
+export type { BrokerAccess, InProcessBroker, InProcessBrokerMaker } from './in-process-broker.js';

@@ -34,7 +34,8 @@ function brokerKeepaliveMs(keepaliveSeconds: number): number {
  * The broker's end of one connection, as aedes handles it: CONNECT first (later packets wait
  * for the admission), then subscriptions, QoS 1 publishes and pings. An unauthorized publish
  * closes the connection; an unauthorized subscription is refused in its SUBACK. When the
- * connection ends without DISCONNECT, the client's will is published.
+ * connection ends, the client's will is published (clients here never send DISCONNECT:
+ * MqttTransport ends its sessions without one, a close too), unless the broker is stopping.
  */
 export class BrokerSession {
   who: BrokerIdentity | undefined;
@@ -45,7 +46,7 @@ export class BrokerSession {
   private waiting: ClientPacket[] = [];
   private keepaliveMs = 0;
   private cancelKeepalive: Cancel | undefined;
-  /** Whether the will is left out when the session ends (a DISCONNECT, or the broker stopping). */
+  /** Whether the will is left out when the session ends (the broker stopping). */
   private withoutWill = false;
 
   constructor(
@@ -121,9 +122,6 @@ export class BrokerSession {
         return this.publish(packet.id, packet.topic, packet.payload, packet.retain);
       case 'pingreq':
         return this.end.send({ cmd: 'pingresp' });
-      case 'disconnect':
-        this.withoutWill = true;
-        return this.drop();
       case 'connect':
         return this.drop(); // a second CONNECT is a protocol error
     }

@@ -15,8 +15,8 @@ export interface ClientConnectionEvents {
   message(message: TransportMessage): void;
   /** Any packet came from the broker. */
   heard(): void;
-  /** The connection is over, whoever ended it; once. */
-  closed(): void;
+  /** The connection is over, whoever ended it, and why; once. */
+  closed(reason: Error): void;
 }
 
 export interface ConnectRequest {
@@ -78,13 +78,6 @@ export class ClientConnection {
     await this.request((id) => ({ cmd: 'publish', id, topic, payload: copy, retain }));
   }
 
-  /** A clean end: DISCONNECT, so the broker leaves the will out. */
-  disconnect(): void {
-    if (this.ended) return;
-    this.end.send({ cmd: 'disconnect' });
-    this.drop(new Error('closed'));
-  }
-
   /** Closes the connection without DISCONNECT (as mqtt.js' end(true)): the broker publishes the will. */
   drop(reason: Error): void {
     this.end.close();
@@ -119,7 +112,8 @@ export class ClientConnection {
 
   private connacked(returnCode: number): void {
     this.cancelConnectTimeout?.();
-    if (returnCode !== CONNACK.accepted) return this.drop(new Error(`Connection refused: CONNACK ${returnCode}`));
+    // As mqtt.js' error: the return code as `code` (shared/mqtt-refusals.ts reads it).
+    if (returnCode !== CONNACK.accepted) return this.drop(Object.assign(new Error(`Connection refused: CONNACK ${returnCode}`), { code: returnCode }));
     this.acknowledged = true;
     const { clock, keepaliveMs } = this.options;
     this.keepalive = new ClientKeepalive(clock, keepaliveMs, () => this.end.send({ cmd: 'pingreq' }), () => this.drop(new Error('Keepalive timeout')));
@@ -140,6 +134,6 @@ export class ClientConnection {
     this.connack?.reject(reason);
     for (const waiting of this.waiting.values()) waiting.reject(reason);
     this.waiting.clear();
-    this.events.closed();
+    this.events.closed(reason);
   }
 }

@@ -2,6 +2,7 @@ import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import { reconnectDelay } from '../../shared/backoff.js';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
+import { credentialRefused, credentialRetryMs, plainRefusalMessages } from '../../shared/mqtt-refusals.js';
 import { keepaliveSeconds } from '../../shared/timing.js';
 import type { Connectivity, RetainedMessage, SessionOps, SessionSpec, Transport, TransportMessage } from '../../shared/transport.js';
 import { ClientConnection } from './client-connection.js';
@@ -24,9 +25,11 @@ export interface MemoryClientOptions {
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * A Transport to a MemoryBroker: one connection at a time, opened again after each loss with
- * capped exponential backoff and jitter on its Clock, each session subscribing and running
- * `onSession` before it counts as connected. `dial` opens a connection over the client's link.
+ * A Transport to a MemoryBroker, as MqttTransport is to a real one: one connection at a time,
+ * opened again after each loss with capped exponential backoff and jitter on its Clock (a
+ * refused credential slowly), each session subscribing and running `onSession` before it
+ * counts as connected; close publishes the farewell and drops the connection without
+ * DISCONNECT, so the broker publishes the will after it. `dial` opens a connection over the client's link.
  */
 export class MemoryTransport implements Transport {
   private readonly state: BehaviorSubject<Connectivity>;
@@ -39,6 +42,8 @@ export class MemoryTransport implements Transport {
   private closed = false;
   private closing: Promise<void> | undefined;
   private heardAt: number | undefined;
+  /** The broker said our credential is bad (CONNACK 4 or 5): retried, but slowly. */
+  private refused = false;
 
   constructor(
     private readonly options: MemoryClientOptions,
@@ -95,8 +100,9 @@ export class MemoryTransport implements Transport {
   private async shutdown(farewell: RetainedMessage | undefined): Promise<void> {
     this.cancelRetry?.();
     const connection = this.connection;
+    // As MqttTransport: the farewell goes out unacknowledged, then the connection ends without DISCONNECT.
     if (connection?.connected && farewell) connection.publish(farewell.topic, farewell.payload, true).catch(() => undefined);
-    connection?.disconnect();
+    connection?.drop(new Error('closed'));
     this.setConnected(false);
     this.messages.complete();
     this.state.complete();
@@ -111,7 +117,7 @@ export class MemoryTransport implements Transport {
       {
         message: (message) => this.connection === connection && this.messages.next(message),
         heard: () => (this.heardAt = o.clock.now()),
-        closed: () => this.lost(connection),
+        closed: (reason) => this.lost(connection, reason),
       },
     );
     this.connection = connection;
@@ -129,23 +135,27 @@ export class MemoryTransport implements Transport {
     } catch (err) {
       if (this.closed) return;
       const error = (err as Error).message;
-      this.logger.warn(connected ? 'session setup failed; reconnecting' : 'could not connect to the broker; retrying', { error });
+      if (!credentialRefused(err as Error)) this.logger.warn(connected ? 'session setup failed; reconnecting' : 'could not connect to the broker; retrying', { error });
       connection.drop(err as Error);
       return;
     }
     if (this.connection !== connection || !connection.connected || this.closed) return;
     this.attempt = 0;
+    this.refused = false;
     this.setConnected(true);
   }
 
-  private lost(connection: ClientConnection): void {
+  private lost(connection: ClientConnection, reason: Error): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
     if (this.state.value.connected) this.logger.warn('disconnected from the broker');
     this.setConnected(false);
     if (this.closed) return;
     const o = this.options;
-    const delay = reconnectDelay(this.attempt++, o.reconnectMinMs, o.reconnectMaxMs, o.random);
+    const refused = credentialRefused(reason);
+    if (refused && !this.refused) this.logger.error(plainRefusalMessages.credential, { error: reason.message, retryMs: credentialRetryMs(o.reconnectMaxMs) });
+    this.refused = refused;
+    const delay = refused ? credentialRetryMs(o.reconnectMaxMs) : reconnectDelay(this.attempt++, o.reconnectMinMs, o.reconnectMaxMs, o.random);
     this.cancelRetry = o.clock.setTimer(delay, () => {
       this.cancelRetry = undefined;
       this.open();

@@ -5,8 +5,7 @@ export type ClientPacket =
   | { cmd: 'connect'; clientId: string; username: string; password: string; keepaliveSeconds: number; will?: RetainedMessage }
   | { cmd: 'subscribe'; id: number; filters: readonly string[] }
   | { cmd: 'publish'; id: number; topic: string; payload: Buffer; retain: boolean }
-  | { cmd: 'pingreq' }
-  | { cmd: 'disconnect' };
+  | { cmd: 'pingreq' };
 
 export type BrokerPacket =
   | { cmd: 'connack'; returnCode: number }

@@ -64,4 +64,15 @@ export function aclCases(h: () => TransportHarness): void {
     expect(seen).toEqual([[false], [false], [false]]);
     expect(h().attempts.filter((a) => a.username === 'edge-1').length).toBeGreaterThan(3);
   });
+
+  it('tries a refused credential again slowly: after 30 times its longest backoff', async () => {
+    const maxMs = 50;
+    const refused = await h().node('edge-1', { password: 'wrong', reconnectMinMs: 20, reconnectMaxMs: maxMs });
+    const tries = (): number[] => h().attempts.filter((a) => a.username === 'edge-1').map((a) => a.at);
+    refused.start({ subscriptions: [] });
+    await h().broker.until(() => tries().length === 2, 'a second try', 30 * maxMs + CONNECT_WITHIN_MS);
+    const [first, second] = tries();
+    expect(second! - first!).toBeGreaterThanOrEqual(30 * maxMs);
+    expect(refused.connectivity.connected).toBe(false);
+  });
 }

@@ -43,7 +43,7 @@ describe('an edge that lost its cache', () => {
 
   it('keeps its pods running offline, then keeps what the cloud relists and stops the rest', async () => {
     const logger = memoryLogger('cluster');
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
     const c = cluster;
     for (const name of ['kept', 'deleted']) await c.api.create(ref(name), pinned(name));
     await eventually(c.clock, async () => {
@@ -86,7 +86,7 @@ describe('an edge that lost its cache', () => {
   });
   it('holds them through any number of restarts until the cloud relists, after a fall back to an older copy', async () => {
     const logger = memoryLogger('cluster');
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
     const c = cluster;
     for (const name of ['old', 'newer', 'deleted']) await c.api.create(ref(name), pinned(name));
     await eventually(c.clock, async () => {

@@ -18,7 +18,7 @@ describe('kubectl acceptance', () => {
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'kedge-acceptance-'));
-    cluster = await Cluster.start({ clock: realClock, nodes: 2, timing: scaleTiming(defaultTiming, 10) });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 2, timing: scaleTiming(defaultTiming, 10) });
     kubectl = kubectlIn(home, cluster.cloud.kubeconfigPath);
   });
   afterAll(async () => {

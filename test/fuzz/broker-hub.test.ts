@@ -93,7 +93,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   };
 
   it(`broker: ${RAW} random byte strings on fresh connections, ${HELD_OPEN} stalled ones held open`, async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     await startFirstPod(c, 'before');
     const port = brokerPort(c);
@@ -122,7 +122,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   });
 
   it(`cloud hub: ${UP} random and mangled payloads on a node's up topic`, async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 });
     const c = cluster;
     const web = await startFirstPod(c, 'web');
     const fuzzer = await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge);
@@ -164,7 +164,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   });
 
   it(`edge hub: ${DOWN} random and mangled payloads on its down topic, as the cloud`, async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 });
     const c = cluster;
     await startFirstPod(c, 'web');
     const edge = c.edge('edge-1');
@@ -189,7 +189,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
 
   /** One edge running a pod, and a client that sends as a node (fuzz-1) or as the cloud. */
   async function regressionCluster(as: 'node' | 'cloud'): Promise<{ c: Cluster<FakeClock>; fuzzer: MqttClient }> {
-    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 }));
+    const c = (cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 }));
     await startFirstPod(c, 'web');
     const fuzzer = as === 'node' ? await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge) : await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
     return { c, fuzzer };

@@ -37,7 +37,7 @@ describe('a pulled cable', () => {
   });
 
   it('keeps pods running through a 10-minute partition and reconciles exactly on heal', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     for (const name of ['a', 'c']) await c.api.create(ref(name), pinned(name, 'edge-1'));
     await eventually(c.clock, async () => {
@@ -95,7 +95,7 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
   });
 
   const clusterWithReadyPod = async (): Promise<Cluster<FakeClock>> => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     await c.api.create(ref('a'), pinned('a', 'edge-1'));
     await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');

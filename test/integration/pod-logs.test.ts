@@ -35,7 +35,7 @@ describe('kubectl logs', () => {
   };
 
   it('fetches a container log from its edge, and names the node and since when while it is away', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     await c.api.create(ref, web);
     await eventually(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeEvent } from '../../cloud/controllers/events.js';
 import type { Deployment } from '../../shared/apps-types.js';
-import { FakeClock, wallDelay } from '../../shared/clock.js';
+import { FakeClock } from '../../shared/clock.js';
 import type { Node, ObjectList, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
-import { waitFor } from '../support/wait.js';
+import { pass, runUntil } from './fake-time-interim.js';
 
 const deployRef = { resource: 'deployments', group: 'apps', namespace: 'default', name: 'web' };
 const podsRef = { resource: 'pods', namespace: 'default' };
@@ -27,23 +26,19 @@ const readyOf = (node: Node): string | undefined => node.status?.conditions?.fin
 const running = (pods: ObjectList<Pod>): Pod[] => pods.items.filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp);
 
 async function startWeb(c: Cluster<FakeClock>, replicas: number, labels?: Record<string, string>): Promise<Pod[]> {
-  await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter((n) => readyOf(n) === 'True').length === c.edges.size, 'nodes Ready');
+  await runUntil(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter((n) => readyOf(n) === 'True').length === c.edges.size, 'nodes Ready');
   await c.api.create(deployRef, web(replicas, labels));
-  return eventually(c.clock, async () => {
+  return runUntil(c.clock, async () => {
     const pods = running(await c.api.list<Pod>(podsRef));
     return pods.length === replicas && pods;
   }, `${replicas} web pods Running`);
 }
 
-/** Advances the fake clock by `ms` in steps, letting real sockets and timers catch up in between. */
-async function pass(clock: FakeClock, ms: number, stepMs = SECOND): Promise<void> {
-  for (let t = 0; t < ms; t += stepMs) {
-    await clock.advance(Math.min(stepMs, ms - t));
-    await wallDelay(1);
-  }
-}
-
-/** The seed articles' questions, acted out: what happens when a part of the control plane, or a node, is gone. */
+/**
+ * The seed articles' questions, acted out: what happens when a part of the control plane, or a
+ * node, is gone. Over the in-memory broker, on fake time alone: keepalives, leases and evictions
+ * all run on the cluster's clock.
+ */
 describe('the seed questions', () => {
   let cluster: Cluster<FakeClock> | undefined;
   afterEach(async () => {
@@ -52,7 +47,7 @@ describe('the seed questions', () => {
   });
 
   it('controller-manager stopped: a deleted pod of a Deployment is not replaced until it starts again', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     const pods = await startWeb(c, 2);
 
@@ -60,29 +55,29 @@ describe('the seed questions', () => {
     await c.api.delete({ ...podsRef, name: pods[0]!.metadata.name });
     const names = async (): Promise<string[]> => (await c.api.list<Pod>(podsRef)).items.map((p) => p.metadata.name!);
     // Gone once its edge has stopped it (real, fsynced file writes on the way), then not replaced.
-    await eventually(c.clock, async () => (await names()).join() === pods[1]!.metadata.name, 'the deleted pod gone');
+    await runUntil(c.clock, async () => (await names()).join() === pods[1]!.metadata.name, 'the deleted pod gone');
     await pass(c.clock, 30 * SECOND);
     expect(await names()).toEqual([pods[1]!.metadata.name]);
 
     await c.cloud.components.start('controller-manager');
-    await eventually(c.clock, async () => running(await c.api.list<Pod>(podsRef)).length === 2, 'a replacement Running');
+    await runUntil(c.clock, async () => running(await c.api.list<Pod>(podsRef)).length === 2, 'a replacement Running');
   });
 
   it('a node cut off for 10 minutes: Unknown after 40 s, its pods evicted at 5 minutes and recreated elsewhere, old copies stopped on heal', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 3, links: true, timing: { keepaliveMs: 2_000 } });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 3, timing: { keepaliveMs: 2_000 } });
     const c = cluster;
     const pods = await startWeb(c, 3);
     const victim = pods.find((p) => p.spec.nodeName === 'edge-2')!;
     expect(victim).toBeDefined();
     const cutAt = c.clock.now();
-    c.link('edge-2').cut();
-    // The broker's keepalive runs on the wall clock: let it notice before protocol time flies.
-    await waitFor(() => !c.cloud.hub.connectedNodes().includes('edge-2'), 'the hub to notice', 15_000);
+    c.cut('edge-2');
+    // The broker notices by its keepalive, on the same clock: 1.5 keepalives.
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-2'), 'the hub to notice', { budgetMs: 2 * c.timing.keepaliveMs });
 
     const node = async (): Promise<Node> => c.api.get<Node>({ resource: 'nodes', name: 'edge-2' });
     await pass(c.clock, 35 * SECOND);
     expect(readyOf(await node())).toBe('True');
-    const unknownAt = await eventually(c.clock, async () => readyOf(await node()) === 'Unknown' && c.clock.now(), 'edge-2 Unknown', { stepMs: SECOND });
+    const unknownAt = await runUntil(c.clock, async () => readyOf(await node()) === 'Unknown' && c.clock.now(), 'edge-2 Unknown', { stepMs: SECOND });
     expect(unknownAt - cutAt).toBeGreaterThan(40 * SECOND);
     expect(unknownAt - cutAt).toBeLessThanOrEqual(40 * SECOND + c.timing.nodeMonitorPeriodMs + 2 * c.timing.nodeStatusIntervalMs);
     expect((await node()).spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
@@ -91,9 +86,9 @@ describe('the seed questions', () => {
     const victimNow = async (): Promise<Pod | undefined> => (await c.api.list<Pod>(podsRef)).items.find((p) => p.metadata.uid === victim.metadata.uid);
     expect((await victimNow())?.metadata.deletionTimestamp).toBeUndefined();
     // Evicted: deleted gracefully, so it stays Terminating until its kubelet says it stopped.
-    await eventually(c.clock, async () => (await victimNow())?.metadata.deletionTimestamp !== undefined, 'the pod evicted', { stepMs: SECOND });
+    await runUntil(c.clock, async () => (await victimNow())?.metadata.deletionTimestamp !== undefined, 'the pod evicted', { stepMs: SECOND });
     expect(c.clock.now() - unknownAt).toBeGreaterThanOrEqual(5 * MINUTE - 2 * c.timing.nodeMonitorPeriodMs);
-    const replaced = await eventually(c.clock, async () => {
+    const replaced = await runUntil(c.clock, async () => {
       const now = running(await c.api.list<Pod>(podsRef));
       return now.length === 3 && now;
     }, '3 pods Running again', { stepMs: SECOND });
@@ -102,11 +97,11 @@ describe('the seed questions', () => {
     expect((await c.edge('edge-2').runtime.listContainers()).filter((x) => x.podUid === victim.metadata.uid && x.state === 'running')).toHaveLength(1);
 
     await pass(c.clock, 10 * MINUTE - (c.clock.now() - cutAt));
-    c.link('edge-2').heal();
-    await eventually(c.clock, async () => (await c.edge('edge-2').runtime.listContainers()).every((x) => x.podUid !== victim.metadata.uid), 'the old copy stopped on edge-2', { wallTimeoutMs: 15_000 });
-    await eventually(c.clock, async () => (await victimNow()) === undefined, 'the evicted pod removed once edge-2 stopped it');
-    await eventually(c.clock, async () => readyOf(await node()) === 'True' && !(await node()).spec?.taints?.length, 'edge-2 Ready, untainted');
-    const events = await eventually(c.clock, async () => {
+    c.heal('edge-2');
+    await runUntil(c.clock, async () => (await c.edge('edge-2').runtime.listContainers()).every((x) => x.podUid !== victim.metadata.uid), 'the old copy stopped on edge-2');
+    await runUntil(c.clock, async () => (await victimNow()) === undefined, 'the evicted pod removed once edge-2 stopped it');
+    await runUntil(c.clock, async () => readyOf(await node()) === 'True' && !(await node()).spec?.taints?.length, 'edge-2 Ready, untainted');
+    const events = await runUntil(c.clock, async () => {
       const list = await c.api.list<KubeEvent>({ resource: 'events', namespace: 'default' });
       return list.items.find((e) => e.reason === 'StalePodStopped') && list.items;
     }, 'a StalePodStopped event');
@@ -118,10 +113,10 @@ describe('the seed questions', () => {
   });
 
   it("with KubeEdge's autonomy label, a pod is never evicted from an unreachable node", async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 2_000 } });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2, timing: { keepaliveMs: 2_000 } });
     const c = cluster;
     const pods = await startWeb(c, 2, { 'app-offline.kubeedge.io': 'autonomy' });
-    c.link('edge-2').cut();
+    c.cut('edge-2');
     await pass(c.clock, 10 * MINUTE, 5 * SECOND);
     const node = await c.api.get<Node>({ resource: 'nodes', name: 'edge-2' });
     expect(readyOf(node)).toBe('Unknown');

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { podsIn } from '../../edge/metamanager/local-cache.js';
+import { FakeClock } from '../../shared/clock.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
-import { FakeClock } from '../../shared/clock.js';
+import { runUntil } from './fake-time-interim.js';
 
 const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 const newPod = (name: string): Pod => ({
@@ -14,7 +15,7 @@ const newPod = (name: string): Pod => ({
 
 const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-describe('cloud and edges in one process, over a real broker', () => {
+describe('cloud and edges in one process, over the in-memory broker, on fake time alone', () => {
   let cluster: Cluster<FakeClock> | undefined;
   afterEach(async () => {
     await cluster?.stop();
@@ -22,15 +23,15 @@ describe('cloud and edges in one process, over a real broker', () => {
   });
 
   it('registers edges, runs a created pod on one, and removes it when deleted', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const nodes = await c.api.list<Node>({ resource: 'nodes' });
       return nodes.items.length === 2 && nodes.items.every(isReady);
     }, 'both nodes Ready');
 
     const created = await c.api.create(podRef('hello'), newPod('hello'));
-    const running = await eventually(c.clock, async () => {
+    const running = await runUntil(c.clock, async () => {
       const pod = await c.api.get<Pod>(podRef('hello'));
       return pod.status?.phase === 'Running' && pod;
     }, 'hello Running in the cloud');
@@ -39,25 +40,26 @@ describe('cloud and edges in one process, over a real broker', () => {
     expect(running.status?.podIP).toMatch(/^10\.244\./);
     expect(running.status?.containerStatuses?.[0]).toMatchObject({ name: 'main', ready: true, restartCount: 0 });
 
-    const onEdge = await c.edgePods(node);
+    // What each edge holds, read from its cache in this process.
+    const onEdge = podsIn(c.edge(node).cache);
     expect(onEdge.map((p) => [p.metadata.name, p.metadata.uid])).toEqual([['hello', created.metadata.uid]]);
     const other = node === 'edge-1' ? 'edge-2' : 'edge-1';
-    expect(await c.edgePods(other)).toEqual([]);
+    expect(podsIn(c.edge(other).cache)).toEqual([]);
 
     // Graceful: Terminating until the edge has stopped it, then removed [SYNC-17].
     await c.api.delete(podRef('hello'));
     expect((await c.api.get<Pod>(podRef('hello'))).metadata.deletionTimestamp).toBeDefined();
-    await eventually(c.clock, async () => !(await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })).items.length, 'hello removed from the API');
-    await eventually(c.clock, async () => (await c.edgePods(node)).length === 0, 'hello gone from the edge');
-    await eventually(c.clock, async () => (await c.edge(node).runtime.listContainers()).length === 0, 'containers removed');
+    await runUntil(c.clock, async () => !(await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })).items.length, 'hello removed from the API');
+    await runUntil(c.clock, () => podsIn(c.edge(node).cache).length === 0, 'hello gone from the edge');
+    await runUntil(c.clock, async () => (await c.edge(node).runtime.listContainers()).length === 0, 'containers removed');
   });
 
   it('spreads pods over the nodes: fewest pods wins', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
-    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
+    await runUntil(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
     for (const name of ['a', 'b', 'c', 'd']) await c.api.create(podRef(name), newPod(name));
-    const pods = await eventually(c.clock, async () => {
+    const pods = await runUntil(c.clock, async () => {
       const list = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return list.items.every((p) => p.status?.phase === 'Running') && list.items;
     }, 'all pods Running');

@@ -60,7 +60,7 @@ describe("the cloud's own credentials", () => {
 describe('a running cloud keeps them apart', () => {
   let cluster: Cluster<FakeClock>;
   beforeAll(async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 0 });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 0 });
   });
   afterAll(async () => {
     await cluster.stop();

@@ -45,7 +45,7 @@ describe('everything under a data dir is owner-only', () => {
 
   beforeAll(async () => {
     umask = process.umask(0);
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, store: 'durable' });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, store: 'durable' });
   });
   afterAll(async () => {
     await cluster?.stop();

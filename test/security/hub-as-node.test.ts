@@ -24,7 +24,7 @@ describe('the hub writes what an edge reports as that node', () => {
   let cluster: Cluster<FakeClock>;
   const edges: MqttEdge[] = [];
   beforeEach(async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 0 });
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 0 });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));

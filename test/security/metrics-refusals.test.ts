@@ -24,7 +24,7 @@ describe('/metrics counts the broker\'s and the hub\'s refusals', () => {
   });
 
   it('a client-id takeover and a forged pod status', async () => {
-    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 }));
+    const c = (cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 }));
     const web = await startFirstPod(c, 'web');
     const token = c.cloud.credentials.edge;
     const options = { username: 'rogue', password: token, protocolVersion: 4 as const, reconnectPeriod: 0 };

@@ -52,7 +52,7 @@ describe('MemoryBroker: cut, heal and reset', () => {
     expect([world.broker.isCut('edge-1'), world.broker.connections('edge-1'), world.broker.clientIds()]).toEqual([false, 1, ['kedge-cloud-1', 'edge-1']]);
   });
 
-  it('a client closing during a cut: its DISCONNECT never arrives, heal resets the broker end, and the will goes out', async () => {
+  it('a client closing during a cut: its farewell never arrives, heal resets the broker end, and the will goes out', async () => {
     const { atCloud, edge } = await connectedPair();
     world.broker.cut('edge-1');
     await edge.close({ topic: presence, payload: Buffer.from('bye') });
