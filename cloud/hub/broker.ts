@@ -1,14 +1,14 @@
-import { Aedes, type Client } from 'aedes';
+import { Aedes } from 'aedes';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
-import { topics } from '../../shared/protocol/topics.js';
 import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, MAX_KEEPALIVE_SECONDS, type ConnectionLimits } from './connection-guard.js';
 import { RateBudgets } from './rate-budgets.js';
-import { mayPublish, mayRetain, maySubscribe, type BrokerRole } from './acl.js';
+import type { BrokerRole } from './acl.js';
+import { closeRevokedNodes, DENIED, disconnectNodesWithoutCloud, topicAuthorizers } from './broker-hooks.js';
 import { Admission, peerOf } from './broker-admission.js';
 
 /**
@@ -20,10 +20,8 @@ export type Authenticate = (username: string, password: string, peer: { address?
 
 /** Counter names (see shared/counters.ts), and why a client was refused. */
 export const REFUSED = 'kedge_broker_refused_total';
-export const DENIED = 'kedge_broker_denied_total';
+export { DENIED };
 export const THROTTLED = 'kedge_broker_throttled_total';
-type DeniedAction = 'publish' | 'retain' | 'subscribe';
-const DENIED_WHAT: Record<DeniedAction, string> = { publish: 'publish', retain: 'retained publish', subscribe: 'subscription' };
 export type RefusalReason =
   | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client'
   | 'no-hub-yet' | 'auth-error';
@@ -86,13 +84,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const waitForCloud = options.nodesWaitForCloud === true;
   const clock = options.clock ?? realClock;
   const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
-  const deniedLog = new LogSampler(clock);
   const budgets = new RateBudgets(limits.publishesPerSecond, limits.publishBurst, clock);
-  const deny = (action: DeniedAction, client: Client | null, topic: string): void => {
-    counters.add(DENIED, { action });
-    const unlogged = deniedLog.sample(action);
-    if (unlogged !== undefined) logger.warn(`broker denied a ${DENIED_WHAT[action]}`, { action, clientId: client?.id, peer: peerOf(client), topic, ...unloggedFields(unlogged) });
-  };
   const admission = new Admission({
     authenticate,
     maxKeepaliveSeconds: limits.maxKeepaliveSeconds,
@@ -104,39 +96,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       else conn.admitWith?.(budgets.acquire(`node/${who.node}`));
     },
   });
-  const { nodes, listening } = admission;
 
-  const broker = await Aedes.createBroker({
-    preConnect: admission.preConnect,
-    authenticate: admission.authenticate,
-    authorizePublish: (client, packet, done) => {
-      // A null client is an obsolete will from shared persistence: nobody to vouch for it.
-      const who = admission.identityOf(client);
-      if (!who || !mayPublish(who, packet.topic)) {
-        deny('publish', client, packet.topic);
-        return done(new Error(`not authorized to publish to ${packet.topic}`));
-      }
-      if (packet.retain && !mayRetain(packet.topic)) {
-        deny('retain', client, packet.topic);
-        return done(new Error(`only presence is retained, not ${packet.topic}`));
-      }
-      done(null);
-    },
-    authorizeSubscribe: (client, sub, done) => {
-      const who = admission.identityOf(client);
-      if (who && maySubscribe(who, sub.topic)) return done(null, sub);
-      deny('subscribe', client, sub.topic);
-      done(null, null); // SUBACK 0x80 for this topic; the connection stays up
-    },
-  });
-  broker.on('subscribe', (subs, client) => {
-    if (admission.identityOf(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
-  });
-  broker.on('clientDisconnect', (client) => {
-    if (!listening.delete(client) || listening.size > 0 || !waitForCloud) return;
-    logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
-    for (const node of nodes) node.close();
-  });
+  const broker = await Aedes.createBroker({ preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) });
+  disconnectNodesWithoutCloud(broker, admission, waitForCloud, logger);
   // Each refused CONNECT also ends in a client error: sampled, so a flood of them costs a few lines.
   const clientErrorLog = new LogSampler(clock);
   broker.on('clientError', (client, err) => {
@@ -145,14 +107,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   });
   broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: peerOf(client) }));
 
-  const revocations = options.revoked$?.subscribe((node) => {
-    for (const client of nodes) {
-      const who = admission.identityOf(client);
-      if (who?.role !== 'node' || who.node !== node) continue;
-      refuse('revoked', `the credential of node ${node} was revoked`, { clientId: client.id, peer: peerOf(client) });
-      client.close();
-    }
-  });
+  const stopRevocations = closeRevokedNodes(options.revoked$, admission, refuse);
 
   // aedes runs timers from its creation: a broker that cannot listen stops them, or the process never exits.
   const closeBroker = (): Promise<void> => new Promise<void>((resolve) => broker.close(() => resolve()));
@@ -172,7 +127,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
       ),
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   }).catch(async (err: unknown) => {
-    revocations?.unsubscribe();
+    stopRevocations();
     await closeBroker();
     throw err;
   });
@@ -181,7 +136,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       signal?.removeEventListener('abort', onAbort);
-      revocations?.unsubscribe();
+      stopRevocations();
       await closeBroker();
       await listener.close();
       logger.info('broker stopped', { port: listener.port });
