@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
+import { lockDataDir } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
-import { defaultTiming, type Timing } from '../shared/timing.js';
+import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
-import type { Transport, TransportFactory } from '../shared/transport.js';
+import type { Transport } from '../shared/transport.js';
+import type { Cloud, CloudOptions } from './cloud-options.js';
 import { clusterResources, loadOrCreateCredentials, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
-import type { ApiClient } from './client/client.js';
-import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions, type CloudHubHandle, type InProcessBrokerMaker } from './hub/index.js';
+import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
@@ -27,68 +27,7 @@ import { GatedStore } from './store/gated-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
-export interface CloudOptions {
-  dataDir: string;
-  apiHost?: string;
-  /** 0 picks a free port. */
-  apiPort: number;
-  mqttHost?: string;
-  /** Port of the embedded broker; 0 picks a free one. Ignored with `brokerUrl` or `inProcessBroker`. */
-  mqttPort: number;
-  /** An external MQTT broker instead of the embedded one. */
-  brokerUrl?: string;
-  store?: 'durable' | 'memory';
-  timing?: Timing;
-  clock?: Clock;
-  logger?: Logger;
-  /**
-   * For a cloud reachable from other machines: the API refuses plain HTTP and the embedded
-   * broker speaks MQTT over TLS only, both with a certificate signed by the data dir's CA.
-   */
-  tlsOnly?: boolean;
-  /** More names and addresses for the serving certificate (the API and host addresses always are). */
-  tlsSans?: readonly string[];
-  /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
-  disable?: readonly string[];
-  /** The data dir's lock, taken by the caller and released by the cloud's stop; none: the cloud takes it. */
-  lock?: DataDirLock;
-  /** Makes the hub's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl` or the embedded broker. */
-  transport?: TransportFactory;
-  /**
-   * Instead of the embedded broker, one in this process that the caller makes (sim's in-memory
-   * broker): given the embedded broker's admission, it is the `broker` component and the hub's
-   * transport (unless `transport` says otherwise); no MQTT port is opened. Ignored with `brokerUrl`.
-   */
-  inProcessBroker?: InProcessBrokerMaker;
-}
-
-export interface Cloud {
-  /** https:// URL (plain http:// answers on the same port too). */
-  readonly apiUrl: string;
-  readonly brokerUrl: string;
-  readonly kubeconfigPath: string;
-  readonly credentials: Credentials;
-  readonly hub: CloudHubHandle;
-  /** The store behind its on/off switch (`kedge component stop store`). */
-  readonly store: Store;
-  /** An in-process client with the cloud's own identity (same pipeline as HTTP). */
-  readonly api: ApiClient;
-  /** What was refused or dropped, by reason (also at GET /metrics). */
-  readonly counters: Counters;
-  /** The CA clients trust (PEM); its fingerprint is in every join token. */
-  readonly caPem: string;
-  /** The durable ack ledger (one NodeSync per node). */
-  readonly ledger: NodeSyncLedger;
-  /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
-  readonly components: ComponentSet;
-  /**
-   * Stops the cloud's own broker, embedded or in-process (every client drops, every retained
-   * message is gone), runs `whileDown`, then starts a fresh one (the embedded one on the same
-   * port). For tests and demos; throws with an external broker.
-   */
-  restartBroker(whileDown?: () => Promise<void>): Promise<void>;
-  stop(): Promise<void>;
-}
+export type { Cloud, CloudOptions } from './cloud-options.js';
 
 async function openStore(options: CloudOptions): Promise<Store> {
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));

@@ -1,85 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
+import { lockDataDir } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
-import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
-import type { SyncedMessage } from '../shared/protocol/envelope.js';
 import { defaultTiming, keepaliveSeconds, type Timing } from '../shared/timing.js';
 import { followCloudSessions } from './cloud-session.js';
-import type { CrashPoint } from './crash-point.js';
 import { Edged } from './edged/edged.js';
 import { answerLogRequests } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
 import { stopProcessPods } from './edged/node-shutdown.js';
 import { buildNode } from './edged/node-status.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
-import type { Connectivity, Transport, TransportFactory } from '../shared/transport.js';
+import type { Transport } from '../shared/transport.js';
+import type { EdgeHandle, EdgeOptions } from './edge-options.js';
 import { edgeRefusalMessages } from './hub/broker-refusals.js';
 import { EdgeHub } from './hub/edge-hub.js';
 import { StatusSender } from './hub/status-sender.js';
-import { loadIdentity } from './identity.js';
+import { loadIdentity, type EdgeIdentity } from './identity.js';
 import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
-import { podsIn, refOf, type LocalCache } from './metamanager/local-cache.js';
+import { podsIn, refOf } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
 import type { Runtime } from './runtime/runtime.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
 
-export interface EdgeOptions {
-  nodeName: string;
-  brokerUrl: string;
-  token: string;
-  /** The CA to trust for an mqtts:// broker. */
-  ca?: string;
-  dataDir: string;
-  /** Port of the local API on 127.0.0.1; 0 picks a free one; null runs none (hollow edges). */
-  localApiPort: number | null;
-  timing?: Timing;
-  clock?: Clock;
-  logger?: Logger;
-  /** Start as after a node reboot: containers from before are gone (a plain restart adopts them). */
-  reboot?: boolean;
-  /** Jitter source for reconnect backoff (tests make it deterministic). */
-  random?: () => number;
-  /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
-  maxPods?: number;
-  /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of process pods (default 127.0.0.1). */
-  nodeIp?: string;
-  /** At most this many pod statuses per timing.statusResendMs window (default 100). */
-  statusFlushBatch?: number;
-  /** false: cache and sim state replaced atomically, not durably (WriteOptions.durable). Hollow fleets only: a thousand edges share one process and disk. */
-  durableWrites?: boolean;
-  /** Fault injection: kills the process at a step of a pod's start (KEDGE_CRASH_AT; durability tests). */
-  crashPoint?: CrashPoint;
-  /** The data dir's lock, taken by the caller (before joining) and released by the edge's stop; none: the edge takes it. */
-  lock?: DataDirLock;
-  /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
-  transport?: TransportFactory;
-}
-
-export interface EdgeHandle {
-  nodeName: string;
-  /** null when the edge runs no local API (localApiPort: null). */
-  localApiUrl: string | null;
-  /** Changes with every start of the edge process. */
-  epoch: string;
-  bootId: string;
-  cache: LocalCache;
-  runtime: Runtime;
-  hub: EdgeHub;
-  edged: Edged;
-  connectivity$: Observable<Connectivity>;
-  synced$: Observable<SyncedMessage>;
-  /** Inbound payloads dropped as malformed [SYNC-1]. */
-  malformed(): number;
-  /** Releases every socket, timer and file; containers run on, to be adopted by the next edge process. */
-  stop(): Promise<void>;
-  /** As a node shutdown: stops every process pod's container (each given at most `graceMs` after SIGTERM), then as stop(). */
-  shutdown(graceMs: number): Promise<void>;
-}
+export type { EdgeHandle, EdgeOptions } from './edge-options.js';
 
 const DEFAULT_NODE_IP = '127.0.0.1';
 
@@ -106,10 +53,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const identity = await loadIdentity(dataDir, reboot, logger);
   const durable = options.durableWrites ?? true;
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const { crashPoint } = options;
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: hostIP, logger: logger.child('process'), crashPoint });
-  const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
+  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger });
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -151,17 +96,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
           lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
-  const stopHeartbeat = startNodeHeartbeat({
-    connectivity$: hub.connectivity$,
-    isConnected,
-    send: (draft) => hub.send(draft),
-    buildNode: () =>
-      buildNode({ nodeName, hostIP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
-    clock,
-    intervalMs: timing.nodeStatusIntervalMs,
-    reportMs: timing.nodeStatusReportMs,
-    logger: logger.child('heartbeat'),
-  });
+  const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });
 
   edged.start(handler.changes$);
   statuses.start();
@@ -216,5 +151,36 @@ function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logge
     logger,
     random: options.random ?? Math.random,
     refusals: edgeRefusalMessages,
+  });
+}
+
+/** The node's runtimes by RuntimeClass handler: `sim` (the default) and `process`. */
+async function openRuntimes(
+  options: EdgeOptions,
+  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger },
+): Promise<{ runtime: Runtime; processes: ProcessRuntime }> {
+  const { nodeName, dataDir } = options;
+  const { timing, clock, reboot, durable, logger } = deps;
+  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
+  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: deps.hostIP, logger: logger.child('process'), crashPoint: options.crashPoint });
+  return { runtime: new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim'), processes };
+}
+
+/** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */
+function heartbeat(
+  options: EdgeOptions,
+  deps: { hub: EdgeHub; runtime: Runtime; identity: EdgeIdentity; hostIP: string; readySince: number; clock: Clock; timing: Timing; logger: Logger },
+): () => void {
+  const { hub, runtime, identity, clock, timing } = deps;
+  return startNodeHeartbeat({
+    connectivity$: hub.connectivity$,
+    isConnected: () => hub.connectivity.connected,
+    send: (draft) => hub.send(draft),
+    buildNode: () =>
+      buildNode({ nodeName: options.nodeName, hostIP: deps.hostIP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince: deps.readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
+    clock,
+    intervalMs: timing.nodeStatusIntervalMs,
+    reportMs: timing.nodeStatusReportMs,
+    logger: deps.logger.child('heartbeat'),
   });
 }

@@ -1,0 +1,67 @@
+import type { Observable } from 'rxjs';
+import type { Clock } from '../shared/clock.js';
+import type { DataDirLock } from '../shared/data-dir-lock.js';
+import type { Logger } from '../shared/log.js';
+import type { SyncedMessage } from '../shared/protocol/envelope.js';
+import type { Timing } from '../shared/timing.js';
+import type { Connectivity, TransportFactory } from '../shared/transport.js';
+import type { CrashPoint } from './crash-point.js';
+import type { Edged } from './edged/edged.js';
+import type { EdgeHub } from './hub/edge-hub.js';
+import type { LocalCache } from './metamanager/local-cache.js';
+import type { Runtime } from './runtime/runtime.js';
+
+/** What startEdge (edge/main.ts) takes and gives back. */
+
+export interface EdgeOptions {
+  nodeName: string;
+  brokerUrl: string;
+  token: string;
+  /** The CA to trust for an mqtts:// broker. */
+  ca?: string;
+  dataDir: string;
+  /** Port of the local API on 127.0.0.1; 0 picks a free one; null runs none (hollow edges). */
+  localApiPort: number | null;
+  timing?: Timing;
+  clock?: Clock;
+  logger?: Logger;
+  /** Start as after a node reboot: containers from before are gone (a plain restart adopts them). */
+  reboot?: boolean;
+  /** Jitter source for reconnect backoff (tests make it deterministic). */
+  random?: () => number;
+  /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
+  maxPods?: number;
+  /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of process pods (default 127.0.0.1). */
+  nodeIp?: string;
+  /** At most this many pod statuses per timing.statusResendMs window (default 100). */
+  statusFlushBatch?: number;
+  /** false: cache and sim state replaced atomically, not durably (WriteOptions.durable). Hollow fleets only: a thousand edges share one process and disk. */
+  durableWrites?: boolean;
+  /** Fault injection: kills the process at a step of a pod's start (KEDGE_CRASH_AT; durability tests). */
+  crashPoint?: CrashPoint;
+  /** The data dir's lock, taken by the caller (before joining) and released by the edge's stop; none: the edge takes it. */
+  lock?: DataDirLock;
+  /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
+  transport?: TransportFactory;
+}
+
+export interface EdgeHandle {
+  nodeName: string;
+  /** null when the edge runs no local API (localApiPort: null). */
+  localApiUrl: string | null;
+  /** Changes with every start of the edge process. */
+  epoch: string;
+  bootId: string;
+  cache: LocalCache;
+  runtime: Runtime;
+  hub: EdgeHub;
+  edged: Edged;
+  connectivity$: Observable<Connectivity>;
+  synced$: Observable<SyncedMessage>;
+  /** Inbound payloads dropped as malformed [SYNC-1]. */
+  malformed(): number;
+  /** Releases every socket, timer and file; containers run on, to be adopted by the next edge process. */
+  stop(): Promise<void>;
+  /** As a node shutdown: stops every process pod's container (each given at most `graceMs` after SIGTERM), then as stop(). */
+  shutdown(graceMs: number): Promise<void>;
+}
