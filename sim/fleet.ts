@@ -5,6 +5,7 @@ import { realClock, type Clock } from '../shared/clock.js';
 import { lockDataDir } from '../shared/data-dir-lock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import type { TransportFactory } from '../shared/transport.js';
 import type { Pod } from '../shared/types.js';
 import { linkTotals, type LinkTotals } from './control-api.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
@@ -27,6 +28,8 @@ export interface FleetOptions {
   logger?: Logger;
   /** Put a link proxy between every edge and the broker (cut/heal/reset, byte counts). */
   links?: boolean;
+  /** How each edge reaches the broker (default: MQTT to `brokerUrl`); not with `links`, which are TCP proxies. */
+  transport?: TransportFactory;
   /** How many edges start at once (default 50), so a large fleet does not stampede the broker. */
   concurrency?: number;
   /** Jitter source for the edges' reconnect backoff. */
@@ -73,6 +76,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const clock = options.clock ?? realClock;
   const timing = options.timing ?? defaultTiming;
   const logger = options.logger ?? silentLogger;
+  if (options.transport && options.links) throw new Error('links are TCP proxies: give a fleet links or a transport, not both');
   const names = fleetNodeNames(options.nodes, options.namePrefix);
   const edges = new Map<string, EdgeHandle>();
   const links = new Map<string, LinkProxy>();
@@ -101,6 +105,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       timing,
       logger: logger.child(node),
       ...(options.random ? { random: options.random } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
     });
     edges.set(node, edge);
   };

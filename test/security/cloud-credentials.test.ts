@@ -77,7 +77,7 @@ describe('a running cloud keeps them apart', () => {
       await res.arrayBuffer();
       status = res.status;
     }, () => (status = -1));
-    return eventually(cluster.clock, () => status, 'the API to answer');
+    return eventually(cluster.clock, () => status, 'the API to answer', { wallTimeoutMs: 30_000 }); // a real HTTP round trip: generous for a busy machine
   };
 
   it("the hub is connected with its own password; the broker refuses the cloud's and the admin's API tokens", async () => {
@@ -89,7 +89,7 @@ describe('a running cloud keeps them apart', () => {
     await brokerRefuses(ADMIN_USER, credentials.admin);
   });
 
-  it("the API refuses the hub's broker password and the shared edge token", async () => {
+  it("the API refuses the hub's broker password and the shared edge token", { timeout: 120_000 }, async () => {
     const { credentials } = cluster.cloud;
     expect([await apiStatus(credentials.hub), await apiStatus(credentials.edge), await apiStatus(credentials.admin)]).toEqual([401, 401, 200]);
   });

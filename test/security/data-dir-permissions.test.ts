@@ -52,13 +52,13 @@ describe('everything under a data dir is owner-only', () => {
     process.umask(umask);
   });
 
-  it('directories 0700, files 0600', async () => {
+  it('directories 0700, files 0600', { timeout: 90_000 }, async () => {
     const c = cluster;
     const cloudDir = join(c.dir, 'cloud');
     await c.api.create(ref('hello'), hello);
     await c.api.create(ref('simulated'), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'simulated' }, spec: { nodeName: 'edge-1', containers: [{ name: 'main', image: 'app' }] } });
     const phases = async () => (await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })).items.map((p) => p.status?.phase).sort().join();
-    await eventually(c.clock, async () => (await phases()) === 'Running,Succeeded', 'hello Succeeded and simulated Running', { wallTimeoutMs: 15_000 });
+    await eventually(c.clock, async () => (await phases()) === 'Running,Succeeded', 'hello Succeeded and simulated Running', { wallTimeoutMs: 60_000 }); // a real process and a real broker: generous for a busy machine
     await addApiToken(cloudDir, newTokenEntry('viewer'));
 
     const { id, secret } = newBootstrapToken();

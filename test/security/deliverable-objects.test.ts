@@ -4,7 +4,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { MAX_OBJECT_BYTES, MAX_OBJECT_NESTING, MAX_PAYLOAD_NESTING } from '../../shared/protocol/limits.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
+import { runUntil } from '../support/settle.js';
 
 const PODS = { resource: 'pods', namespace: 'default' };
 
@@ -47,7 +47,7 @@ describe('the API accepts only what reaches an edge', () => {
   beforeAll(async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
     const c = cluster;
-    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.length === 1, 'edge-1 registered');
+    await runUntil(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.length === 1, 'edge-1 registered');
   });
   afterAll(async () => {
     await cluster.stop();
@@ -55,7 +55,7 @@ describe('the API accepts only what reaches an edge', () => {
 
   const runs = async (name: string): Promise<void> => {
     const c = cluster;
-    await eventually(c.clock, async () => (await c.api.get<Pod>({ ...PODS, name })).status?.phase === 'Running', `${name} Running`, { wallTimeoutMs: 20_000 });
+    await runUntil(c.clock, async () => (await c.api.get<Pod>({ ...PODS, name })).status?.phase === 'Running', `${name} Running`);
     expect((await c.edgePods('edge-1')).map((p) => p.metadata.name)).toContain(name);
   };
 

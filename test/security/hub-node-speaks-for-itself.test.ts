@@ -1,18 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
-import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
 import { HUB_REJECTED } from '../../cloud/hub/inbound-handler.js';
 import { FakeClock } from '../../shared/clock.js';
+import { MemoryBroker } from '../../sim/memory-broker.js';
 import { Counters } from '../../shared/counters.js';
-import { memoryLogger, silentLogger } from '../../shared/log.js';
+import { memoryLogger } from '../../shared/log.js';
 import type { DownMessage, LogChunk, ObjectRef } from '../../shared/protocol/envelope.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { MqttEdge } from '../support/mqtt-edge.js';
-import { waitFor } from '../support/wait.js';
-import { cloudLink } from '../support/mqtt-transports.js';
+import { MemoryEdge, memoryCloudLink } from '../support/memory-edge.js';
+import { runUntil } from '../support/settle.js';
 
 const chunk = (text: string): LogChunk => ({ text, cursor: { containerId: 'c-0', time: 1, count: 1 }, exited: false });
 const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: pod.metadata.name!, uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! });
@@ -24,17 +23,18 @@ const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', nam
  * settles only what was sent to that node. edge-1 is the attacker, edge-2 the victim.
  */
 describe('the hub takes from a node only what is its own', () => {
-  let broker: BrokerHandle;
+  let broker: MemoryBroker;
+  let clock: FakeClock;
   let api: FakeApiClient;
   let ledger: MemoryAckLedger;
   let counters: Counters;
   let log: ReturnType<typeof memoryLogger>;
   let hub: CloudHubHandle;
-  let edge1: MqttEdge;
-  let edge2: MqttEdge;
+  let edge1: MemoryEdge;
+  let edge2: MemoryEdge;
   let victim: Pod;
 
-  const hello = async (e: MqttEdge, holds: ObjectRef[] = []): Promise<void> => {
+  const hello = async (e: MemoryEdge, holds: ObjectRef[] = []): Promise<void> => {
     const h = await e.send({ type: 'hello', body: { bootId: 'b', holds } });
     await e.expect((m) => m.type === 'synced' && m.parentId === h.id, 1, `synced for ${e.node}`);
   };
@@ -42,16 +42,16 @@ describe('the hub takes from a node only what is its own', () => {
   const logged = (text: string): boolean => log.lines.some((l) => l.includes('hub rejected a message') && l.includes(text));
 
   beforeEach(async () => {
-    broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
+    clock = new FakeClock();
+    broker = new MemoryBroker({ clock, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret') });
     api = new FakeApiClient();
     ledger = new MemoryAckLedger();
     counters = new Counters();
     log = memoryLogger('cloud');
     victim = await api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name: 'db', namespace: 'default' }, spec: { containers: [{ name: 'c' }], nodeName: 'edge-2' } });
-    const clock = new FakeClock();
-    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, logger: log }), clock, timing: defaultTiming, logger: log, ledger, counters });
-    edge1 = await MqttEdge.connect(broker.url, 'edge-1', 'node-secret');
-    edge2 = await MqttEdge.connect(broker.url, 'edge-2', 'node-secret');
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...memoryCloudLink(broker, clock, { logger: log }), clock, timing: defaultTiming, logger: log, ledger, counters });
+    edge1 = await MemoryEdge.connect(broker, clock, 'edge-1', 'node-secret');
+    edge2 = await MemoryEdge.connect(broker, clock, 'edge-2', 'node-secret');
     await hello(edge1);
     await hello(edge2);
   });
@@ -59,7 +59,7 @@ describe('the hub takes from a node only what is its own', () => {
     await edge1.close();
     await edge2.close();
     await hub.close();
-    await broker.close();
+    broker.stop();
   });
 
   it("edge-1 cannot answer `kubectl logs` of a pod on edge-2", async () => {
@@ -67,7 +67,7 @@ describe('the hub takes from a node only what is its own', () => {
     const [request] = await edge2.expect((m) => m.type === 'logRequest', 1, 'the log request at edge-2');
     // Request ids are <epoch>.<seq>: edge-1 sees the epoch in its own down messages and can guess them.
     await edge1.send({ type: 'logResponse', parentId: request!.id, body: chunk('forged by edge-1\n') });
-    await waitFor(() => rejected('log-of-another-node') === 1, 'the forged answer rejected');
+    await runUntil(clock, () => rejected('log-of-another-node') === 1, 'the forged answer rejected');
     expect(logged('node edge-1 answered a log request sent to another node')).toBe(true);
     await edge2.send({ type: 'logResponse', parentId: request!.id, body: chunk('the real log\n') });
     await expect(logs).resolves.toEqual(chunk('the real log\n'));

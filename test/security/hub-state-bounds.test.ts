@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
-import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
 import { FakeClock } from '../../shared/clock.js';
+import { MemoryBroker } from '../../sim/memory-broker.js';
 import { silentLogger } from '../../shared/log.js';
-import { encode } from '../../shared/protocol/codec.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import { topics } from '../../shared/protocol/topics.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Node, Pod, PodStatus } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { MqttEdge } from '../support/mqtt-edge.js';
-import { waitFor } from '../support/wait.js';
-import { cloudLink } from '../support/mqtt-transports.js';
+import { MemoryEdge, memoryCloudLink } from '../support/memory-edge.js';
+import { runUntil } from '../support/settle.js';
 
 const FLOOD = 1000;
 const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: pod.metadata.name!, uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! });
@@ -25,34 +22,35 @@ const terminated: PodStatus = { phase: 'Succeeded', containerStatuses: [{ name: 
  * and nodes that are gone, however many uids and node names clients make up.
  */
 describe("the hub's per-pod and per-node tables stay bounded", () => {
-  let broker: BrokerHandle;
+  let broker: MemoryBroker;
+  let clock: FakeClock;
   let api: FakeApiClient;
   let hub: CloudHubHandle;
-  const edges: MqttEdge[] = [];
+  const edges: MemoryEdge[] = [];
 
-  const edge = async (node: string): Promise<MqttEdge> => {
-    const e = await MqttEdge.connect(broker.url, node, 'node-secret');
+  const edge = async (node: string): Promise<MemoryEdge> => {
+    const e = await MemoryEdge.connect(broker, clock, node, 'node-secret');
     edges.push(e);
     return e;
   };
-  const hello = async (e: MqttEdge): Promise<void> => {
+  const hello = async (e: MemoryEdge): Promise<void> => {
     const h = await e.send({ type: 'hello', body: { bootId: 'b', holds: [] } });
     await e.expect((m) => m.type === 'synced' && m.parentId === h.id, 1, 'synced');
   };
-  const acked = (e: MqttEdge, id: string): Promise<unknown> => e.expect((m) => m.type === 'ack' && m.parentId === id, 1, `ack of ${id}`);
+  const acked = (e: MemoryEdge, id: string): Promise<unknown> => e.expect((m) => m.type === 'ack' && m.parentId === id, 1, `ack of ${id}`);
   const createPod = (name: string, nodeName: string): Promise<Pod> =>
     api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c' }], nodeName } });
 
   beforeEach(async () => {
-    broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
+    clock = new FakeClock();
+    broker = new MemoryBroker({ clock, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret') });
     api = new FakeApiClient();
-    const clock = new FakeClock();
-    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock }), clock, timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...memoryCloudLink(broker, clock), clock, timing: defaultTiming, logger: silentLogger, ledger: new MemoryAckLedger() });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
     await hub.close();
-    await broker.close();
+    broker.stop();
   });
 
   it(`${FLOOD} statuses of made-up pods leave nothing behind`, async () => {
@@ -61,9 +59,9 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
     await hello(e);
     for (let i = 0; i < FLOOD; i++) {
       const ref = { kind: 'Pod', namespace: 'default', name: `ghost-${i}`, uid: randomUUID() };
-      e.client.publish(topics.up('edge-1'), encode(e.stamper.stamp({ type: 'podStatus', ref, body: { phase: 'Running' }, statusVersion: 1e12 + i })), { qos: 0 });
+      void e.publish({ type: 'podStatus', ref, body: { phase: 'Running' }, statusVersion: 1e12 + i }).acked;
     }
-    await waitFor(() => e.received.filter((m) => m.type === 'ack').length === FLOOD, 'every status acked', 20_000);
+    await runUntil(clock, () => e.received.filter((m) => m.type === 'ack').length === FLOOD, 'every status acked');
     const real = await e.send({ type: 'podStatus', ref: refOf(live), body: { phase: 'Running' }, statusVersion: 5 });
     await acked(e, real.id);
     expect(hub.tables()).toEqual({ pods: 1, sessions: 1, logRequests: 0, reportedConditions: 0, inFlight: 0 });
@@ -92,7 +90,7 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
       await e.send({ type: 'heartbeat' });
       await e.presence(false);
     }
-    await waitFor(() => hub.connectedNodes().length === 0, 'every made-up node offline');
+    await runUntil(clock, () => hub.connectedNodes().length === 0, 'every made-up node offline');
     expect(hub.tables().sessions).toBe(0);
 
     const real = await edge('edge-9');
@@ -101,10 +99,10 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
     await acked(real, status.id);
     expect(hub.tables()).toMatchObject({ sessions: 1, reportedConditions: 1 });
     await real.presence(false);
-    await waitFor(() => hub.connectedNodes().length === 0, 'edge-9 offline');
+    await runUntil(clock, () => hub.connectedNodes().length === 0, 'edge-9 offline');
     expect(hub.tables()).toMatchObject({ sessions: 1, reportedConditions: 1 }); // its Node is still there
     await api.delete({ resource: 'nodes', name: 'edge-9' });
-    await waitFor(() => hub.tables().sessions === 0, 'the session of a deleted node forgotten');
+    await runUntil(clock, () => hub.tables().sessions === 0, 'the session of a deleted node forgotten');
     expect(hub.tables().reportedConditions).toBe(0);
     expect((await api.list<Node>({ resource: 'nodes' })).items).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { connectAsync, type MqttClient } from 'mqtt';
+import { connectAsync } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFUSED, startBroker } from '../../cloud/hub/broker.js';
 import { startCloudHub } from '../../cloud/hub/cloud-hub.js';
@@ -10,10 +10,12 @@ import { memoryLogger } from '../../shared/log.js';
 import { LOG_SAMPLE_INTERVAL_MS } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { defaultTiming } from '../../shared/timing.js';
+import type { Transport } from '../../shared/transport.js';
+import { MemoryBroker } from '../../sim/memory-broker.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { startTestBroker, type TestBroker } from '../support/test-broker.js';
 import { waitFor } from '../support/wait.js';
-import { cloudLink, mqttTransport } from '../support/mqtt-transports.js';
+import { memoryClient, memoryCloudLink } from '../support/memory-edge.js';
+import { runUntil } from '../support/settle.js';
 
 const FLOOD = 200;
 const lines = (log: { lines: string[] }, text: string): string[] => log.lines.filter((l) => l.includes(text));
@@ -82,21 +84,33 @@ describe('refusals and malformed messages are logged with sampling', () => {
     expect(lines(log, 'refused a join')[1]).toContain(`"moreSinceLastLine":${FLOOD - 1}`);
   });
 
+  /** A MemoryBroker on `clock` that admits the cloud with `cloud-secret` and nodes with `node-secret`. */
+  const memoryBroker = (clock: FakeClock): MemoryBroker => {
+    const broker = new MemoryBroker({ clock, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret') });
+    cleanups.push(async () => broker.stop());
+    return broker;
+  };
+  /** A started client of `broker` that subscribes to nothing, connected. */
+  const rawClient = async (clock: FakeClock, transport: Transport): Promise<Transport> => {
+    cleanups.push(() => transport.close());
+    transport.start({ subscriptions: [] });
+    await runUntil(clock, () => transport.connectivity.connected, 'a raw client connected');
+    return transport;
+  };
+
   it("the cloud hub: a flood of malformed payloads on a node's up topic", async () => {
     const clock = new FakeClock();
     const log = memoryLogger('cloud');
-    const broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: memoryLogger('broker') });
-    cleanups.push(() => broker.close());
-    const hub = await startCloudHub({ api: new FakeApiClient(), apiAsNode: () => new FakeApiClient(), ...cloudLink(broker.url, { clock, logger: log }), clock, timing: defaultTiming, logger: log });
+    const broker = memoryBroker(clock);
+    const hub = await startCloudHub({ api: new FakeApiClient(), apiAsNode: () => new FakeApiClient(), ...memoryCloudLink(broker, clock, { logger: log }), clock, timing: defaultTiming, logger: log });
     cleanups.push(() => hub.close());
-    const node = await connectAsync(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
-    cleanups.push(() => node.endAsync(true));
+    const node = await rawClient(clock, memoryClient(broker, clock, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret' }));
     await floodOf(node, topics.up('edge-1'));
-    await waitFor(() => hub.stats().malformed === FLOOD, 'every payload counted');
+    await runUntil(clock, () => hub.stats().malformed === FLOOD, 'every payload counted', { budgetMs: LOG_SAMPLE_INTERVAL_MS - 1 });
     expect(lines(log, 'dropped malformed message')).toHaveLength(1);
     await clock.advance(LOG_SAMPLE_INTERVAL_MS);
-    await node.publishAsync(topics.up('edge-1'), 'not json', { qos: 1 });
-    await waitFor(() => hub.stats().malformed === FLOOD + 1, 'one more counted');
+    await node.publish(topics.up('edge-1'), Buffer.from('not json'));
+    await runUntil(clock, () => hub.stats().malformed === FLOOD + 1, 'one more counted');
     expect(lines(log, 'dropped malformed message')[1]).toContain(`"moreSinceLastLine":${FLOOD - 1}`);
     expect(hub.brokerLink().up).toBe(true);
   });
@@ -104,24 +118,22 @@ describe('refusals and malformed messages are logged with sampling', () => {
   it("the edge hub: a flood of malformed payloads on its down topic", async () => {
     const clock = new FakeClock();
     const log = memoryLogger('edge');
-    const broker: TestBroker = await startTestBroker();
-    cleanups.push(() => broker.close());
-    const edge = new EdgeHub({ nodeName: 'edge-1', transport: mqttTransport(broker.url, { clientId: 'edge-1', username: 'edge-1', password: 't' }, { clock, logger: log }), epoch: 'e1', bootId: 'b1', clock, logger: log, holds: () => [] });
+    const broker = memoryBroker(clock);
+    const edge = new EdgeHub({ nodeName: 'edge-1', transport: memoryClient(broker, clock, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret' }, log), epoch: 'e1', bootId: 'b1', clock, logger: log, holds: () => [] });
     const inbound = edge.inbound$.subscribe();
     cleanups.push(async () => {
       inbound.unsubscribe();
       await edge.stop();
     });
     edge.start();
-    await waitFor(() => edge.connectivity.connected, 'edge connected');
-    const cloud = await connectAsync(broker.url, { clientId: 'kedge-cloud-test', protocolVersion: 4, reconnectPeriod: 0 });
-    cleanups.push(() => cloud.endAsync(true));
+    await runUntil(clock, () => edge.connectivity.connected, 'edge connected');
+    const cloud = await rawClient(clock, memoryCloudLink(broker, clock).transport);
     await floodOf(cloud, topics.down('edge-1'));
-    await waitFor(() => edge.malformed === FLOOD, 'every payload counted');
+    await runUntil(clock, () => edge.malformed === FLOOD, 'every payload counted', { budgetMs: LOG_SAMPLE_INTERVAL_MS - 1 });
     expect(lines(log, 'dropped a malformed message')).toHaveLength(1);
   });
 });
 
-async function floodOf(client: MqttClient, topic: string): Promise<void> {
-  await Promise.all(Array.from({ length: FLOOD }, (_, i) => client.publishAsync(topic, `not json ${i}`, { qos: 1 })));
+async function floodOf(client: Transport, topic: string): Promise<void> {
+  await Promise.all(Array.from({ length: FLOOD }, (_, i) => client.publish(topic, Buffer.from(`not json ${i}`))));
 }

@@ -7,14 +7,25 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { startFleet, type Fleet } from '../../sim/fleet.js';
+import type { LinkProxy } from '../../sim/link-proxy.js';
+import { memoryWiring } from '../../sim/cluster-wiring.js';
 import { eventually } from '../support/eventually.js';
+import { runUntil, type Check } from '../support/settle.js';
 
-/** An in-process cloud (memory store, ports 0) and a hollow fleet with links, on one FakeClock. */
+/**
+ * An in-process cloud (memory store, ports 0) and a hollow fleet on one FakeClock, over a
+ * MemoryBroker (default), or over the embedded broker with a link proxy per edge ('mqtt').
+ */
 export interface FleetWorld {
   dir: string;
   clock: FakeClock;
+  transport: 'memory' | 'mqtt';
   cloud: Cloud;
   fleet: Fleet;
+  /** Pulls, plugs back or resets `node`'s cable (over memory: the MemoryBroker's; over mqtt: its link proxy's). */
+  cut(node: string): void;
+  heal(node: string): void;
+  reset(node: string): void;
   stop(): Promise<void>;
 }
 
@@ -30,20 +41,40 @@ export function pinned(name: string, node: string): Pod {
   };
 }
 
-export async function startFleetWorld(nodes: number): Promise<FleetWorld> {
+/** Wall time a wait over real sockets may take on a busy machine. */
+const REAL_WAIT_MS = 60_000;
+
+/**
+ * Waits for `check`. Over memory: on fake time only, failing after `budgetMs` of it. Over
+ * mqtt the link proxies are real TCP, so the FakeClock steps while the wall clock runs.
+ */
+export function until<T>(world: FleetWorld, check: Check<T>, what: string, budgetMs = 60_000): Promise<T> {
+  if (world.transport === 'memory') return runUntil(world.clock, check, what, { budgetMs });
+  return eventually(world.clock, check, what, { wallTimeoutMs: REAL_WAIT_MS });
+}
+
+export async function startFleetWorld(nodes: number, transport: 'memory' | 'mqtt' = 'memory'): Promise<FleetWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-fleet-'));
   const clock = new FakeClock();
-  // keepalive 1 s: a cut link is noticed within a few seconds of wall time.
+  // keepalive 1 s: a cut link is noticed within a few seconds.
   const timing = { ...defaultTiming, keepaliveMs: 1_000 };
-  const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: 'memory', clock, timing, logger: silentLogger });
+  const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger: silentLogger }) : undefined;
+  const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, ...wiring?.cloud, store: 'memory', clock, timing, logger: silentLogger });
   try {
-    const fleet = await startFleet({ nodes, brokerUrl: cloud.brokerUrl, token: cloud.credentials.edge, dataDir: join(dir, 'fleet'), clock, timing, links: true, random: () => 0.5 });
+    const reach = wiring ? { transport: (await wiring.edge('', cloud)).transport! } : { links: true };
+    const fleet = await startFleet({ nodes, brokerUrl: cloud.brokerUrl, token: cloud.credentials.edge, dataDir: join(dir, 'fleet'), clock, timing, ...reach, random: () => 0.5 });
+    const link = (node: string): LinkProxy => fleet.links.get(node)!;
     const stop = async (): Promise<void> => {
       await fleet.stop();
       await cloud.stop();
       await rm(dir, { recursive: true, force: true });
     };
-    return { dir, clock, cloud, fleet, stop };
+    return {
+      dir, clock, transport, cloud, fleet, stop,
+      cut: (node) => (wiring ? wiring.cut(node) : void link(node).cut()),
+      heal: (node) => (wiring ? wiring.heal(node) : void link(node).heal()),
+      reset: (node) => (wiring ? wiring.reset(node) : void link(node).reset()),
+    };
   } catch (err) {
     await cloud.stop();
     await rm(dir, { recursive: true, force: true });
@@ -84,11 +115,11 @@ export async function edgesAgree(world: FleetWorld, pods: Pod[]): Promise<boolea
   return true;
 }
 
-export async function waitConverged(world: FleetWorld, count: number, what: string, wallTimeoutMs = 20_000): Promise<Pod[]> {
-  return eventually(world.clock, async () => {
+export async function waitConverged(world: FleetWorld, count: number, what: string, budgetMs?: number): Promise<Pod[]> {
+  return until(world, async () => {
     const pods = await cloudPods(world);
     return pods.length === count && allRunning(pods) && (await edgesAgree(world, pods)) && pods;
-  }, what, { wallTimeoutMs });
+  }, what, budgetMs);
 }
 
 /** Open TCP sockets and servers in this process. */

@@ -4,13 +4,13 @@ import { silentLogger } from '../../shared/log.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
 import { startControlApi, type ControlApi, type LinkTotals } from '../../sim/control-api.js';
 import { createFleetPods, fleetPod, fleetPodNames, FLEET_LABEL } from '../../sim/fleet-pods.js';
-import { eventually } from '../support/eventually.js';
 import { waitFor } from '../support/wait.js';
-import { boundNames, cloudPods, podRef, readyNodes, startFleetWorld, tcpHandles, waitConverged, type FleetWorld } from './fleet-fixture.js';
+import { boundNames, cloudPods, podRef, readyNodes, startFleetWorld, tcpHandles, until, waitConverged, type FleetWorld } from './fleet-fixture.js';
 
 const NODES = 20;
 
-describe('a hollow fleet of 20 edges in one process', () => {
+// Over real MQTT: the control API's /links endpoints act on the link proxies (real TCP), and stop must release real sockets.
+describe('a hollow fleet of 20 edges in one process', { timeout: 180_000 }, () => {
   let world: FleetWorld;
   let control: ControlApi;
   let baseline: number;
@@ -22,7 +22,7 @@ describe('a hollow fleet of 20 edges in one process', () => {
 
   beforeAll(async () => {
     baseline = tcpHandles();
-    world = await startFleetWorld(NODES);
+    world = await startFleetWorld(NODES, 'mqtt');
     control = await startControlApi({ links: world.fleet.links, pods: (node) => world.fleet.nodePods(node), logger: silentLogger });
   });
   afterAll(async () => {
@@ -33,7 +33,7 @@ describe('a hollow fleet of 20 edges in one process', () => {
   it('registers every hollow edge as a Ready node, each with its own link', async () => {
     expect(world.fleet.names).toEqual(Array.from({ length: NODES }, (_, i) => `hollow-${i + 1}`));
     expect([...world.fleet.edges.values()].every((e) => e.localApiUrl === null)).toBe(true);
-    await eventually(world.clock, async () => (await readyNodes(world)).length === NODES, '20 Ready nodes', { wallTimeoutMs: 15_000 });
+    await until(world, async () => (await readyNodes(world)).length === NODES, '20 Ready nodes');
     expect((await readyNodes(world)).sort()).toEqual([...world.fleet.names].sort());
     await waitFor(() => world.fleet.linkTotals().connections === NODES, 'a connection per link');
     expect(await get<LinkTotals>('/links/totals')).toMatchObject({ status: 200, body: { links: NODES, connections: NODES, cut: 0 } });
@@ -64,20 +64,18 @@ describe('a hollow fleet of 20 edges in one process', () => {
     const cut = await post<LinkTotals>('/links/cut-all');
     expect(cut).toMatchObject({ links: NODES, cut: NODES });
     const gone = (): boolean => !world.cloud.hub.connectedNodes().some((n) => n.startsWith('hollow-'));
-    await eventually(world.clock, gone, 'the cloud to lose every hollow node', { wallTimeoutMs: 15_000 });
+    await until(world, gone, 'the cloud to lose every hollow node');
     const victim = (await cloudPods(world))[0]!;
     await world.cloud.api.delete(podRef(victim.metadata.name!));
     expect((await world.fleet.nodePods(victim.spec!.nodeName!))!.some((p) => p.metadata.uid === victim.metadata.uid)).toBe(true);
 
     expect(await post<LinkTotals>('/links/heal-all')).toMatchObject({ links: NODES, cut: 0 });
-    await eventually(world.clock, () => world.cloud.hub.connectedNodes().filter((n) => n.startsWith('hollow-')).length === NODES, 'every node back', {
-      wallTimeoutMs: 15_000,
-    });
+    await until(world, () => world.cloud.hub.connectedNodes().filter((n) => n.startsWith('hollow-')).length === NODES, 'every node back');
     await waitConverged(world, 39, 'the deleted pod gone from its edge, the rest still Running');
     const hellos = new Set<string>();
     const subs = [...world.fleet.edges.values()].map((e) => e.hub.hellos$.subscribe(() => hellos.add(e.nodeName)));
     expect(await post<LinkTotals>('/links/reset-all')).toMatchObject({ links: NODES, cut: 0 });
-    await eventually(world.clock, () => hellos.size === NODES, 'a new session on every edge after reset-all', { wallTimeoutMs: 15_000 });
+    await until(world, () => hellos.size === NODES, 'a new session on every edge after reset-all');
     subs.forEach((s) => s.unsubscribe());
     await waitConverged(world, 39, 'still converged after reset-all');
   });
@@ -98,6 +96,6 @@ describe('a hollow fleet of 20 edges in one process', () => {
     expect(refused).toBe(true);
     await control.close();
     await world.stop();
-    await waitFor(() => tcpHandles() === baseline, `TCP handles back to ${baseline} (now ${tcpHandles()})`, 5_000, 20);
+    await waitFor(() => tcpHandles() === baseline, `TCP handles back to ${baseline} (now ${tcpHandles()})`, 15_000, 20);
   });
 });
