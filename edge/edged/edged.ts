@@ -111,12 +111,15 @@ export class Edged {
     if (this.stopped) return;
     const { cache, runtime, clock, logger } = this.deps;
     try {
+      // Read together: a relist that ends the hold while the runtime is listed must not find
+      // the hold gone but the pods it brought missing from `desired`.
       const desired = podsIn(cache);
-      let { actual, nextStart } = await this.snapshot(desired);
+      const heldOnly = this.deps.keepUnheldPods?.() ?? false;
+      let { actual, nextStart } = await this.snapshot(desired, heldOnly);
       const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint });
-        ({ actual, nextStart } = await this.snapshot(desired));
+        ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
       }
       this.prober.update(desired.filter(isDesired), actual);
       // In the same round: a started container shows ContainerCreating at once.
@@ -155,11 +158,11 @@ export class Edged {
    * just before listing: a container that comes up while the list is made (or this sync runs
    * on) is then looked at again at once, not at the next tick.
    */
-  private async snapshot(held: Pod[]): Promise<{ actual: ActualPods; nextStart: number | undefined }> {
+  private async snapshot(held: Pod[], heldOnly: boolean): Promise<{ actual: ActualPods; nextStart: number | undefined }> {
     const nextStart = this.deps.runtime.nextStartAt?.();
     const [sandboxes, containers] = await Promise.all([this.deps.runtime.listSandboxes(), this.deps.runtime.listContainers()]);
     const actual = { sandboxes, containers };
-    return { actual: this.deps.keepUnheldPods?.() ? onlyHeldPods(actual, held) : actual, nextStart };
+    return { actual: heldOnly ? onlyHeldPods(actual, held) : actual, nextStart };
   }
 
   /** Queues the status of every held pod whose status changed since it was last queued. */

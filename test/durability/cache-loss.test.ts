@@ -9,7 +9,7 @@ import { memoryLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { pod } from '../edge/fixtures.js';
-import { eventually } from '../support/eventually.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 /** Autonomous: the cloud does not evict them however long the node is away. */
@@ -43,10 +43,10 @@ describe('an edge that lost its cache', () => {
 
   it('keeps its pods running offline, then keeps what the cloud relists and stops the rest', async () => {
     const logger = memoryLogger('cluster');
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1, timing: { keepaliveMs: 1_000 }, logger });
     const c = cluster;
     for (const name of ['kept', 'deleted']) await c.api.create(ref(name), pinned(name));
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const pods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return pods.items.length === 2 && pods.items.every((p) => p.status?.phase === 'Running');
     }, 'both pods Running');
@@ -59,7 +59,7 @@ describe('an edge that lost its cache', () => {
     const cacheFile = join(c.dir, 'edges', 'edge-1', CACHE_FILE);
     await writeFile(cacheFile, '');
     await rm(`${cacheFile}.prev`, { force: true });
-    c.link('edge-1').cut();
+    c.cut('edge-1');
     await c.api.delete(ref('deleted'), { gracePeriodSeconds: 0 });
     await c.startEdge('edge-1');
     expect(logger.lines.filter((l) => l.includes(' WARN ') && l.includes(CACHE_FILE))).toEqual([
@@ -67,17 +67,17 @@ describe('an edge that lost its cache', () => {
     ]);
 
     for (let t = 0; t < 10 * MINUTE; t += MINUTE) {
-      await c.clock.advance(MINUTE);
+      await pass(c.clock, MINUTE, 1_000);
       await c.edge('edge-1').edged.sync();
       expect(await containersByPod(c)).toEqual(before);
     }
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => {
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => {
       const onEdge = await containersByPod(c);
       const cloudPods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return Object.keys(onEdge).join() === kept && cloudPods.items.every((p) => p.status?.phase === 'Running') && onEdge;
-    }, 'edge-1 to run only what the cloud relisted, Running', { wallTimeoutMs: 10_000 });
+    }, 'edge-1 to run only what the cloud relisted, Running');
     expect(logger.lines.filter((l) => l.includes('after the cache was damaged'))).toHaveLength(1);
     expect((await containersByPod(c))[kept]).toEqual(before[kept]);
     expect((await c.edgePods('edge-1')).map((p) => p.metadata.uid)).toEqual([kept]);
@@ -86,10 +86,10 @@ describe('an edge that lost its cache', () => {
   });
   it('holds them through any number of restarts until the cloud relists, after a fall back to an older copy', async () => {
     const logger = memoryLogger('cluster');
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 }, logger });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1, timing: { keepaliveMs: 1_000 }, logger });
     const c = cluster;
     for (const name of ['old', 'newer', 'deleted']) await c.api.create(ref(name), pinned(name));
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const pods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return pods.items.length === 3 && pods.items.every((p) => p.status?.phase === 'Running');
     }, 'the pods Running');
@@ -107,7 +107,7 @@ describe('an edge that lost its cache', () => {
     }
     await writeFile(`${cacheFile}.prev`, JSON.stringify(older));
     await writeFile(cacheFile, '');
-    c.link('edge-1').cut();
+    c.cut('edge-1');
     await c.api.delete(ref('deleted'), { gracePeriodSeconds: 0 });
 
     // Offline, it starts from the older copy, and is restarted (or killed) twice before the cloud relists.
@@ -115,17 +115,15 @@ describe('an edge that lost its cache', () => {
       if (start > 0) await c.stopEdge('edge-1');
       await c.startEdge('edge-1');
       for (let t = 0; t < 3 * MINUTE; t += MINUTE) {
-        await c.clock.advance(MINUTE);
+        await pass(c.clock, MINUTE, 1_000);
         await c.edge('edge-1').edged.sync();
         expect(await containersByPod(c)).toEqual(before);
       }
     }
     expect(logger.lines.filter((l) => l.includes(' WARN ') && l.includes(CACHE_FILE))).toEqual([expect.stringContaining(`${cacheFile} is empty: using its last good copy ${CACHE_FILE}.prev`)]);
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => Object.keys(await containersByPod(c)).sort().join() === [old, newer].sort().join(), 'edge-1 to run only what the cloud relisted', {
-      wallTimeoutMs: 10_000,
-    });
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => Object.keys(await containersByPod(c)).sort().join() === [old, newer].sort().join(), 'edge-1 to run only what the cloud relisted');
     expect(logger.lines.filter((l) => l.includes('after the cache was damaged'))).toHaveLength(1);
     expect(await containersByPod(c)).toEqual({ [old]: before[old], [newer]: before[newer] });
     await c.stopEdge('edge-1');

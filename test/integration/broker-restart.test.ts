@@ -3,7 +3,7 @@ import type { NodeSync } from '../../cloud/client/nodesync.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { FakeClock } from '../../shared/clock.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
+import { runUntil } from '../support/settle.js';
 
 const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 const newPod = (name: string): Pod => ({
@@ -26,18 +26,18 @@ describe('the embedded broker restarts (in memory: it forgets every session and 
   });
 
   const start = async (): Promise<Cluster<FakeClock>> => {
-    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 }));
-    await eventually(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
+    const c = (cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 }));
+    await runUntil(c.clock, async () => (await c.api.list<Node>({ resource: 'nodes' })).items.filter(isReady).length === 2, 'nodes Ready');
     return c;
   };
   const allRunning = (c: Cluster<FakeClock>, count: number) =>
-    eventually(c.clock, async () => {
+    runUntil(c.clock, async () => {
       const { items } = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return items.length === count && items.every((p) => p.status?.phase === 'Running') && items;
     }, `${count} pods Running`);
   /** Each edge holds exactly the pods bound to it, and runs one container per pod. */
   const edgesHoldExactly = (c: Cluster<FakeClock>, pods: Pod[]) =>
-    eventually(c.clock, async () => {
+    runUntil(c.clock, async () => {
       for (const node of c.edges.keys()) {
         const want = pods.filter((p) => p.spec.nodeName === node).map((p) => p.metadata.uid).sort();
         const held = (await c.edgePods(node)).map((p) => p.metadata.uid).sort();
@@ -69,7 +69,7 @@ describe('the embedded broker restarts (in memory: it forgets every session and 
     expect(c.cloud.hub.connectedNodes()).toEqual(['edge-1', 'edge-2']);
 
     // The ledger caught up with the acks, in memory and in the NodeSync objects.
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const { items } = await c.api.list<NodeSync>({ resource: 'nodesyncs', group: 'sync.kedge.io' });
       return items.every((s) => {
         const want = after.filter((p) => p.spec.nodeName === s.metadata.name).map((p) => p.metadata.uid!).sort();
@@ -98,14 +98,14 @@ describe('the embedded broker restarts (in memory: it forgets every session and 
     const node = gone.spec.nodeName!;
 
     await c.stopEdge(node); // the edge goes away holding the pod
-    await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes(node), `${node} offline`);
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes(node), `${node} offline`);
     await c.api.delete(podRef('gone'));
     await c.clock.advance(10_000);
 
     const edge = await c.startEdge(node);
-    await eventually(c.clock, async () => !(await c.edgePods(node)).some((p) => p.metadata.uid === gone.metadata.uid), 'tombstone applied');
-    await eventually(c.clock, async () => !(await edge.runtime.listContainers()).some((k) => k.podUid === gone.metadata.uid), 'container removed');
+    await runUntil(c.clock, async () => !(await c.edgePods(node)).some((p) => p.metadata.uid === gone.metadata.uid), 'tombstone applied');
+    await runUntil(c.clock, async () => !(await edge.runtime.listContainers()).some((k) => k.podUid === gone.metadata.uid), 'container removed');
     await edgesHoldExactly(c, pods.filter((p) => p !== gone));
-    await eventually(c.clock, () => c.cloud.ledger.get(node, gone.metadata.uid!) === undefined, 'tombstone acked: the ledger forgot it');
+    await runUntil(c.clock, () => c.cloud.ledger.get(node, gone.metadata.uid!) === undefined, 'tombstone acked: the ledger forgot it');
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { pass, runUntil } from './fake-time-interim.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const connected = (c: Cluster<FakeClock>, node: string): boolean => c.edge(node).hub.connectivity.connected;
 const atHub = (c: Cluster<FakeClock>, node: string): boolean => c.cloud.hub.connectedNodes().includes(node);
@@ -23,7 +23,7 @@ describe('Cluster over the in-memory broker', () => {
   it('cut: each end notices by its keepalive, the other node stays; heal: the node is back', async () => {
     const c = await started();
     c.cut('edge-1');
-    await pass(c.clock, 1_000);
+    await pass(c.clock, 1_000, 1_000);
     expect([connected(c, 'edge-1'), atHub(c, 'edge-1')]).toEqual([true, true]);
     await runUntil(c.clock, () => !connected(c, 'edge-1') && !atHub(c, 'edge-1'), 'both ends notice', { budgetMs: 2 * c.timing.keepaliveMs });
     expect(atHub(c, 'edge-2')).toBe(true);

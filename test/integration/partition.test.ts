@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../shared/types.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
+import { pass, runUntil } from '../support/settle.js';
 import { FakeClock } from '../../shared/clock.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
@@ -37,39 +37,39 @@ describe('a pulled cable', () => {
   });
 
   it('keeps pods running through a 10-minute partition and reconciles exactly on heal', async () => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 2, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     for (const name of ['a', 'c']) await c.api.create(ref(name), pinned(name, 'edge-1'));
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const pods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return pods.items.length === 2 && pods.items.every((p) => p.status?.phase === 'Running');
     }, 'a and c Running');
     const before = await containersByPod(c, 'edge-1');
 
-    c.link('edge-1').cut();
-    await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { wallTimeoutMs: 15_000 });
+    c.cut('edge-1');
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { budgetMs: 2 * c.timing.keepaliveMs });
     await c.api.delete(ref('a'));
     await c.api.create(ref('b'), pinned('b', 'edge-1'));
     await c.api.patch(ref('c'), { metadata: { labels: { app: 'c', tier: 'gold' } } }, 'merge');
 
     // Ten minutes of protocol time pass; the edge keeps running what it has.
     for (let t = 0; t < 10 * MINUTE; t += MINUTE) {
-      await c.clock.advance(MINUTE);
+      await pass(c.clock, MINUTE, 1_000);
       const now = await c.edge('edge-1').runtime.listContainers();
       expect(running(now)).toBe(true);
       expect(now.map((x) => x.id).sort()).toEqual([...before.values()].flat().sort());
     }
     expect(await c.edgePods('edge-1')).toHaveLength(2);
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => {
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => {
       const onEdge = await c.edgePods('edge-1');
       const names = onEdge.map((p) => p.metadata.name).sort();
       const cPod = onEdge.find((p) => p.metadata.name === 'c');
       if (names.join() !== 'b,c' || cPod?.metadata.labels?.tier !== 'gold') return false;
       const cloudPods = await c.api.list<Pod>({ resource: 'pods', namespace: 'default' });
       return cloudPods.items.every((p) => p.status?.phase === 'Running' && p.status.containerStatuses?.[0]?.ready);
-    }, 'edge-1 to run b and c (relabelled) and the cloud to show them Running', { wallTimeoutMs: 5_000 });
+    }, 'edge-1 to run b and c (relabelled) and the cloud to show them Running');
     // How fast this happens (typically a few hundred ms of wall time) is measured by bench/reconnect.
 
     const after = await containersByPod(c, 'edge-1');
@@ -95,15 +95,15 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
   });
 
   const clusterWithReadyPod = async (): Promise<Cluster<FakeClock>> => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     await c.api.create(ref('a'), pinned('a', 'edge-1'));
-    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
+    await runUntil(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'a Ready');
     return c;
   };
   const cutAndWait = async (c: Cluster<FakeClock>): Promise<void> => {
-    c.link('edge-1').cut();
-    await eventually(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { wallTimeoutMs: 15_000 });
+    c.cut('edge-1');
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the cloud to notice', { budgetMs: 2 * c.timing.keepaliveMs });
   };
 
   it('after a long absence the edge reports every pod again, and its own view wins', async () => {
@@ -112,10 +112,10 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
     await cutAndWait(c);
     // What the node controller does to the pods of an unreachable node.
     await c.api.replace({ ...ref('a'), subresource: 'status' }, markNotReady(await c.api.get<Pod>(ref('a'))));
-    await c.clock.advance(c.timing.nodeMonitorGraceMs);
+    await pass(c.clock, c.timing.nodeMonitorGraceMs, 1_000);
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back', { wallTimeoutMs: 5_000 });
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back');
   });
 
   it('after a short absence in which the node controller marked its pods not ready, the cloud asks for every status again', async () => {
@@ -125,21 +125,21 @@ describe('the cloud wrote its own view of a pod while the edge was away', () => 
     // The cloud's last heartbeat can be older than the edge's own notice of the cut: the node
     // controller may act while the edge has been away for only a few seconds.
     await c.api.replace({ ...ref('a'), subresource: 'status' }, markNotReady(await c.api.get<Pod>(ref('a'))));
-    await c.clock.advance(2_000);
+    await pass(c.clock, 2_000, 1_000);
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back', { wallTimeoutMs: 5_000 });
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => readyOf(await c.api.get<Pod>(ref('a'))) === 'True', 'the edge to put Ready back');
   });
 
   it('a short blip re-sends nothing the cloud already has', async () => {
     const c = await clusterWithReadyPod();
-    await c.clock.advance(10_000);
+    await pass(c.clock, 10_000, 1_000);
     const before = (await c.api.get<Pod>(ref('a'))).metadata.resourceVersion;
     const received = c.cloud.hub.stats().received;
 
-    c.link('edge-1').reset();
-    await eventually(c.clock, () => c.cloud.hub.stats().received > received + 1 && c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back');
-    await c.clock.advance(5_000);
+    c.reset('edge-1');
+    await runUntil(c.clock, () => c.cloud.hub.stats().received > received + 1 && c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back');
+    await pass(c.clock, 5_000, 1_000);
     expect((await c.api.get<Pod>(ref('a'))).metadata.resourceVersion).toBe(before);
   });
 });

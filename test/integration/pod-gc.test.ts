@@ -3,7 +3,7 @@ import { FakeClock } from '../../shared/clock.js';
 import type { KubeEvent } from '../../cloud/controllers/events.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const pods = { resource: 'pods', namespace: 'default' };
 const boundTo = (name: string, nodeName: string): Pod => ({
@@ -19,15 +19,15 @@ describe('pod GC', () => {
   });
 
   it('deletes pods bound to a missing node, also those written while it was stopped, and leaves the rest', async () => {
-    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 }));
+    const c = (cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1 }));
     await c.cloud.components.stop('pod-gc');
     await c.api.create(pods, boundTo('ghost-early', 'ghost'));
     await c.api.create(pods, boundTo('real', 'edge-1'));
     await c.cloud.components.start('pod-gc'); // its first lists name 'ghost' before they name the nodes; 'ghost-2' comes after
     await c.api.create(pods, boundTo('ghost-late', 'ghost-2'));
-    await c.clock.advance(c.timing.nodeMonitorGraceMs / 2);
+    await pass(c.clock, c.timing.nodeMonitorGraceMs / 2, 1_000);
     expect((await c.api.list<Pod>(pods)).items.map((p) => p.metadata.name).sort()).toEqual(['ghost-early', 'ghost-late', 'real']);
-    await eventually(c.clock, async () => (await c.api.list<Pod>(pods)).items.length === 1, 'the ghost pods deleted');
+    await runUntil(c.clock, async () => (await c.api.list<Pod>(pods)).items.length === 1, 'the ghost pods deleted');
     expect((await c.api.list<Pod>(pods)).items.map((p) => p.metadata.name)).toEqual(['real']);
     const reasons = (await c.api.list<KubeEvent>({ resource: 'events', namespace: 'default' })).items.filter((e) => e.reason === 'PodGC');
     expect(reasons.map((e) => e.involvedObject.name).sort()).toEqual(['ghost-early', 'ghost-late']);

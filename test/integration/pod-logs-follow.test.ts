@@ -10,6 +10,7 @@ import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { followPodLog } from '../support/follow-log.js';
 import { hasKubectl, KUBECTL } from '../support/kubectl.js';
+import { runUntil } from '../support/settle.js';
 
 /**
  * A process that says "first", then prints each line written to its say-file, and exits on
@@ -103,5 +104,25 @@ describe('following a container log', () => {
       await exited;
       await rm(home, { recursive: true, force: true });
     }
+  });
+});
+
+/** A followed log ends when its node goes away: the stream is over a real socket, so real time. */
+describe('following the log of a pod whose node goes away', () => {
+  let cluster: Cluster<FakeClock> | undefined;
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('ends the response once the hub notices the node is gone', async () => {
+    const c = (cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1, timing: { keepaliveMs: 1_000 } }));
+    const ref = { resource: 'pods', namespace: 'default', name: 'web' };
+    await c.api.create(ref, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'edge-1', containers: [{ name: 'app', image: 'kedge.io/web:1' }] } });
+    await runUntil(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');
+    const followed = await followPodLog(c.cloud, 'web');
+    await eventually(c.clock, () => followed.got.text.includes('app: started'), 'the followed log');
+    c.cut('edge-1');
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the hub to notice', { budgetMs: 2 * c.timing.keepaliveMs });
+    await eventually(c.clock, () => followed.got.ended, 'the followed log to end with its node away');
   });
 });

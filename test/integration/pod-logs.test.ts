@@ -5,10 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { eventually } from '../support/eventually.js';
-import { followPodLog } from '../support/follow-log.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
-import { waitFor } from '../support/wait.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const ref = { resource: 'pods', namespace: 'default', name: 'web' };
 const web: Pod = {
@@ -16,7 +14,7 @@ const web: Pod = {
   spec: { nodeName: 'edge-1', containers: [{ name: 'app', image: 'kedge.io/web:1' }] },
 };
 
-/** pods/log travels to the edge over the sync link and back [SYNC-16]. */
+/** pods/log travels to the edge over the sync link and back [SYNC-16] (following one: pod-logs-follow.test.ts). */
 describe('kubectl logs', () => {
   let cluster: Cluster<FakeClock> | undefined;
   let home: string | undefined;
@@ -35,11 +33,11 @@ describe('kubectl logs', () => {
   };
 
   it('fetches a container log from its edge, and names the node and since when while it is away', async () => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1, links: true, timing: { keepaliveMs: 1_000 } });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1, timing: { keepaliveMs: 1_000 } });
     const c = cluster;
     await c.api.create(ref, web);
-    await eventually(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');
-    await c.clock.advance(3 * 60_000);
+    await runUntil(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');
+    await pass(c.clock, 3 * 60_000, 1_000);
 
     const log = await getLog(c, '?tailLines=2');
     expect(log.status).toBe(200);
@@ -55,16 +53,13 @@ describe('kubectl logs', () => {
       expect(out.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \[kedge sim\] app: started \(image kedge.io\/web:1, attempt 0\)\n/);
     }
 
-    const followed = await followPodLog(c.cloud, 'web');
-    await eventually(c.clock, () => followed.got.text.endsWith('running for 3m\n'), 'the followed log');
-    c.link('edge-1').cut();
-    await waitFor(() => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the hub to notice', 15_000);
-    await eventually(c.clock, () => followed.got.ended, 'the followed log to end with its node away');
+    c.cut('edge-1');
+    await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-1'), 'the hub to notice', { budgetMs: 2 * c.timing.keepaliveMs });
     const away = await getLog(c);
     expect(away.status).toBe(503);
     expect(JSON.parse(away.text)).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', message: expect.stringMatching(/^node "edge-1" is unreachable since \d{4}-.*Z \(.+ ago\): cannot get the logs of pod default\/web$/) });
 
-    c.link('edge-1').heal();
-    await eventually(c.clock, async () => (await getLog(c)).status === 200, 'logs again after heal');
+    c.heal('edge-1');
+    await runUntil(c.clock, async () => (await getLog(c)).status === 200, 'logs again after heal');
   });
 });

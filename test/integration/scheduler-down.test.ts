@@ -3,7 +3,7 @@ import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { newPod, podRef, startFirstPod } from '../support/cluster-pods.js';
-import { eventually } from '../support/eventually.js';
+import { pass, runUntil } from '../support/settle.js';
 
 /** The seed's question: what happens while the scheduler is down? */
 describe('scheduler stopped while the cloud runs', () => {
@@ -14,13 +14,13 @@ describe('scheduler stopped while the cloud runs', () => {
   });
 
   it('leaves new pods Pending and running pods untouched, and binds them once it starts', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     const running = await startFirstPod(c, 'before');
 
     await c.cloud.components.stop('scheduler');
     await c.api.create(podRef('during'), newPod('during'));
-    await c.clock.advance(30_000);
+    await pass(c.clock, 30_000, 1_000);
     const waiting = await c.api.get<Pod>(podRef('during'));
     expect(waiting.spec.nodeName).toBeUndefined();
     expect(waiting.status?.phase).toBe('Pending');
@@ -30,6 +30,6 @@ describe('scheduler stopped while the cloud runs', () => {
     expect(untouched.metadata.uid).toBe(running.metadata.uid);
 
     await c.cloud.components.start('scheduler');
-    await eventually(c.clock, async () => (await c.api.get<Pod>(podRef('during'))).status?.phase === 'Running', 'the waiting pod bound and Running');
+    await runUntil(c.clock, async () => (await c.api.get<Pod>(podRef('during'))).status?.phase === 'Running', 'the waiting pod bound and Running');
   });
 });

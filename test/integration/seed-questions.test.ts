@@ -4,7 +4,7 @@ import type { Deployment } from '../../shared/apps-types.js';
 import { FakeClock } from '../../shared/clock.js';
 import type { Node, ObjectList, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { pass, runUntil } from './fake-time-interim.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const deployRef = { resource: 'deployments', group: 'apps', namespace: 'default', name: 'web' };
 const podsRef = { resource: 'pods', namespace: 'default' };
@@ -56,7 +56,7 @@ describe('the seed questions', () => {
     const names = async (): Promise<string[]> => (await c.api.list<Pod>(podsRef)).items.map((p) => p.metadata.name!);
     // Gone once its edge has stopped it (real, fsynced file writes on the way), then not replaced.
     await runUntil(c.clock, async () => (await names()).join() === pods[1]!.metadata.name, 'the deleted pod gone');
-    await pass(c.clock, 30 * SECOND);
+    await pass(c.clock, 30 * SECOND, SECOND);
     expect(await names()).toEqual([pods[1]!.metadata.name]);
 
     await c.cloud.components.start('controller-manager');
@@ -75,14 +75,14 @@ describe('the seed questions', () => {
     await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-2'), 'the hub to notice', { budgetMs: 2 * c.timing.keepaliveMs });
 
     const node = async (): Promise<Node> => c.api.get<Node>({ resource: 'nodes', name: 'edge-2' });
-    await pass(c.clock, 35 * SECOND);
+    await pass(c.clock, 35 * SECOND, SECOND);
     expect(readyOf(await node())).toBe('True');
     const unknownAt = await runUntil(c.clock, async () => readyOf(await node()) === 'Unknown' && c.clock.now(), 'edge-2 Unknown', { stepMs: SECOND });
     expect(unknownAt - cutAt).toBeGreaterThan(40 * SECOND);
     expect(unknownAt - cutAt).toBeLessThanOrEqual(40 * SECOND + c.timing.nodeMonitorPeriodMs + 2 * c.timing.nodeStatusIntervalMs);
     expect((await node()).spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toContain('node.kubernetes.io/unreachable:NoExecute');
 
-    await pass(c.clock, 4 * MINUTE);
+    await pass(c.clock, 4 * MINUTE, SECOND);
     const victimNow = async (): Promise<Pod | undefined> => (await c.api.list<Pod>(podsRef)).items.find((p) => p.metadata.uid === victim.metadata.uid);
     expect((await victimNow())?.metadata.deletionTimestamp).toBeUndefined();
     // Evicted: deleted gracefully, so it stays Terminating until its kubelet says it stopped.
@@ -96,7 +96,7 @@ describe('the seed questions', () => {
     // Meanwhile the edge knows nothing of it: the old copy still runs there.
     expect((await c.edge('edge-2').runtime.listContainers()).filter((x) => x.podUid === victim.metadata.uid && x.state === 'running')).toHaveLength(1);
 
-    await pass(c.clock, 10 * MINUTE - (c.clock.now() - cutAt));
+    await pass(c.clock, 10 * MINUTE - (c.clock.now() - cutAt), SECOND);
     c.heal('edge-2');
     await runUntil(c.clock, async () => (await c.edge('edge-2').runtime.listContainers()).every((x) => x.podUid !== victim.metadata.uid), 'the old copy stopped on edge-2');
     await runUntil(c.clock, async () => (await victimNow()) === undefined, 'the evicted pod removed once edge-2 stopped it');

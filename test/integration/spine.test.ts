@@ -3,7 +3,7 @@ import { podsIn } from '../../edge/metamanager/local-cache.js';
 import { FakeClock } from '../../shared/clock.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { runUntil } from './fake-time-interim.js';
+import { runUntil } from '../support/settle.js';
 
 const podRef = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 const newPod = (name: string): Pod => ({

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComponentState } from '../../cloud/components/component.js';
-import { FakeClock, wallDelay } from '../../shared/clock.js';
+import { FakeClock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { newPod, podRef, startFirstPod } from '../support/cluster-pods.js';
-import { eventually } from '../support/eventually.js';
+import { pass, runUntil } from '../support/settle.js';
 
 
 /** An HTTP request to the cloud as its admin, over plain http (the same port answers both). */
@@ -31,7 +31,7 @@ describe('store stopped while the cloud runs', () => {
   });
 
   it('keeps pods running on the edges, refuses writes with 503, and loses nothing once started again', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2 });
     const c = cluster;
     const running = await startFirstPod(c, 'before');
     const node = running.spec.nodeName!;
@@ -44,10 +44,7 @@ describe('store stopped while the cloud runs', () => {
     const read = await c.api.get<Pod>(podRef('before')).catch((e: unknown) => e);
     expect(isKedgeError(read, 'Unavailable')).toBe(true);
 
-    for (let t = 0; t < 30; t++) {
-      await c.clock.advance(1_000);
-      await wallDelay(2);
-    }
+    await pass(c.clock, 30_000, 1_000);
     const edgeView = (await c.edgePods(node)).find((p) => p.metadata.name === 'before');
     expect(edgeView?.status?.phase).toBe('Running');
     expect(edgeView?.status?.containerStatuses?.[0]?.restartCount).toBe(0);
@@ -61,7 +58,7 @@ describe('store stopped while the cloud runs', () => {
     const kept = await c.api.get<Pod>(podRef('before'));
     expect(kept.metadata.uid).toBe(running.metadata.uid);
     await c.api.create(podRef('after'), newPod('after'));
-    await eventually(c.clock, async () => {
+    await runUntil(c.clock, async () => {
       const pod = await c.api.get<Pod>(podRef('after'));
       return pod.spec.nodeName !== undefined && pod.status?.phase === 'Running';
     }, 'the new pod scheduled and Running');
@@ -69,7 +66,7 @@ describe('store stopped while the cloud runs', () => {
   });
 
   it('lists the cloud parts beside the control plane, and will not stop the apiserver or the hub', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1 });
     const c = cluster;
     const states = await componentStates(c);
     expect([...states.keys()].slice(0, 6)).toEqual(['apiserver', 'store', 'broker', 'hub', 'scheduler', 'controller-manager']);
@@ -82,13 +79,13 @@ describe('store stopped while the cloud runs', () => {
   });
 
   it('stops and starts the embedded broker: the hub shows it gone, and the edge comes back', async () => {
-    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1 });
     const c = cluster;
     await c.cloud.components.stop('broker');
-    await eventually(c.clock, async () => (await componentStates(c)).get('hub')?.healthy === false, 'the hub to lose the broker');
+    await runUntil(c.clock, () => c.cloud.components.list().find((s) => s.name === 'hub')?.healthy === false, 'the hub to lose the broker');
     expect((await componentStates(c)).get('hub')?.message).toBe(`not connected to the broker at ${c.cloud.brokerUrl}`);
     expect((await c.cloud.components.start('broker')).running).toBe(true);
-    await eventually(c.clock, () => c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back', { wallTimeoutMs: 15_000 });
+    await runUntil(c.clock, () => c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back');
     expect((await componentStates(c)).get('hub')).toMatchObject({ healthy: true, message: 'ok' });
   });
 });
