@@ -3,7 +3,7 @@ import type { EdgeOptions } from '../edge/main.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { Timing } from '../shared/timing.js';
-import type { TransportIdentity } from '../shared/transport.js';
+import type { Transport, TransportIdentity } from '../shared/transport.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { MemoryBroker } from './memory-broker.js';
 
@@ -21,6 +21,8 @@ export interface ClusterWiring {
   reset(node: string): void;
   /** The link proxy in front of the broker for `node` (mqtt with links only). */
   link(node: string): LinkProxy;
+  /** A client (not started) of the in-memory broker as `identity` (memory only). */
+  client(identity: TransportIdentity): Transport;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ export function memoryWiring({ clock, timing, logger }: WiringDeps): ClusterWiri
     if (!made) throw new Error('the cloud has not made its broker yet');
     return made;
   };
-  const client = (identity: TransportIdentity) =>
+  const client = (identity: TransportIdentity): Transport =>
     broker().connect({
       ...identity,
       keepaliveMs: timing.keepaliveMs,
@@ -69,6 +71,7 @@ export function memoryWiring({ clock, timing, logger }: WiringDeps): ClusterWiri
     link: () => {
       throw new Error("link proxies are for transport 'mqtt': cut, heal and reset the node on the cluster instead");
     },
+    client,
     close: async () => {},
   };
 }
@@ -99,6 +102,9 @@ export function mqttWiring({ clock, logger }: WiringDeps, links: boolean): Clust
     heal: (node) => void link(node).heal(),
     reset: (node) => void link(node).reset(),
     link,
+    client: () => {
+      throw new Error("in-memory clients are for transport 'memory': over MQTT, dial the cloud's brokerUrl");
+    },
     close: async () => {
       for (const proxy of proxies.values()) await proxy.close();
     },

@@ -6,6 +6,7 @@ import { startEdge, type EdgeHandle } from '../edge/main.js';
 import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
+import type { Transport, TransportIdentity } from '../shared/transport.js';
 import type { Pod } from '../shared/types.js';
 import { memoryWiring, mqttWiring, type ClusterWiring } from './cluster-wiring.js';
 import type { LinkProxy } from './link-proxy.js';
@@ -101,6 +102,11 @@ export class Cluster<C extends Clock = Clock> {
   /** The link proxy in front of the broker for `node` (transport 'mqtt' with links: true). */
   link(node: string): LinkProxy {
     return this.wiring.link(node);
+  }
+
+  /** A client (not started) of the in-memory broker as `identity`, with the edges' timing: a forged node, a second cloud. */
+  transport(identity: TransportIdentity): Transport {
+    return this.wiring.client(identity);
   }
 
   async stopEdge(node: string): Promise<void> {

@@ -8,9 +8,9 @@ import { memoryLogger } from '../../shared/log.js';
 import type { HelloMessage, NodeStatusMessage, PodStatusMessage, UpMessage } from '../../shared/protocol/envelope.js';
 import { defaultTiming, type Timing } from '../../shared/timing.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
-import { MqttCloud } from '../support/mqtt-cloud.js';
-import { startTestBroker, type TestBroker } from '../support/test-broker.js';
-import { waitFor } from '../support/wait.js';
+import { CloudDouble } from '../support/memory-peers.js';
+import { MemorySync, NODE_PASSWORD } from '../support/memory-sync.js';
+import { pass, runUntil } from '../support/settle.js';
 import { pod } from './fixtures.js';
 
 const NODE = 'edge-1';
@@ -19,32 +19,31 @@ const timing: Timing = { ...defaultTiming, syncIntervalMs: 1000, statusResendMs:
 const isPodStatus = (phase?: string) => (m: UpMessage) => m.type === 'podStatus' && (phase === undefined || m.body.phase === phase);
 const getJson = async <T>(url: string): Promise<T> => (await fetch(url)).json() as Promise<T>;
 
-describe('edge against a real MQTT broker', () => {
+describe('edge over the in-memory broker, on fake time', () => {
   let dir: string;
-  let broker: TestBroker;
-  let cloud: MqttCloud;
+  let sync: MemorySync;
+  let cloud: CloudDouble;
   let clock: FakeClock;
   let edges: EdgeHandle[];
   const logger = memoryLogger('edge');
 
-  const start = (brokerUrl = broker.url): Promise<EdgeHandle> =>
-    startEdge({ nodeName: NODE, brokerUrl, token: 'secret', dataDir: dir, localApiPort: 0, timing, clock, logger, random: () => 0.5 }).then((e) => {
+  const start = (): Promise<EdgeHandle> =>
+    startEdge({ nodeName: NODE, brokerUrl: 'memory://broker', transport: sync.transport, token: NODE_PASSWORD, dataDir: dir, localApiPort: 0, timing, clock, logger, random: () => 0.5 }).then((e) => {
       edges.push(e);
       return e;
     });
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-edge-'));
-    broker = await startTestBroker();
-    cloud = await MqttCloud.connect(broker.url, NODE);
     clock = new FakeClock();
+    sync = new MemorySync({ clock, timing });
+    cloud = await CloudDouble.connect(sync, NODE);
     edges = [];
   });
 
   afterEach(async () => {
     for (const e of edges) await e.stop();
-    await cloud.close().catch(() => undefined);
-    await broker.close();
+    await sync.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -70,7 +69,7 @@ describe('edge against a real MQTT broker', () => {
     expect(node!.body.metadata.labels).toEqual({ 'kubernetes.io/hostname': NODE, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
     expect(node!.body.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect(node!.body.status?.nodeInfo).toMatchObject({ containerRuntimeVersion: 'sim://0.1.0', kubeletVersion: 'v1.32.4-kedge', bootID: edge.bootId });
-    await waitFor(() => cloud.presences.some((p) => p.online && p.epoch === edge.epoch), 'presence online');
+    await runUntil(clock, () => cloud.presences.some((p) => p.online && p.epoch === edge.epoch), 'presence online');
 
     const { ref } = await applyPod(pod('web', 'u1'));
     // The ack came after the cache was on disk [SYNC-8]; then edged starts the pod.
@@ -89,7 +88,7 @@ describe('edge against a real MQTT broker', () => {
     expect(await (await fetch(`${edge.localApiUrl}/healthz`)).text()).toBe('ok');
 
     await ackStatuses();
-    await waitFor(() => edge.cache.outbox().length === 0, 'outbox drained by acks');
+    await runUntil(clock, () => edge.cache.outbox().length === 0, 'outbox drained by acks');
     expect(await getJson(`${edge.localApiUrl}/connection`)).toEqual({ connected: true, offlineSince: null, queued: 0, lastHeardFromBroker: expect.any(String), silentForSeconds: expect.any(Number), keepaliveSeconds: 10 });
 
     const del = await cloud.send({ type: 'delete', ref });
@@ -121,7 +120,7 @@ describe('edge against a real MQTT broker', () => {
     const both = await cloud.expect(isPodStatus('Running'), 2, 'the re-sent status');
     expect(both[1]!.id).not.toBe(first!.id);
     await cloud.send({ type: 'ack', parentId: both[1]!.id });
-    await waitFor(() => cloud.received.length && edges[0]!.cache.outbox().length === 0, 'acked');
+    await runUntil(clock, () => cloud.received.length && edges[0]!.cache.outbox().length === 0, 'acked');
     const sent = cloud.received.filter(isPodStatus()).length;
     await clock.advance(timing.statusResendMs * 2);
     expect(cloud.received.filter(isPodStatus())).toHaveLength(sent);
@@ -132,7 +131,7 @@ describe('edge against a real MQTT broker', () => {
     await cloud.expect((m) => m.type === 'hello');
     await cloud.sendRaw('{not json');
     await cloud.sendRaw(JSON.stringify({ v: 1, id: 'x', seq: 1, sender: 'cloud', epoch: 'c', type: 'explode' }));
-    await waitFor(() => edge.malformed() === 2, 'two malformed payloads counted');
+    await runUntil(clock, () => edge.malformed() === 2, 'two malformed payloads counted');
     expect(logger.lines.some((l) => l.includes('dropped a malformed message'))).toBe(true);
     await applyPod(pod('web', 'u1'));
     await cloud.expect(isPodStatus('Pending'));
@@ -148,9 +147,9 @@ describe('edge against a real MQTT broker', () => {
 
     const wentDown = clock.now();
     await cloud.close();
-    await broker.close();
-    await waitFor(() => !edge.hub.connectivity.connected, 'edge sees the broker gone');
-    for (let i = 0; i < 10; i++) await clock.advance(timing.syncIntervalMs); // reconnect attempts fail meanwhile
+    sync.broker.stop();
+    await runUntil(clock, () => !edge.hub.connectivity.connected, 'edge sees the broker gone');
+    await pass(clock, 10 * timing.syncIntervalMs); // reconnect attempts fail meanwhile
 
     const connection = await getJson<{ connected: boolean; offlineSince: string; queued: number }>(`${edge.localApiUrl}/connection`);
     expect(connection.connected).toBe(false);
@@ -172,17 +171,21 @@ describe('edge against a real MQTT broker', () => {
     const edge = await start();
     await cloud.expect((m) => m.type === 'hello');
     await applyPod(pod('web', 'u1'));
-    const port = broker.port;
     await cloud.close();
-    await broker.close();
-    await waitFor(() => !edge.hub.connectivity.connected, 'offline');
-    broker = await startTestBroker(port);
-    cloud = await MqttCloud.connect(broker.url, NODE);
-    // random() = 0.5 puts each wait at 3/4 of its window: the first retry comes 375 ms (of 500) after the loss.
-    await clock.advance(374);
+    sync.broker.stop();
+    const lost = clock.now();
+    await runUntil(clock, () => !edge.hub.connectivity.connected, 'offline');
+    expect(clock.now()).toBe(lost);
+    // random() = 0.5 puts each wait at 3/4 of its window: the first retry, 188 ms (of 250) after the loss, finds the broker down;
+    await pass(clock, 188);
     expect(edge.hub.connectivity.connected).toBe(false);
-    await clock.advance(1);
-    await waitFor(() => edge.hub.connectivity.connected, 'reconnected');
+    sync.broker.start();
+    cloud = await CloudDouble.connect(sync, NODE);
+    // the second comes 375 ms (of 500) after the first.
+    await pass(clock, 374);
+    expect(edge.hub.connectivity.connected).toBe(false);
+    await pass(clock, 1);
+    expect(edge.hub.connectivity.connected).toBe(true);
     const [hello] = await cloud.expect<HelloMessage>((m) => m.type === 'hello', 1, 'hello after reconnect');
     expect(hello!.body.holds).toEqual([{ kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '1' }]);
     await cloud.expect(isPodStatus(), 1, 'pending statuses flushed on reconnect');

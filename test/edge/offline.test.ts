@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EdgeHandle } from '../../edge/main.js';
 import type { PodStatusDraft } from '../../edge/hub/status-sender.js';
-import { FakeClock, wallDelay } from '../../shared/clock.js';
+import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger } from '../../shared/log.js';
 import type { PodStatusMessage, UpMessage } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
-import { MqttCloud } from '../support/mqtt-cloud.js';
-import { startTestBroker, type TestBroker } from '../support/test-broker.js';
-import { waitFor } from '../support/wait.js';
-import { allRunning, deadBrokerUrl, EdgeFleet, NODE, podsOf, seedCache, timing } from './edge-harness.js';
+import { CloudDouble } from '../support/memory-peers.js';
+import { MemorySync, NODE_PASSWORD } from '../support/memory-sync.js';
+import { runUntil, settle } from '../support/settle.js';
+import { allRunning, EdgeFleet, NODE, podsOf, seedCache, timing } from './edge-harness.js';
 import { pod } from './fixtures.js';
 
 const crashing = { 'kedge.io/start-delay': '0s', 'kedge.io/crash-after': '1500ms', 'kedge.io/exit-code': '2' };
@@ -22,19 +22,21 @@ describe('edge offline', () => {
   let dir: string;
   let clock: FakeClock;
   let fleet: EdgeFleet;
-  let broker: TestBroker | undefined;
-  let cloud: MqttCloud | undefined;
+  let sync: MemorySync;
+  /** The edge's side of a broker that is down until a test starts it: the cloud is unreachable. */
+  let unreachable: { brokerUrl: string; transport: MemorySync['transport']; token: string };
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-offline-'));
     clock = new FakeClock();
     fleet = new EdgeFleet(clock, memoryLogger('edge'));
+    sync = new MemorySync({ clock, timing });
+    sync.broker.stop();
+    unreachable = { brokerUrl: 'memory://broker', transport: sync.transport, token: NODE_PASSWORD };
   });
   afterEach(async () => {
     await fleet.stopAll();
-    await cloud?.close().catch(() => undefined);
-    await broker?.close();
-    cloud = broker = undefined;
+    await sync.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -53,7 +55,7 @@ describe('edge offline', () => {
       pod('done', 'u-done', { restartPolicy: 'OnFailure' }, { ...crashing, 'kedge.io/exit-code': '0' }),
       pod('web', 'u-web'),
     ]);
-    const edge = await fleet.start({ brokerUrl: await deadBrokerUrl(), dataDir: dir });
+    const edge = await fleet.start({ ...unreachable, dataDir: dir });
     await edge.edged.sync();
     const versions = new Set<number>();
     // Crashes at 1.5 s, 13 s and 34.5 s; restarted after back-offs of 10, 20 and 40 s.
@@ -80,18 +82,15 @@ describe('edge offline', () => {
   it('after the broker comes back, flushes the outbox at most statusFlushBatch per window and empties it on acks', async () => {
     const names = ['a', 'b', 'c', 'd', 'e'];
     await seedCache(dir, names.map((n) => pod(n, `u-${n}`)));
-    const brokerUrl = await deadBrokerUrl();
-    const edge = await fleet.start({ brokerUrl, dataDir: dir, statusFlushBatch: 2 });
+    const edge = await fleet.start({ ...unreachable, dataDir: dir, statusFlushBatch: 2 });
     await edge.edged.sync();
     await syncs(edge, 2);
     expect(allRunning(await podsOf(edge))).toBe(true);
     expect(edge.cache.outbox()).toHaveLength(5);
 
-    broker = await startTestBroker(Number(new URL(brokerUrl).port));
-    cloud = await MqttCloud.connect(broker.url, NODE);
-    const c = cloud;
-    await clock.advance(timing.reconnectMaxMs);
-    await waitFor(() => edge.hub.connectivity.connected, 'reconnected');
+    sync.broker.start();
+    const c = await CloudDouble.connect(sync, NODE);
+    await runUntil(clock, () => edge.hub.connectivity.connected, 'reconnected', { budgetMs: timing.reconnectMaxMs });
     await c.expect((m) => m.type === 'hello', 1, 'hello');
 
     const ackAll = async (): Promise<void> => {
@@ -99,21 +98,21 @@ describe('edge offline', () => {
     };
     const statuses = (): PodStatusMessage[] => c.received.filter(isStatus);
     await c.expect(isStatus, 2, 'the first batch');
-    await wallDelay(100); // give a flood the chance to show
+    await settle(); // give a flood the chance to show
     expect(statuses()).toHaveLength(2);
     await ackAll();
-    await waitFor(() => edge.cache.outbox().length === 3, 'first batch acked');
+    await runUntil(clock, () => edge.cache.outbox().length === 3, 'first batch acked');
 
     await clock.advance(timing.statusResendMs * 1.5); // one more window (and a tick in it)
     await c.expect(isStatus, 4, 'the second batch');
-    await wallDelay(100);
+    await settle();
     expect(statuses()).toHaveLength(4);
     await ackAll();
 
     await clock.advance(timing.statusResendMs * 1.5);
     await c.expect(isStatus, 5, 'the last one');
     await ackAll();
-    await waitFor(() => edge.cache.outbox().length === 0, 'outbox empty');
+    await runUntil(clock, () => edge.cache.outbox().length === 0, 'outbox empty');
     expect(statuses().map((m) => m.ref.uid).sort()).toEqual(names.map((n) => `u-${n}`));
     // Every status carries its outbox version, for the cloud to drop older ones.
     for (const m of statuses()) expect((m as PodStatusMessage & Partial<PodStatusDraft>).statusVersion).toEqual(expect.any(Number));

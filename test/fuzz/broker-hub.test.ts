@@ -1,28 +1,26 @@
-import { connect as tcpConnect, type Socket } from 'node:net';
-import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import { decodeInbound } from '../../cloud/hub/inbound.js';
+import { podsIn } from '../../edge/metamanager/local-cache.js';
 import { FakeClock } from '../../shared/clock.js';
 import { decodeDown, decodeUp, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type ObjectRef, type UpDraft } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
+import type { Transport } from '../../shared/transport.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { newPod, podRef, startFirstPod } from '../support/cluster-pods.js';
-import { eventually } from '../support/eventually.js';
-import { waitFor } from '../support/wait.js';
-import { connectPacket, protocolPayloads, rand, rawPayloads, type Json } from './payloads.js';
+import { runUntil } from '../support/settle.js';
+import { protocolPayloads, rand, type Json } from './payloads.js';
 
 /**
- * A seeded fuzz of the embedded broker, the cloud hub and the edge hub [SYNC-1]: raw bytes on
- * the broker's port, then random and mangled payloads on a node's up topic and on an edge's
- * down topic. Nothing may crash or hang, every payload the codec rejects is counted, and a
- * real edge still gets new pods to Running afterwards. Replay another seed with KEDGE_SEED=<n>.
+ * A seeded fuzz of the cloud hub and the edge hub [SYNC-1], over the in-memory broker on fake
+ * time: random and mangled payloads on a node's up topic and on an edge's down topic. Nothing
+ * may crash or hang, every payload the codec rejects is counted, and a real edge still gets new
+ * pods to Running afterwards. (Raw bytes on the embedded broker's port: broker-bytes.test.ts.)
+ * Replay another seed with KEDGE_SEED=<n>.
  */
 const SEED = process.env.KEDGE_SEED === undefined ? 20260101 : Number(process.env.KEDGE_SEED);
-const RAW = 300;
-const HELD_OPEN = 20;
 const UP = 400;
 const DOWN = 250;
 const FUZZ_NODE = 'fuzz-1';
@@ -30,104 +28,46 @@ const FUZZ_NODE = 'fuzz-1';
 const isReady = (node: Node): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 const refOf = (pod: Pod): ObjectRef => ({ kind: 'Pod', namespace: 'default', name: pod.metadata.name!, uid: pod.metadata.uid!, resourceVersion: pod.metadata.resourceVersion! });
 
-describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
+describe(`fuzz: cloud hub and edge hub over the in-memory broker (seed ${SEED})`, () => {
   let cluster: Cluster<FakeClock> | undefined;
-  const sockets = new Set<Socket>();
-  const clients: MqttClient[] = [];
+  const clients: Transport[] = [];
 
   afterEach(async () => {
-    for (const s of sockets) s.destroy();
-    sockets.clear();
-    await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
+    await Promise.all(clients.splice(0).map((c) => c.close()));
     await cluster?.stop();
     cluster = undefined;
   });
 
-  const brokerPort = (c: Cluster): number => Number(new URL(c.cloud.brokerUrl).port);
-
-  const mqttClient = async (c: Cluster, clientId: string, username: string, password: string): Promise<MqttClient> => {
-    const client = await connectAsync(c.cloud.brokerUrl, { clientId, username, password, protocolVersion: 4, clean: true, reconnectPeriod: 0 });
-    clients.push(client);
-    return client;
+  /** A client of the cluster's broker, started on `subscriptions` and connected. */
+  const client = async (c: Cluster<FakeClock>, clientId: string, username: string, password: string, subscriptions: string[] = []): Promise<Transport> => {
+    const transport = c.transport({ clientId, username, password });
+    clients.push(transport);
+    transport.start({ subscriptions });
+    await runUntil(c.clock, () => transport.connectivity.connected, `${clientId} connected`);
+    return transport;
   };
-
-  const openSocket = (port: number): Promise<Socket> =>
-    new Promise((resolve, reject) => {
-      const socket = tcpConnect({ host: '127.0.0.1', port });
-      sockets.add(socket);
-      socket.on('error', () => undefined); // resets by the broker are expected
-      socket.resume(); // read and drop whatever the broker answers, so its close is seen
-      socket.once('connect', () => resolve(socket));
-      socket.once('close', () => reject(new Error('closed before connecting')));
-    });
-
-  /** Sends each byte string on a fresh connection and half-closes it; waits until the broker has closed every one. */
-  const hitAndClose = async (port: number, batch: readonly Buffer[]): Promise<void> => {
-    const open = new Map<Socket, Buffer>();
-    for (const bytes of batch) {
-      const socket = await openSocket(port);
-      open.set(socket, bytes);
-      socket.once('close', () => {
-        open.delete(socket);
-        sockets.delete(socket);
-      });
-      socket.end(bytes);
-    }
-    const hung = (): string => [...open.values()].map((b) => `${b.length} bytes ${b.subarray(0, 24).toString('hex')}…`).join('; ');
-    await waitFor(() => open.size === 0, 'the broker to close every connection', 5000).catch(() => {
-      throw new Error(`the broker kept half-closed connections open: ${hung()}`);
-    });
-  };
+  const fuzzNode = (c: Cluster<FakeClock>): Promise<Transport> => client(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge, [topics.down(FUZZ_NODE)]);
+  const fuzzCloud = (c: Cluster<FakeClock>): Promise<Transport> => client(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
 
   /** Creates a pod and waits until the cloud sees it Running (on `node`, when given) and its edge holds it. */
   const runNewPod = async (c: Cluster<FakeClock>, name: string, node?: string): Promise<Pod> => {
     await c.api.create(podRef(name), newPod(name));
-    const pod = await eventually(c.clock, async () => {
+    const pod = await runUntil(c.clock, async () => {
       const p = await c.api.get<Pod>(podRef(name));
       return p.status?.phase === 'Running' && p;
     }, `pod ${name} Running`);
     if (node) expect(pod.spec.nodeName).toBe(node);
     expect(pod.status?.podIP).toMatch(/^10\.244\./);
-    expect((await c.edgePods(pod.spec.nodeName!)).map((p) => p.metadata.uid)).toContain(pod.metadata.uid);
+    expect(podsIn(c.edge(pod.spec.nodeName!).cache).map((p) => p.metadata.uid)).toContain(pod.metadata.uid);
     return pod;
   };
 
-  it(`broker: ${RAW} random byte strings on fresh connections, ${HELD_OPEN} stalled ones held open`, async () => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 2 });
-    const c = cluster;
-    await startFirstPod(c, 'before');
-    const port = brokerPort(c);
-    const r = rand(SEED);
-
-    // Stalled clients: a CONNECT cut short, then nothing.
-    for (let i = 0; i < HELD_OPEN; i++) {
-      const socket = await openSocket(port);
-      const connect = connectPacket(`fz-held-${i}`, 'fz-node', c.cloud.credentials.edge);
-      socket.write(connect.subarray(0, 1 + r.int(connect.length - 1)));
-    }
-
-    const payloads = rawPayloads(r, RAW, c.cloud.credentials.edge);
-    expect(new Set(payloads.map((p) => p.kind)).size).toBe(5);
-    for (let i = 0; i < payloads.length; i += 25) await hitAndClose(port, payloads.slice(i, i + 25).map((p) => p.bytes));
-
-    // A legitimate client is still admitted and served while the stalled ones hang on.
-    const probe = await mqttClient(c, 'fz-probe', 'fz-probe', c.cloud.credentials.edge);
-    const granted = await probe.subscribeAsync(topics.down('fz-probe'), { qos: 1 });
-    expect(granted.map((g) => g.qos)).toEqual([1]);
-
-    expect(c.cloud.hub.brokerLink().up).toBe(true);
-    for (const [node, edge] of c.edges) await eventually(c.clock, () => edge.hub.connectivity.connected, `${node} connected`);
-    await eventually(c.clock, () => c.cloud.hub.connectedNodes().join() === 'edge-1,edge-2', 'both nodes connected at the hub');
-    await runNewPod(c, 'after');
-  });
-
   it(`cloud hub: ${UP} random and mangled payloads on a node's up topic`, async () => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
     const c = cluster;
-    const web = await startFirstPod(c, 'web');
-    const fuzzer = await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge);
+    const web = await startFirstPod(c, 'web', runUntil);
+    const fuzzer = await fuzzNode(c);
     const downs = recordDown(fuzzer);
-    await fuzzer.subscribeAsync(topics.down(FUZZ_NODE), { qos: 1 });
 
     const all = protocolPayloads(rand(SEED + 1), UP, upTemplates(refOf(web)));
     const payloads = all;
@@ -141,14 +81,14 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
     const before = c.cloud.hub.stats().malformed;
     const malformed = (): number => c.cloud.hub.stats().malformed - before;
     await publishAll(c, fuzzer, topics.up(FUZZ_NODE), payloads);
-    await eventually(c.clock, () => malformed() >= hubRejects, `${hubRejects} payloads counted malformed`);
+    await runUntil(c.clock, () => malformed() >= hubRejects, `${hubRejects} payloads counted malformed`);
     expect(malformed()).toBeGreaterThanOrEqual(codecRejects);
     expect(malformed()).toBe(hubRejects);
 
     // The hub still answers this node: a real hello gets its synced.
     const hello = new EnvelopeStamper(FUZZ_NODE, 'fz-final').stamp({ type: 'hello', body: { bootId: 'fz-boot', holds: [] } });
-    await fuzzer.publishAsync(topics.up(FUZZ_NODE), encode(hello), { qos: 1 });
-    await eventually(c.clock, () => downs.some((m) => m.type === 'synced' && m.parentId === hello.id), 'synced for the final hello');
+    await fuzzer.publish(topics.up(FUZZ_NODE), encode(hello));
+    await runUntil(c.clock, () => downs.some((m) => m.type === 'synced' && m.parentId === hello.id), 'synced for the final hello');
 
     // No harm done: the running pod keeps its status, and the fuzz node is not schedulable.
     const webNow = await c.api.get<Pod>(podRef('web'));
@@ -164,11 +104,11 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   });
 
   it(`edge hub: ${DOWN} random and mangled payloads on its down topic, as the cloud`, async () => {
-    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 });
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
     const c = cluster;
-    await startFirstPod(c, 'web');
+    await startFirstPod(c, 'web', runUntil);
     const edge = c.edge('edge-1');
-    const fuzzer = await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
+    const fuzzer = await fuzzCloud(c);
 
     const all = protocolPayloads(rand(SEED + 2), DOWN, downTemplates());
     const payloads = all;
@@ -179,7 +119,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
 
     const before = edge.malformed();
     await publishAll(c, fuzzer, topics.down('edge-1'), payloads);
-    await eventually(c.clock, () => edge.malformed() - before >= rejects, `${rejects} payloads counted malformed at the edge`);
+    await runUntil(c.clock, () => edge.malformed() - before >= rejects, `${rejects} payloads counted malformed at the edge`);
     expect(edge.malformed() - before).toBe(rejects);
 
     expect(edge.hub.connectivity.connected).toBe(true);
@@ -188,10 +128,10 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   });
 
   /** One edge running a pod, and a client that sends as a node (fuzz-1) or as the cloud. */
-  async function regressionCluster(as: 'node' | 'cloud'): Promise<{ c: Cluster<FakeClock>; fuzzer: MqttClient }> {
-    const c = (cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 }));
-    await startFirstPod(c, 'web');
-    const fuzzer = as === 'node' ? await mqttClient(c, FUZZ_NODE, FUZZ_NODE, c.cloud.credentials.edge) : await mqttClient(c, 'kedge-cloud-fz', CLOUD_USERNAME, c.cloud.credentials.hub);
+  async function regressionCluster(as: 'node' | 'cloud'): Promise<{ c: Cluster<FakeClock>; fuzzer: Transport }> {
+    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 }));
+    await startFirstPod(c, 'web', runUntil);
+    const fuzzer = as === 'node' ? await fuzzNode(c) : await fuzzCloud(c);
     return { c, fuzzer };
   }
 
@@ -202,13 +142,12 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
   it('regression: one deeply nested `type` on an up topic killed the hub\'s inbound stream', async () => {
     const { c, fuzzer } = await regressionCluster('node');
     const downs = recordDown(fuzzer);
-    await fuzzer.subscribeAsync(topics.down(FUZZ_NODE), { qos: 1 });
     const before = c.cloud.hub.stats().malformed;
     await publishAll(c, fuzzer, topics.up(FUZZ_NODE), deeplyNested(FUZZ_NODE));
-    await eventually(c.clock, () => c.cloud.hub.stats().malformed - before === 2, 'both counted malformed');
+    await runUntil(c.clock, () => c.cloud.hub.stats().malformed - before === 2, 'both counted malformed');
     const hello = new EnvelopeStamper(FUZZ_NODE, 'fz-final').stamp({ type: 'hello', body: { bootId: 'fz-boot', holds: [] } });
-    await fuzzer.publishAsync(topics.up(FUZZ_NODE), encode(hello), { qos: 1 });
-    await eventually(c.clock, () => downs.some((m) => m.type === 'synced' && m.parentId === hello.id), 'synced for a hello sent afterwards');
+    await fuzzer.publish(topics.up(FUZZ_NODE), encode(hello));
+    await runUntil(c.clock, () => downs.some((m) => m.type === 'synced' && m.parentId === hello.id), 'synced for a hello sent afterwards');
     await runNewPod(c, 'after', 'edge-1');
   });
 
@@ -228,7 +167,7 @@ describe(`fuzz: broker, cloud hub and edge hub (seed ${SEED})`, () => {
     const edge = c.edge('edge-1');
     const before = edge.malformed();
     await publishAll(c, fuzzer, topics.down('edge-1'), [...deeplyNested('cloud'), Buffer.from('not json')]);
-    await eventually(c.clock, () => edge.malformed() - before === 3, 'all three counted malformed at the edge');
+    await runUntil(c.clock, () => edge.malformed() - before === 3, 'all three counted malformed at the edge');
     await runNewPod(c, 'after', 'edge-1');
   });
 
@@ -263,24 +202,21 @@ function deeplyNested(sender: string): Buffer[] {
 }
 
 
-function recordDown(client: MqttClient): DownMessage[] {
+function recordDown(client: Transport): DownMessage[] {
   const downs: DownMessage[] = [];
-  client.on('message', (_topic, payload) => {
+  client.inbound$.subscribe(({ payload }) => {
     const decoded = decodeDown(payload);
     if (decoded.ok) downs.push(decoded.message);
   });
   return downs;
 }
 
-/**
- * Publishes every payload in order at QoS 1 and waits for the broker's PUBACKs, moving the
- * fake clock meanwhile (the broker's rate limit runs on it).
- */
-async function publishAll(c: Cluster<FakeClock>, client: MqttClient, topic: string, payloads: readonly Buffer[]): Promise<void> {
+/** Publishes every payload in order at QoS 1 and waits (on fake time) for the broker's PUBACKs. */
+async function publishAll(c: Cluster<FakeClock>, client: Transport, topic: string, payloads: readonly Buffer[]): Promise<void> {
   let acked = 0;
   const failures: unknown[] = [];
-  for (const payload of payloads) client.publishAsync(topic, payload, { qos: 1 }).then(() => acked++, (err: unknown) => failures.push(err));
-  await eventually(c.clock, () => acked + failures.length === payloads.length, `${payloads.length} publishes acknowledged`);
+  for (const payload of payloads) client.publish(topic, payload).then(() => acked++, (err: unknown) => failures.push(err));
+  await runUntil(c.clock, () => acked + failures.length === payloads.length, `${payloads.length} publishes acknowledged`);
   expect(failures).toEqual([]);
 }
 

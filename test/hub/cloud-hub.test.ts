@@ -1,58 +1,56 @@
-import { connectAsync } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
-import { startBroker, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
-import { FakeClock, wallDelay } from '../../shared/clock.js';
-import { memoryLogger, silentLogger } from '../../shared/log.js';
+import { FakeClock } from '../../shared/clock.js';
+import { memoryLogger } from '../../shared/log.js';
 import type { DownMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { MqttEdge } from '../support/mqtt-edge.js';
-import { waitFor } from '../support/wait.js';
-import { cloudLink } from '../support/mqtt-transports.js';
+import { NodeDouble } from '../support/memory-peers.js';
+import { MemorySync } from '../support/memory-sync.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const timing = { ...defaultTiming, resendMinMs: 2_000, resendMaxMs: 16_000 };
 const isType = (type: DownMessage['type']) => (m: DownMessage) => m.type === type;
 
-describe('cloud hub against a real broker', () => {
-  let broker: BrokerHandle;
+describe('cloud hub over the in-memory broker, on fake time', () => {
+  let sync: MemorySync;
   let api: FakeApiClient;
   let clock: FakeClock;
   let ledger: MemoryAckLedger;
   let hub: CloudHubHandle;
   let logs: ReturnType<typeof memoryLogger>;
-  const edges: MqttEdge[] = [];
+  const edges: NodeDouble[] = [];
 
-  const edge = async (node = 'edge-1', epoch?: string): Promise<MqttEdge> => {
-    const e = await MqttEdge.connect(broker.url, node, 'node-secret', epoch);
+  const edge = async (node = 'edge-1', epoch?: string): Promise<NodeDouble> => {
+    const e = await NodeDouble.connect(sync, node, epoch);
     edges.push(e);
     return e;
   };
   const createPod = (name: string, nodeName?: string): Promise<Pod> =>
     api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...(nodeName ? { nodeName } : {}) } });
-  const hello = async (e: MqttEdge, holds: ObjectRef[] = []): Promise<DownMessage> => {
+  const hello = async (e: NodeDouble, holds: ObjectRef[] = []): Promise<DownMessage> => {
     const h = await e.send({ type: 'hello', body: { bootId: 'boot-1', holds } });
     const [synced] = await e.expect((m) => m.type === 'synced' && m.parentId === h.id, 1, 'synced');
     return synced!;
   };
-  const ackAll = async (e: MqttEdge, type: 'apply' | 'delete'): Promise<void> => {
+  const ackAll = async (e: NodeDouble, type: 'apply' | 'delete'): Promise<void> => {
     for (const m of e.received.filter(isType(type))) await e.send({ type: 'ack', parentId: m.id });
   };
 
   beforeEach(async () => {
-    broker = await startBroker({ port: 0, authenticate: (u, p) => (u === 'kedge-cloud' ? p === 'cloud-secret' : p === 'node-secret'), logger: silentLogger });
     api = new FakeApiClient();
     clock = new FakeClock();
+    sync = new MemorySync({ clock, timing });
     ledger = new MemoryAckLedger();
     logs = memoryLogger('cloud');
-    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, timing, logger: logs }), clock, timing, logger: logs, ledger });
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...sync.cloudLink(), clock, timing, logger: logs, ledger });
   });
   afterEach(async () => {
     await Promise.all(edges.splice(0).map((e) => e.close()));
     await hub.close();
-    await broker.close();
+    await sync.close();
   });
 
   it('answers a hello with empty holds with the node’s pods, then synced', async () => {
@@ -74,10 +72,9 @@ describe('cloud hub against a real broker', () => {
     const e = await edge();
     await hello(e);
     await ackAll(e, 'apply');
-    await waitFor(() => hub.stats().acked === 1, 'ack counted');
+    await runUntil(clock, () => hub.stats().acked === 1, 'ack counted');
     expect(ledger.get('edge-1', pod.metadata.uid!)).toMatchObject({ name: 'web', resourceVersion: pod.metadata.resourceVersion });
-    await clock.advance(timing.resendMaxMs * 4);
-    await wallDelay(50);
+    await pass(clock, timing.resendMaxMs * 4, 500);
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
     expect(hub.stats().resent).toBe(0);
   });
@@ -86,16 +83,14 @@ describe('cloud hub against a real broker', () => {
     await createPod('web', 'edge-1');
     const e = await edge();
     await hello(e);
-    await clock.advance(timing.resendMinMs - 1);
-    await wallDelay(30);
+    await pass(clock, timing.resendMinMs - 1);
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
-    await clock.advance(1);
+    await pass(clock, 1);
     const copies = await e.expect(isType('apply'), 2, 're-sent apply');
     expect(copies[1]!.id).toBe(copies[0]!.id);
-    await clock.advance(timing.resendMinMs * 2 - 1);
-    await wallDelay(30);
+    await pass(clock, timing.resendMinMs * 2 - 1);
     expect(e.received.filter(isType('apply'))).toHaveLength(2);
-    await clock.advance(1);
+    await pass(clock, 1);
     await e.expect(isType('apply'), 3, 'second re-send');
     expect(hub.stats().resent).toBe(2);
   });
@@ -106,12 +101,12 @@ describe('cloud hub against a real broker', () => {
     const pod = await createPod('web', 'edge-1');
     await e.expect(isType('apply'));
     await ackAll(e, 'apply');
-    await waitFor(() => ledger.get('edge-1', pod.metadata.uid!), 'ledger entry');
+    await runUntil(clock, () => ledger.get('edge-1', pod.metadata.uid!), 'ledger entry');
     await api.delete({ resource: 'pods', namespace: 'default', name: 'web' });
     const [tombstone] = await e.expect(isType('delete'), 1, 'tombstone');
     expect(tombstone).toMatchObject({ ref: { kind: 'Pod', namespace: 'default', name: 'web', uid: pod.metadata.uid } });
     await e.send({ type: 'ack', parentId: tombstone!.id });
-    await waitFor(() => !ledger.get('edge-1', pod.metadata.uid!), 'ledger forgets');
+    await runUntil(clock, () => !ledger.get('edge-1', pod.metadata.uid!), 'ledger forgets');
   });
 
   it('answers a hello holding a stale version and an unknown uid with one apply and one delete', async () => {
@@ -156,7 +151,7 @@ describe('cloud hub against a real broker', () => {
     await clock.advance(10_000);
     await e.send({ type: 'heartbeat' });
     const beat = new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    await waitFor(async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.lastHeartbeatTime === beat, 'heartbeat time');
+    await runUntil(clock, async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.lastHeartbeatTime === beat, 'heartbeat time');
     expect(e.received.filter(isType('ack'))).toHaveLength(1);
   });
 
@@ -169,7 +164,7 @@ describe('cloud hub against a real broker', () => {
     const unknown = { type: 'Ready', status: 'Unknown' as const, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' };
     await api.replace<Node>({ resource: 'nodes', name: 'edge-1', subresource: 'status' }, { ...node, status: { conditions: [unknown] } });
     await e.send({ type: 'heartbeat' });
-    await waitFor(async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.status === 'True', 'Ready again');
+    await runUntil(clock, async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.status === 'True', 'Ready again');
     expect((await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]).toMatchObject({ reason: 'KubeletReady' });
   });
 
@@ -188,14 +183,15 @@ describe('cloud hub against a real broker', () => {
   });
 
   it('counts and drops malformed payloads and keeps serving', async () => {
-    const x = await connectAsync(broker.url, { clientId: 'x', username: 'x', password: 'node-secret', protocolVersion: 4, reconnectPeriod: 0 });
-    await x.publishAsync('kedge/v1/x/up', 'not json {', { qos: 1 });
-    await x.publishAsync('kedge/v1/x/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'x', epoch: 'a', type: 'launch' }), { qos: 1 });
-    await x.publishAsync('kedge/v1/x/presence', '{"online":"yes"}', { qos: 1 });
-    await x.endAsync(true);
+    const x = sync.node('x'); // a bare client: no will, no protocol
+    x.start({ subscriptions: [] });
+    await runUntil(clock, () => x.connectivity.connected, 'x connected');
+    await x.publish('kedge/v1/x/up', Buffer.from('not json {'));
+    await x.publish('kedge/v1/x/up', Buffer.from(JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'x', epoch: 'a', type: 'launch' })));
+    await x.publish('kedge/v1/x/presence', Buffer.from('{"online":"yes"}'));
     const e = await edge();
-    await e.client.publishAsync('kedge/v1/edge-1/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'edge-2', epoch: 'a', type: 'ack', parentId: 'p' }), { qos: 1 });
-    await waitFor(() => hub.stats().malformed === 4, 'malformed counted');
+    await e.publish('kedge/v1/edge-1/up', JSON.stringify({ v: 1, id: 'a.1', seq: 1, sender: 'edge-2', epoch: 'a', type: 'ack', parentId: 'p' }));
+    await runUntil(clock, () => hub.stats().malformed === 4, 'malformed counted');
     await createPod('web', 'edge-1');
     await hello(e);
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
@@ -210,10 +206,10 @@ describe('cloud hub against a real broker', () => {
     const e = await edge();
     await hello(e);
     await e.presence(false);
-    await waitFor(() => hub.connectedNodes().length === 0, 'node offline');
-    await clock.advance(timing.resendMaxMs * 2);
+    await runUntil(clock, () => hub.connectedNodes().length === 0, 'node offline');
+    await pass(clock, timing.resendMaxMs * 2, 500);
     await createPod('api', 'edge-1');
-    await wallDelay(50);
+    await pass(clock, timing.resendMaxMs * 2, 500);
     expect(e.received.filter(isType('apply'))).toHaveLength(1);
     const synced = await hello(e, []);
     expect(synced.type === 'synced' && synced.body).toEqual({ applies: 2, deletes: 0 });
@@ -225,25 +221,25 @@ describe('cloud hub against a real broker', () => {
     const e = await edge();
     await hello(e);
     await ackAll(e, 'apply');
-    await waitFor(() => ledger.get('edge-1', web.metadata.uid!), 'web in the ledger');
+    await runUntil(clock, () => ledger.get('edge-1', web.metadata.uid!), 'web in the ledger');
     await e.presence(true);
     await hub.close();
 
     const api2 = await createPod('api', 'edge-1');
-    hub = await startCloudHub({ api, apiAsNode: () => api, ...cloudLink(broker.url, { clock, timing, logger: logs }), clock, timing, logger: logs, ledger });
-    await waitFor(() => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
+    hub = await startCloudHub({ api, apiAsNode: () => api, ...sync.cloudLink(), clock, timing, logger: logs, ledger });
+    await runUntil(clock, () => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
     const [apply] = await e.expect((m) => m.type === 'apply' && m.ref.uid === api2.metadata.uid, 1, 'the pod created meanwhile');
     expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['web', 'api']);
     expect(e.received.filter(isType('synced'))).toHaveLength(1);
     await e.send({ type: 'ack', parentId: apply!.id });
-    await waitFor(() => ledger.get('edge-1', api2.metadata.uid!), 'api in the ledger');
+    await runUntil(clock, () => ledger.get('edge-1', api2.metadata.uid!), 'api in the ledger');
   });
 
   it('takes a live presence online for no hello', async () => {
     const e = await edge();
     await e.presence(true);
     await e.send({ type: 'heartbeat' });
-    await waitFor(() => hub.stats().received >= 2, 'presence and heartbeat handled');
+    await runUntil(clock, () => hub.stats().received >= 2, 'presence and heartbeat handled');
     expect(hub.connectedNodes()).toEqual([]);
     expect(e.received).toEqual([]);
   });
