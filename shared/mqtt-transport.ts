@@ -1,29 +1,23 @@
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { reconnectDelay } from './backoff.js';
+import type { Observable } from 'rxjs';
 import { signedByAnotherCa } from './certificate-refused.js';
-import type { Cancel, Clock } from './clock.js';
+import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
-import { credentialRefused, credentialRetryMs, plainRefusalMessages, type RefusalMessages } from './mqtt-refusals.js';
+import { plainRefusalMessages, type RefusalMessages } from './mqtt-refusals.js';
 import { keepaliveSeconds } from './timing.js';
-import type { Connectivity, RetainedMessage, SessionOps, SessionSpec, Transport, TransportIdentity, TransportMessage } from './transport.js';
+import type { Connectivity, ReconnectTiming, RetainedMessage, SessionOps, SessionSpec, Transport, TransportIdentity, TransportMessage } from './transport.js';
+import { TransportSession } from './transport-session.js';
 
 export type { RefusalMessages } from './mqtt-refusals.js';
 
-export interface MqttTransportOptions extends TransportIdentity {
+export interface MqttTransportOptions extends TransportIdentity, ReconnectTiming {
   brokerUrl: string;
   /** The CA to trust for an mqtts:// broker (default: the system's). */
   ca?: string;
-  keepaliveMs: number;
   /** How long one attempt to connect may take (default: mqtt.js', 30 s). */
   connectTimeoutMs?: number;
-  /** Reconnect backoff: the first retry after about `reconnectMinMs`, doubling up to `reconnectMaxMs`. */
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
   clock: Clock;
   logger: Logger;
-  /** The jitter of the reconnect backoff (roots pass Math.random; tests a fixed one). */
-  random: () => number;
   /** What to log when the broker refuses the credential or the certificate (default: plainRefusalMessages). */
   refusals?: RefusalMessages;
 }
@@ -35,42 +29,32 @@ export interface MqttTransportOptions extends TransportIdentity {
  * aedes speaks): each one subscribes again and nothing relies on the broker keeping state.
  */
 export class MqttTransport implements Transport {
-  private readonly state: BehaviorSubject<Connectivity>;
-  private readonly packets = new Subject<TransportMessage>();
-  private spec: SessionSpec | undefined;
+  private readonly session: TransportSession;
   private client: MqttClient | undefined;
-  private attempt = 0;
-  private cancelRetry: Cancel | undefined;
-  private stopped = false;
-  private closing: Promise<void> | undefined;
-  /** The broker said our credential is bad (CONNACK 4 or 5): retried, but slowly. */
-  private refused = false;
-  private lastHeardAt: number | undefined;
 
   constructor(private readonly options: MqttTransportOptions) {
-    this.state = new BehaviorSubject<Connectivity>({ connected: false, since: options.clock.now() });
+    const credentialRefusedMessage = (options.refusals ?? plainRefusalMessages).credential;
+    this.session = new TransportSession({ ...options, credentialRefusedMessage }, () => this.connect());
   }
 
   get connectivity$(): Observable<Connectivity> {
-    return this.state.asObservable();
+    return this.session.connectivity$;
   }
 
   get connectivity(): Connectivity {
-    return this.state.value;
+    return this.session.connectivity;
   }
 
   get inbound$(): Observable<TransportMessage> {
-    return this.packets.asObservable();
+    return this.session.inbound$;
   }
 
   get lastHeard(): number | undefined {
-    return this.lastHeardAt;
+    return this.session.lastHeard;
   }
 
   start(spec: SessionSpec): void {
-    if (this.spec) throw new Error('the transport is started already');
-    this.spec = spec;
-    this.connect();
+    this.session.start(spec);
   }
 
   publish(topic: string, payload: Buffer): Promise<void> {
@@ -82,12 +66,10 @@ export class MqttTransport implements Transport {
   }
 
   close(farewell?: RetainedMessage): Promise<void> {
-    return (this.closing ??= this.shutdown(farewell));
+    return this.session.close(() => this.disconnect(farewell));
   }
 
-  private async shutdown(farewell: RetainedMessage | undefined): Promise<void> {
-    this.stopped = true;
-    this.cancelRetry?.();
+  private async disconnect(farewell: RetainedMessage | undefined): Promise<void> {
     const client = this.client;
     this.client = undefined;
     if (client?.connected && farewell) {
@@ -95,9 +77,6 @@ export class MqttTransport implements Transport {
       await new Promise<void>((resolve) => client.publish(farewell.topic, farewell.payload, { qos: 0, retain: true }, () => resolve()));
     }
     await client?.endAsync(true).catch(() => undefined);
-    this.setConnected(false);
-    this.packets.complete();
-    this.state.complete();
   }
 
   /**
@@ -111,9 +90,8 @@ export class MqttTransport implements Transport {
   }
 
   private connect(): void {
-    if (this.stopped) return;
     const o = this.options;
-    const will = this.spec?.will;
+    const will = this.session.spec.will;
     const client = mqtt.connect(o.brokerUrl, {
       clientId: o.clientId,
       username: o.username,
@@ -128,8 +106,8 @@ export class MqttTransport implements Transport {
     });
     this.client = client;
     // Attached before CONNACK so nothing that arrives early is lost.
-    client.on('message', (topic, payload, packet) => this.client === client && this.packets.next({ topic, payload, retained: packet.retain }));
-    client.on('packetreceive', () => (this.lastHeardAt = o.clock.now()));
+    client.on('message', (topic, payload, packet) => this.client === client && this.session.deliver({ topic, payload, retained: packet.retain }));
+    client.on('packetreceive', () => this.session.heard());
     client.on('connect', () => void this.startSession(client));
     client.on('error', (err) => this.onError(err));
     client.on('close', () => this.onClose(client));
@@ -137,7 +115,7 @@ export class MqttTransport implements Transport {
 
   /** Subscribes, runs the spec's onSession, then counts as connected; any failure ends the session. */
   private async startSession(client: MqttClient): Promise<void> {
-    const spec = this.spec!;
+    const spec = this.session.spec;
     try {
       if (spec.subscriptions.length > 0) await client.subscribeAsync([...spec.subscriptions], { qos: 1 });
       await spec.onSession?.(this.sessionOps(client));
@@ -147,10 +125,8 @@ export class MqttTransport implements Transport {
       return;
     }
     if (this.client !== client || !client.connected) return;
-    this.attempt = 0;
-    this.refused = false;
     this.options.logger.info('connected', { broker: this.options.brokerUrl });
-    this.setConnected(true);
+    this.session.established();
   }
 
   private sessionOps(client: MqttClient): SessionOps {
@@ -162,34 +138,16 @@ export class MqttTransport implements Transport {
 
   private onError(err: Error & { code?: unknown }): void {
     const { logger, ca, brokerUrl, refusals = plainRefusalMessages } = this.options;
-    const refused = credentialRefused(err);
-    if (refused && !this.refused) logger.error(refusals.credential, { error: err.message, retryMs: this.credentialRetryMs() });
-    else if (ca !== undefined && signedByAnotherCa(err)) logger.error(refusals.otherCa, { broker: brokerUrl, error: err.message });
-    else if (!refused) logger.warn('mqtt error', { error: err.message });
-    this.refused = refused;
-  }
-
-  private credentialRetryMs(): number {
-    return credentialRetryMs(this.options.reconnectMaxMs);
+    if (this.session.failed(err)) return;
+    if (ca !== undefined && signedByAnotherCa(err)) logger.error(refusals.otherCa, { broker: brokerUrl, error: err.message });
+    else logger.warn('mqtt error', { error: err.message });
   }
 
   private onClose(client: MqttClient): void {
     if (this.client !== client) return;
     this.client = undefined;
     client.end(true); // fails the publishes still waiting for an ack: mqtt.js alone would leave them pending
-    if (this.state.value.connected) this.options.logger.warn('disconnected from broker');
-    this.setConnected(false);
-    if (this.stopped) return;
-    const { reconnectMinMs, reconnectMaxMs, random, clock } = this.options;
-    const delay = this.refused ? this.credentialRetryMs() : reconnectDelay(this.attempt++, reconnectMinMs, reconnectMaxMs, random);
-    this.cancelRetry = clock.setTimer(delay, () => {
-      this.cancelRetry = undefined;
-      this.connect();
-    });
-  }
-
-  private setConnected(connected: boolean): void {
-    if (this.state.value.connected === connected || this.state.closed) return;
-    this.state.next({ connected, since: this.options.clock.now() });
+    if (this.session.connectivity.connected) this.options.logger.warn('disconnected from broker');
+    this.session.lost();
   }
 }

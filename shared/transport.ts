@@ -27,6 +27,17 @@ export interface TransportIdentity {
   password: string;
 }
 
+/** How a client keeps its session alive and how it tries again once a session is lost. */
+export interface ReconnectTiming {
+  /** How often the client pings an idle session; the broker drops it after 1.5 times as long without a word. */
+  keepaliveMs: number;
+  /** Reconnect backoff: the first retry after about `reconnectMinMs`, doubling up to `reconnectMaxMs`. */
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+  /** The jitter of the reconnect backoff (roots pass Math.random; tests a fixed one). */
+  random: () => number;
+}
+
 /** How a composition root makes a transport for an identity (an MqttTransport unless it is given another). */
 export type TransportFactory = (identity: TransportIdentity) => Transport;
 

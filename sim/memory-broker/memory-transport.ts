@@ -1,24 +1,17 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
-import { reconnectDelay } from '../../shared/backoff.js';
-import type { Cancel, Clock } from '../../shared/clock.js';
+import type { Observable } from 'rxjs';
+import type { Clock } from '../../shared/clock.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
-import { credentialRefused, credentialRetryMs, plainRefusalMessages } from '../../shared/mqtt-refusals.js';
+import { credentialRefused, plainRefusalMessages } from '../../shared/mqtt-refusals.js';
 import { keepaliveSeconds } from '../../shared/timing.js';
-import type { Connectivity, RetainedMessage, SessionOps, SessionSpec, Transport, TransportMessage } from '../../shared/transport.js';
+import type { Connectivity, ReconnectTiming, RetainedMessage, SessionOps, SessionSpec, Transport, TransportIdentity, TransportMessage } from '../../shared/transport.js';
+import { TransportSession } from '../../shared/transport-session.js';
 import { ClientConnection } from './client-connection.js';
 import type { ClientEnd } from './wire.js';
 
-export interface MemoryClientOptions {
-  clientId: string;
-  username: string;
-  password: string;
-  keepaliveMs: number;
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
+export interface MemoryClientOptions extends TransportIdentity, ReconnectTiming {
   /** How long one attempt waits for the broker's answer (default 30 s, mqtt.js'). */
   connectTimeoutMs?: number;
   clock: Clock;
-  random: () => number;
   logger?: Logger;
 }
 
@@ -32,47 +25,36 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
  * DISCONNECT, so the broker publishes the will after it. `dial` opens a connection over the client's link.
  */
 export class MemoryTransport implements Transport {
-  private readonly state: BehaviorSubject<Connectivity>;
-  private readonly messages = new Subject<TransportMessage>();
+  private readonly session: TransportSession;
   private readonly logger: Logger;
-  private spec: SessionSpec | undefined;
   private connection: ClientConnection | undefined;
-  private attempt = 0;
-  private cancelRetry: Cancel | undefined;
-  private closed = false;
-  private closing: Promise<void> | undefined;
-  private heardAt: number | undefined;
-  /** The broker said our credential is bad (CONNACK 4 or 5): retried, but slowly. */
-  private refused = false;
 
   constructor(
     private readonly options: MemoryClientOptions,
     private readonly dial: () => ClientEnd,
   ) {
-    this.state = new BehaviorSubject<Connectivity>({ connected: false, since: options.clock.now() });
     this.logger = options.logger ?? silentLogger;
+    this.session = new TransportSession({ ...options, logger: this.logger, credentialRefusedMessage: plainRefusalMessages.credential }, () => this.open());
   }
 
   get connectivity$(): Observable<Connectivity> {
-    return this.state.asObservable();
+    return this.session.connectivity$;
   }
 
   get connectivity(): Connectivity {
-    return this.state.value;
+    return this.session.connectivity;
   }
 
   get inbound$(): Observable<TransportMessage> {
-    return this.messages.asObservable();
+    return this.session.inbound$;
   }
 
   get lastHeard(): number | undefined {
-    return this.heardAt;
+    return this.session.lastHeard;
   }
 
   start(spec: SessionSpec): void {
-    if (this.spec) throw new Error('a transport starts once');
-    this.spec = spec;
-    this.open();
+    this.session.start(spec);
   }
 
   publish(topic: string, payload: Buffer): Promise<void> {
@@ -84,44 +66,35 @@ export class MemoryTransport implements Transport {
   }
 
   close(farewell?: RetainedMessage): Promise<void> {
-    if (!this.closing) {
-      this.closed = true;
-      this.closing = this.shutdown(farewell);
-    }
-    return this.closing;
+    return this.session.close(() => this.disconnect(farewell));
   }
 
   private send(topic: string, payload: Buffer, retain: boolean): Promise<void> {
     const connection = this.connection;
-    if (!connection?.connected || this.closed) return Promise.reject(new Error('not connected'));
+    if (!connection?.connected || this.session.closed) return Promise.reject(new Error('not connected'));
     return connection.publish(topic, payload, retain);
   }
 
-  private async shutdown(farewell: RetainedMessage | undefined): Promise<void> {
-    this.cancelRetry?.();
+  /** As MqttTransport: the farewell goes out unacknowledged, then the connection ends without DISCONNECT. */
+  private disconnect(farewell: RetainedMessage | undefined): void {
     const connection = this.connection;
-    // As MqttTransport: the farewell goes out unacknowledged, then the connection ends without DISCONNECT.
     if (connection?.connected && farewell) connection.publish(farewell.topic, farewell.payload, true).catch(() => undefined);
     connection?.drop(new Error('closed'));
-    this.setConnected(false);
-    this.messages.complete();
-    this.state.complete();
   }
 
   private open(): void {
-    if (this.closed) return;
     const o = this.options;
     const connection = new ClientConnection(
       this.dial(),
       { clock: o.clock, keepaliveMs: keepaliveSeconds(o.keepaliveMs) * 1000, connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
       {
-        message: (message) => this.connection === connection && this.messages.next(message),
-        heard: () => (this.heardAt = o.clock.now()),
+        message: (message) => this.connection === connection && this.session.deliver(message),
+        heard: () => this.session.heard(),
         closed: (reason) => this.lost(connection, reason),
       },
     );
     this.connection = connection;
-    void this.runSession(connection, this.spec!);
+    void this.runSession(connection, this.session.spec);
   }
 
   private async runSession(connection: ClientConnection, spec: SessionSpec): Promise<void> {
@@ -133,38 +106,22 @@ export class MemoryTransport implements Transport {
       if (spec.subscriptions.length > 0) await connection.subscribe(spec.subscriptions);
       await spec.onSession?.(sessionOps(connection));
     } catch (err) {
-      if (this.closed) return;
+      if (this.session.closed) return;
       const error = (err as Error).message;
       if (!credentialRefused(err as Error)) this.logger.warn(connected ? 'session setup failed; reconnecting' : 'could not connect to the broker; retrying', { error });
       connection.drop(err as Error);
       return;
     }
-    if (this.connection !== connection || !connection.connected || this.closed) return;
-    this.attempt = 0;
-    this.refused = false;
-    this.setConnected(true);
+    if (this.connection !== connection || !connection.connected || this.session.closed) return;
+    this.session.established();
   }
 
   private lost(connection: ClientConnection, reason: Error): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
-    if (this.state.value.connected) this.logger.warn('disconnected from the broker');
-    this.setConnected(false);
-    if (this.closed) return;
-    const o = this.options;
-    const refused = credentialRefused(reason);
-    if (refused && !this.refused) this.logger.error(plainRefusalMessages.credential, { error: reason.message, retryMs: credentialRetryMs(o.reconnectMaxMs) });
-    this.refused = refused;
-    const delay = refused ? credentialRetryMs(o.reconnectMaxMs) : reconnectDelay(this.attempt++, o.reconnectMinMs, o.reconnectMaxMs, o.random);
-    this.cancelRetry = o.clock.setTimer(delay, () => {
-      this.cancelRetry = undefined;
-      this.open();
-    });
-  }
-
-  private setConnected(connected: boolean): void {
-    if (this.state.value.connected === connected || this.state.closed) return;
-    this.state.next({ connected, since: this.options.clock.now() });
+    if (this.session.connectivity.connected) this.logger.warn('disconnected from the broker');
+    if (!this.session.closed) this.session.failed(reason);
+    this.session.lost();
   }
 }
 

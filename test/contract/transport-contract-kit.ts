@@ -1,16 +1,8 @@
 import type { Authenticate } from '../../cloud/hub/broker.js';
-import type { SessionSpec, Transport } from '../../shared/transport.js';
+import type { ReconnectTiming, SessionSpec, Transport, TransportIdentity } from '../../shared/transport.js';
 
 /** What the suite asks of a client; the factory adds its clock, logger and where the broker is. */
-export interface ContractClient {
-  clientId: string;
-  username: string;
-  password: string;
-  keepaliveMs: number;
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
-  random: () => number;
-}
+export type ContractClient = TransportIdentity & ReconnectTiming;
 
 /** One broker with its clients' cables, and the time they run on. */
 export interface TransportUnderTest {
