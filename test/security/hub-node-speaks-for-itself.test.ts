@@ -10,7 +10,8 @@ import type { DownMessage, LogChunk, ObjectRef } from '../../shared/protocol/env
 import { defaultTiming } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { MemoryEdge, memoryCloudLink } from '../support/memory-edge.js';
+import { MemoryEdge } from '../support/memory-edge.js';
+import { memoryCloudLink } from '../support/memory-sync.js';
 import { runUntil } from '../support/settle.js';
 
 const chunk = (text: string): LogChunk => ({ text, cursor: { containerId: 'c-0', time: 1, count: 1 }, exited: false });

@@ -9,7 +9,8 @@ import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Node, Pod, PodStatus } from '../../shared/types.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
-import { MemoryEdge, memoryCloudLink } from '../support/memory-edge.js';
+import { MemoryEdge } from '../support/memory-edge.js';
+import { memoryCloudLink } from '../support/memory-sync.js';
 import { runUntil } from '../support/settle.js';
 
 const FLOOD = 1000;

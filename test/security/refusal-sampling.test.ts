@@ -14,7 +14,7 @@ import type { Transport } from '../../shared/transport.js';
 import { MemoryBroker } from '../../sim/memory-broker.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 import { waitFor } from '../support/wait.js';
-import { memoryClient, memoryCloudLink } from '../support/memory-edge.js';
+import { memoryClient, memoryCloudLink } from '../support/memory-sync.js';
 import { runUntil } from '../support/settle.js';
 
 const FLOOD = 200;
@@ -119,7 +119,7 @@ describe('refusals and malformed messages are logged with sampling', () => {
     const clock = new FakeClock();
     const log = memoryLogger('edge');
     const broker = memoryBroker(clock);
-    const edge = new EdgeHub({ nodeName: 'edge-1', transport: memoryClient(broker, clock, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret' }, log), epoch: 'e1', bootId: 'b1', clock, logger: log, holds: () => [] });
+    const edge = new EdgeHub({ nodeName: 'edge-1', transport: memoryClient(broker, clock, { clientId: 'edge-1', username: 'edge-1', password: 'node-secret' }, { logger: log }), epoch: 'e1', bootId: 'b1', clock, logger: log, holds: () => [] });
     const inbound = edge.inbound$.subscribe();
     cleanups.push(async () => {
       inbound.unsubscribe();

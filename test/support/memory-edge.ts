@@ -1,27 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { cloudClientId, CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import type { FakeClock } from '../../shared/clock.js';
-import { silentLogger, type Logger } from '../../shared/log.js';
 import { decodeDown, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
-import { defaultTiming } from '../../shared/timing.js';
-import type { Transport, TransportIdentity } from '../../shared/transport.js';
+import type { Transport } from '../../shared/transport.js';
 import type { MemoryBroker } from '../../sim/memory-broker.js';
+import { memoryClient } from './memory-sync.js';
 import { runUntil } from './settle.js';
-
-/** TEST HELPER. A client of `broker` as `identity`, timed as the defaults say, with a fixed jitter. */
-export function memoryClient(broker: MemoryBroker, clock: FakeClock, identity: TransportIdentity, logger: Logger = silentLogger): Transport {
-  const { keepaliveMs, reconnectMinMs, reconnectMaxMs } = defaultTiming;
-  return broker.connect({ ...identity, keepaliveMs, reconnectMinMs, reconnectMaxMs, clock, random: () => 0.5, logger });
-}
-
-/** TEST HELPER. What startCloudHub needs to reach `broker` as the cloud (password `cloud-secret` unless given). */
-export function memoryCloudLink(broker: MemoryBroker, clock: FakeClock, options: { logger?: Logger; password?: string } = {}): { transport: Transport; epoch: string } {
-  const epoch = randomUUID().slice(0, 8);
-  const identity = { clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: options.password ?? 'cloud-secret' };
-  return { transport: memoryClient(broker, clock, identity, options.logger), epoch };
-}
 
 /**
  * TEST DOUBLE. MqttEdge (test/support/mqtt-edge.ts) over a MemoryBroker: a client playing an

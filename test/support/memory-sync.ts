@@ -42,24 +42,14 @@ export class MemorySync {
 
   /** A client (not started) as `identity`, with a fixed jitter. */
   readonly transport: TransportFactory = (identity: TransportIdentity): Transport => {
-    const t = this.timing;
-    const transport = this.broker.connect({
-      ...identity,
-      keepaliveMs: t.keepaliveMs,
-      connectTimeoutMs: Math.max(1000, t.connectTimeoutMs),
-      reconnectMinMs: t.reconnectMinMs,
-      reconnectMaxMs: t.reconnectMaxMs,
-      clock: this.clock,
-      random: () => 0.5,
-    });
+    const transport = memoryClient(this.broker, this.clock, identity, { timing: this.timing });
     this.made.push(transport);
     return transport;
   };
 
   /** What startCloudHub needs to reach this broker as the cloud. */
   cloudLink(): { transport: Transport; epoch: string } {
-    const epoch = randomUUID().slice(0, 8);
-    return { transport: this.transport({ clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: CLOUD_PASSWORD }), epoch };
+    return memoryCloudLink(this.broker, this.clock, { timing: this.timing });
   }
 
   /** A node's client (not started): its client id and user name are its name. */
@@ -71,4 +61,32 @@ export class MemorySync {
     await Promise.all(this.made.splice(0).map((t) => t.close()));
     this.broker.stop();
   }
+}
+
+interface ClientOptions {
+  /** Keepalive and reconnect backoff (default: defaultTiming's). */
+  timing?: Timing;
+  logger?: Logger;
+}
+
+/** TEST HELPER. A client (not started) of `broker` as `identity`, timed by `timing`, with a fixed jitter. */
+export function memoryClient(broker: MemoryBroker, clock: FakeClock, identity: TransportIdentity, options: ClientOptions = {}): Transport {
+  const t = options.timing ?? defaultTiming;
+  return broker.connect({
+    ...identity,
+    keepaliveMs: t.keepaliveMs,
+    connectTimeoutMs: Math.max(1000, t.connectTimeoutMs),
+    reconnectMinMs: t.reconnectMinMs,
+    reconnectMaxMs: t.reconnectMaxMs,
+    clock,
+    random: () => 0.5,
+    logger: options.logger ?? silentLogger,
+  });
+}
+
+/** TEST HELPER. What startCloudHub needs to reach `broker` as the cloud (password CLOUD_PASSWORD unless given). */
+export function memoryCloudLink(broker: MemoryBroker, clock: FakeClock, options: ClientOptions & { password?: string } = {}): { transport: Transport; epoch: string } {
+  const epoch = randomUUID().slice(0, 8);
+  const identity = { clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: options.password ?? CLOUD_PASSWORD };
+  return { transport: memoryClient(broker, clock, identity, options), epoch };
 }
