@@ -7,6 +7,7 @@ import type { Timing } from '../../shared/timing.js';
 import type { Transport } from '../../shared/transport.js';
 import { encode } from '../../shared/protocol/codec.js';
 import { topics } from '../../shared/protocol/topics.js';
+import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { humanDuration } from '../client/human-duration.js';
@@ -18,6 +19,7 @@ import { SharedInformers, type Informers } from '../informer/shared-informers.js
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
+import { ReferenceIndex, type ReferencedKind } from './reference-index.js';
 import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
@@ -57,6 +59,8 @@ export interface HubTables {
   reportedConditions: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
+  /** ConfigMaps and Secrets (by name) that at least one bound pod references [SYNC-18]. */
+  referenced: number;
 }
 
 export interface CloudHubHandle {
@@ -108,14 +112,20 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
   const logRequests = new LogRequests(clock, transport);
 
-  let podsSynced!: () => void;
-  let nodesSynced!: () => void;
-  const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
-  const nodesReady = new Promise<void>((resolve) => (nodesSynced = resolve));
-  const ready = Promise.all([podsReady, nodesReady]);
+  const [podsReady, podsSynced] = readiness();
+  const [nodesReady, nodesSynced] = readiness();
+  const [configMapsReady, configMapsSynced] = readiness();
+  const [secretsReady, secretsSynced] = readiness();
+  const ready = Promise.all([podsReady, nodesReady, configMapsReady, secretsReady]);
   const informers = options.informers ?? new SharedInformers(api, { clock, logger });
   const pods$ = informers.of<Pod>({ resource: 'pods' });
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
+  const references = new ReferenceIndex();
+  const referenced = (kind: ReferencedKind, resource: string, synced: () => void): Subscription =>
+    informers.of<ConfigMap | Secret>({ resource }).subscribe((event) => {
+      sessions.onReferences(references.onObjectEvent(kind, event));
+      if (event.type === 'SYNCED') synced();
+    });
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
@@ -126,9 +136,15 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
       boundPods.onPodEvent(event);
+      // What a pod references goes down before it, and its tombstones after it.
+      const actions = references.onPodEvent(event);
+      sessions.onReferences(actions.filter((a) => a.type === 'want'));
       sessions.onPodEvent(event);
+      sessions.onReferences(actions.filter((a) => a.type === 'unwant'));
       if (event.type === 'SYNCED') podsSynced();
     }),
+    referenced('ConfigMap', 'configmaps', configMapsSynced),
+    referenced('Secret', 'secrets', secretsSynced),
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
@@ -167,7 +183,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   logger.info('cloud hub started', { epoch: stamper.epoch });
   const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
     logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
-  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size });
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
   return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, close };
 }
 
@@ -180,6 +196,13 @@ export function staleMessage(node: string, ref: ObjectRef, ranForMs: number): st
 
 function inboundKey(inbound: Inbound): string {
   return inbound.channel === 'up' && inbound.message.type === 'podStatus' ? `pod/${inbound.message.ref.uid}` : `node/${inbound.node}`;
+}
+
+/** A promise, and what resolves it. */
+function readiness(): [Promise<void>, () => void] {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return [promise, resolve];
 }
 
 /** Resolves with `work`, or rejects with the signal's reason if it aborts first. */
