@@ -158,6 +158,19 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(h.cache.outbox().map((e) => e.ref.uid)).toEqual(['ub', 'ua']);
     });
 
+    it('[SYNC-18] find: the object held under a kind, namespace and name, whatever its uid; after a restart too', async () => {
+      const cm = (uid: string, rv: string) => ({ kind: 'ConfigMap', namespace: 'default', name: 'cfg', uid, resourceVersion: rv });
+      h.cache.apply(cm('c1', '3'), { metadata: { namespace: 'default', name: 'cfg', uid: 'c1' }, data: { a: '1' } });
+      h.cache.apply(ref('cfg', 'p1', '4'), podAt('cfg', 'p1', '4'));
+      expect([h.cache.find('ConfigMap', 'default', 'cfg')?.uid, h.cache.find('Pod', 'default', 'cfg')?.uid, h.cache.find('Secret', 'default', 'cfg')]).toEqual(['c1', 'p1', undefined]);
+      h.cache.apply(cm('c2', '9'), { metadata: { namespace: 'default', name: 'cfg', uid: 'c2' }, data: { a: '2' } });
+      expect(h.cache.find('ConfigMap', 'default', 'cfg')?.uid).toBe('c2');
+      await h.cache.flush();
+      if (h.reopen) expect((await h.reopen()).find('ConfigMap', 'default', 'cfg')?.uid).toBe('c2');
+      h.cache.delete(cm('c2', '9'));
+      expect(h.cache.find('ConfigMap', 'default', 'cfg')).toBeUndefined();
+    });
+
     it('concurrent flushes all resolve', async () => {
       h.cache.apply(ref('a', 'ua', '1'), podAt('a', 'ua', '1'));
       const first = h.cache.flush();

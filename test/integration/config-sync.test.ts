@@ -51,7 +51,10 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
     const c = await startWithApp();
     expect(cachedSecret(c.edge('edge-1').cache, 'default', 'app-secret')?.data).toEqual({ password: 'aHVudGVyMg==' });
     await runUntil(c.clock, async () => (await c.api.get<Pod>({ ...pods, name: 'web' })).status?.phase === 'Running', 'web Running');
-    expect((await c.edgePods('edge-1')).map((p) => p.metadata.name)).toEqual(['web']); // the local API lists pods only
+    // The local API and edged's sandboxes are about pods only.
+    const webUid = (await c.api.get<Pod>({ ...pods, name: 'web' })).metadata.uid;
+    expect((await c.edgePods('edge-1')).map((p) => p.metadata.name)).toEqual(['web']);
+    expect((await c.edge('edge-1').runtime.listSandboxes()).map((s) => s.podUid)).toEqual([webUid]);
     expect([mode(c, 'edge-2'), cachedSecret(c.edge('edge-2').cache, 'default', 'app-secret')]).toEqual([undefined, undefined]);
 
     await cutAndWait(c, 'edge-1');
