@@ -7,7 +7,6 @@ import type { Timing } from '../../shared/timing.js';
 import type { Transport } from '../../shared/transport.js';
 import { encode } from '../../shared/protocol/codec.js';
 import { topics } from '../../shared/protocol/topics.js';
-import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { Node, NodeCondition, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { humanDuration } from '../client/human-duration.js';
@@ -19,7 +18,8 @@ import { SharedInformers, type Informers } from '../informer/shared-informers.js
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
-import { ReferenceIndex, type ReferencedKind } from './reference-index.js';
+import { ReferenceIndex } from './reference-index.js';
+import { followReferencedObjects } from './referenced-objects.js';
 import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
@@ -112,20 +112,16 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
   const logRequests = new LogRequests(clock, transport);
 
-  const [podsReady, podsSynced] = readiness();
-  const [nodesReady, nodesSynced] = readiness();
-  const [configMapsReady, configMapsSynced] = readiness();
-  const [secretsReady, secretsSynced] = readiness();
-  const ready = Promise.all([podsReady, nodesReady, configMapsReady, secretsReady]);
+  let podsSynced!: () => void;
+  let nodesSynced!: () => void;
+  const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
+  const nodesReady = new Promise<void>((resolve) => (nodesSynced = resolve));
   const informers = options.informers ?? new SharedInformers(api, { clock, logger });
   const pods$ = informers.of<Pod>({ resource: 'pods' });
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
   const references = new ReferenceIndex();
-  const referenced = (kind: ReferencedKind, resource: string, synced: () => void): Subscription =>
-    informers.of<ConfigMap | Secret>({ resource }).subscribe((event) => {
-      sessions.onReferences(references.onObjectEvent(kind, event));
-      if (event.type === 'SYNCED') synced();
-    });
+  const referenced = followReferencedObjects(informers, references, sessions);
+  const ready = Promise.all([podsReady, nodesReady, referenced.synced]);
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
@@ -143,8 +139,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       sessions.onReferences(actions.filter((a) => a.type === 'unwant'));
       if (event.type === 'SYNCED') podsSynced();
     }),
-    referenced('ConfigMap', 'configmaps', configMapsSynced),
-    referenced('Secret', 'secrets', secretsSynced),
+    ...referenced.subscriptions,
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
@@ -196,13 +191,6 @@ export function staleMessage(node: string, ref: ObjectRef, ranForMs: number): st
 
 function inboundKey(inbound: Inbound): string {
   return inbound.channel === 'up' && inbound.message.type === 'podStatus' ? `pod/${inbound.message.ref.uid}` : `node/${inbound.node}`;
-}
-
-/** A promise, and what resolves it. */
-function readiness(): [Promise<void>, () => void] {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return [promise, resolve];
 }
 
 /** Resolves with `work`, or rejects with the signal's reason if it aborts first. */
