@@ -1,5 +1,6 @@
 import type { Pod } from '../shared/types.js';
 import type { Cluster } from '../sim/local-cluster.js';
+import { podsIn } from '../edge/metamanager/local-cache.js';
 
 const isUp = (p: Pod): boolean => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready);
 
@@ -11,7 +12,7 @@ export async function nodeConverged(cluster: Cluster, node: string, cloudPods: P
   const wanted = cloudPods.filter((p) => p.spec.nodeName === node);
   if (!wanted.every(isUp)) return false;
   const edge = cluster.edge(node);
-  const held = new Map(edge.cache.objects().map((o) => [o.uid, o.object]));
+  const held = new Map(podsIn(edge.cache).map((p) => [p.metadata.uid, p]));
   if (held.size !== wanted.length) return false;
   for (const pod of wanted) {
     const mine = held.get(pod.metadata.uid!);

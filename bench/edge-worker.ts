@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startEdge, type EdgeHandle } from '../edge/main.js';
+import { podsIn } from '../edge/metamanager/local-cache.js';
 import { wallDelay } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { settledMemory } from './edge-memory.js';
@@ -44,7 +45,7 @@ function start(o: WorkerOptions, dataDir: string, logger: Logger, reboot = false
 
 async function state(edge: EdgeHandle): Promise<{ pods: number; running: number; outbox: number }> {
   const running = (await edge.runtime.listContainers()).filter((c) => c.state === 'running').length;
-  return { pods: edge.cache.objects().length, running, outbox: edge.cache.outbox().length };
+  return { pods: podsIn(edge.cache).length, running, outbox: edge.cache.outbox().length };
 }
 
 async function timeSyncs(edge: EdgeHandle, count: number): Promise<number[]> {
@@ -59,7 +60,7 @@ async function timeSyncs(edge: EdgeHandle, count: number): Promise<number[]> {
 
 /** Every held pod Running with every container running and ready, in the edge's own status (after a reboot the phase alone stays Running). */
 const allRunning = (edge: EdgeHandle): boolean =>
-  edge.cache.objects().every(({ object: pod }) => {
+  podsIn(edge.cache).every((pod) => {
     const containers = pod.status?.containerStatuses ?? [];
     return pod.status?.phase === 'Running' && containers.length > 0 && containers.every((c) => c.ready && c.state?.running);
   });

@@ -18,6 +18,8 @@ import { SharedInformers, type Informers } from '../informer/shared-informers.js
 import { KeyedSerial } from './keyed-serial.js';
 import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
+import { ReferenceIndex } from './reference-index.js';
+import { followReferencedObjects } from './referenced-objects.js';
 import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
@@ -57,6 +59,8 @@ export interface HubTables {
   reportedConditions: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
+  /** ConfigMaps and Secrets (by name) that at least one bound pod references [SYNC-18]. */
+  referenced: number;
 }
 
 export interface CloudHubHandle {
@@ -112,10 +116,12 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   let nodesSynced!: () => void;
   const podsReady = new Promise<void>((resolve) => (podsSynced = resolve));
   const nodesReady = new Promise<void>((resolve) => (nodesSynced = resolve));
-  const ready = Promise.all([podsReady, nodesReady]);
   const informers = options.informers ?? new SharedInformers(api, { clock, logger });
   const pods$ = informers.of<Pod>({ resource: 'pods' });
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
+  const references = new ReferenceIndex();
+  const referenced = followReferencedObjects(informers, references, sessions);
+  const ready = Promise.all([podsReady, nodesReady, referenced.synced]);
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
@@ -126,9 +132,14 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
       boundPods.onPodEvent(event);
+      // What a pod references goes down before it, and its tombstones after it.
+      const actions = references.onPodEvent(event);
+      sessions.onReferences(actions.filter((a) => a.type === 'want'));
       sessions.onPodEvent(event);
+      sessions.onReferences(actions.filter((a) => a.type === 'unwant'));
       if (event.type === 'SYNCED') podsSynced();
     }),
+    ...referenced.subscriptions,
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
@@ -167,7 +178,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   logger.info('cloud hub started', { epoch: stamper.epoch });
   const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
     logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
-  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size });
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
   return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, close };
 }
 

@@ -4,7 +4,7 @@ import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import type { AckLedger } from './ack-ledger.js';
 import { NodeOutbox, type SessionTransport } from './node-outbox.js';
-import { isNewer, planResync, podRef, type ResyncPlan } from './resync.js';
+import { desiredOf, isNewer, planResync, type Desired, type ResyncPlan } from './resync.js';
 
 export interface SessionDeps {
   clock: Clock;
@@ -24,8 +24,8 @@ export interface SessionDeps {
  * coalescing outbox keyed by uid [SYNC-3] whose entries stay until acked (node-outbox.ts).
  */
 export class NodeSession {
-  /** Pods bound to this node, by uid [SYNC-2]. */
-  readonly desired = new Map<string, Pod>();
+  /** What this node should hold, by uid: the pods bound to it and what they reference [SYNC-2][SYNC-18]. */
+  readonly desired = new Map<string, Desired>();
   /** Pods whose Ready the node controller set to False [SYNC-15]. */
   private readonly markedNotReady = new Set<string>();
   private readonly outbox: NodeOutbox;
@@ -62,7 +62,19 @@ export class NodeSession {
     if (!uid) return;
     if (pod.metadata.deletionTimestamp !== undefined) this.noteGoneWhileAway(uid);
     this.statusChanged(pod);
-    this.desired.set(uid, pod);
+    this.desired.set(uid, desiredOf('Pod', pod));
+    this.reconcile(uid);
+  }
+
+  /** [SYNC-18] A ConfigMap or Secret one of the node's pods references, in its newest version. */
+  want(object: Desired): void {
+    this.desired.set(object.ref.uid, object);
+    this.reconcile(object.ref.uid);
+  }
+
+  /** [SYNC-18] No pod of the node references the object any more (or it is gone): a tombstone if the node may hold it. */
+  unwant(uid: string): void {
+    if (!this.desired.delete(uid)) return;
     this.reconcile(uid);
   }
 
@@ -73,7 +85,7 @@ export class NodeSession {
       // Deleted gracefully while away, removed now that the edge stopped it.
       this.goneWhileAway.delete(uid);
       const pod = this.desired.get(uid);
-      if (pod) this.deps.onStaleStopped?.(this.node, podRef(pod), deletedAt);
+      if (pod) this.deps.onStaleStopped?.(this.node, pod.ref, deletedAt);
     } else this.noteGoneWhileAway(uid);
     this.desired.delete(uid);
     this.reconcile(uid);
@@ -93,7 +105,7 @@ export class NodeSession {
     const held = new Set(message.body.holds.map((ref) => ref.uid));
     for (const uid of this.goneWhileAway.keys()) if (!held.has(uid)) this.goneWhileAway.delete(uid);
     for (const ref of plan.deletes) this.outbox.put({ type: 'delete', ref });
-    for (const pod of plan.applies) this.outbox.put({ type: 'apply', ref: podRef(pod), body: pod });
+    for (const want of plan.applies) this.outbox.put({ type: 'apply', ref: want.ref, body: want.object });
     this.deps.transport.send(this.node, {
       type: 'synced',
       parentId: message.id,
@@ -170,9 +182,9 @@ export class NodeSession {
     const pending = this.outbox.get(uid);
     const have = this.deps.ledger.get(this.node, uid);
     if (want) {
-      const rv = want.metadata.resourceVersion;
+      const rv = want.ref.resourceVersion;
       const ahead = pending ? pending.draft.type === 'apply' && !isNewer(rv, pending.ref.resourceVersion) : have && !isNewer(rv, have.resourceVersion);
-      if (!ahead) this.outbox.put({ type: 'apply', ref: podRef(want), body: want });
+      if (!ahead) this.outbox.put({ type: 'apply', ref: want.ref, body: want.object });
       return;
     }
     if (pending?.draft.type === 'delete') return;

@@ -1,5 +1,6 @@
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { Pod } from '../../shared/types.js';
+import type { SyncedKind, SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { KubeObject, Pod } from '../../shared/types.js';
 
 /** resourceVersions are decimal revisions: compare them as numbers. Missing or junk sorts first. */
 export function rvValue(rv: string | undefined): bigint {
@@ -11,41 +12,54 @@ export function isNewer(rv: string | undefined, than: string | undefined): boole
   return rvValue(rv) > rvValue(than);
 }
 
-export function podRef(pod: Pod): ObjectRef {
-  const { namespace, name = '', uid = '', resourceVersion } = pod.metadata;
-  const ref: ObjectRef = { kind: 'Pod', name, uid };
+/** The ref naming this version of an object of `kind`. */
+export function objectRef(kind: string, object: KubeObject): ObjectRef {
+  const { namespace, name = '', uid = '', resourceVersion } = object.metadata;
+  const ref: ObjectRef = { kind, name, uid };
   if (namespace !== undefined) ref.namespace = namespace;
   if (resourceVersion !== undefined) ref.resourceVersion = resourceVersion;
   return ref;
 }
 
+export const podRef = (pod: Pod): ObjectRef => objectRef('Pod', pod);
+
+/** One object a node should hold, and the ref of its version. */
+export interface Desired {
+  ref: ObjectRef & { kind: SyncedKind };
+  object: SyncedObject;
+}
+
+export const desiredOf = (kind: SyncedKind, object: SyncedObject): Desired => ({ ref: objectRef(kind, object) as Desired['ref'], object });
+
 export interface ResyncPlan {
-  /** Newest version of every wanted pod the edge lacks or holds at an older resourceVersion. */
-  applies: Pod[];
+  /** Newest version of every wanted object the edge lacks or holds at an older resourceVersion. */
+  applies: Desired[];
   /** Tombstones for every held uid the cloud no longer wants. */
   deletes: ObjectRef[];
 }
 
 /**
  * [SYNC-10] The answer to a hello: exactly the difference between what the node should hold
- * (`desired`, the pods bound to it) and what it says it holds. A pod held under the same name
- * but another uid is both applied (new uid) and deleted (old uid). Pure.
+ * (`wanted`: its pods and the objects they reference) and what it says it holds. An object
+ * held under the same name but another uid is both applied (new uid) and deleted (old uid).
+ * ConfigMaps and Secrets go before pods, so a pod finds what it references. Pure.
  */
-export function planResync(desired: Iterable<Pod>, holds: readonly ObjectRef[]): ResyncPlan {
+export function planResync(wanted: Iterable<Desired>, holds: readonly ObjectRef[]): ResyncPlan {
   const held = new Map(holds.map((ref) => [ref.uid, ref]));
-  const wanted = new Set<string>();
-  const applies: Pod[] = [];
-  for (const pod of desired) {
-    const uid = pod.metadata.uid;
+  const uids = new Set<string>();
+  const applies: Desired[] = [];
+  for (const want of wanted) {
+    const { uid } = want.ref;
     if (!uid) continue;
-    wanted.add(uid);
+    uids.add(uid);
     const have = held.get(uid);
-    if (!have || isNewer(pod.metadata.resourceVersion, have.resourceVersion)) applies.push(pod);
+    if (!have || isNewer(want.ref.resourceVersion, have.resourceVersion)) applies.push(want);
   }
-  const deletes = [...held.values()].filter((ref) => !wanted.has(ref.uid));
-  const byKey = (a: { namespace?: string; name?: string }, b: { namespace?: string; name?: string }): number =>
-    `${a.namespace ?? ''}/${a.name ?? ''}`.localeCompare(`${b.namespace ?? ''}/${b.name ?? ''}`);
-  applies.sort((a, b) => byKey(a.metadata, b.metadata));
+  const deletes = [...held.values()].filter((ref) => !uids.has(ref.uid));
+  applies.sort((a, b) => byKey(a.ref, b.ref));
   deletes.sort(byKey);
   return { applies, deletes };
 }
+
+const sortKey = (ref: ObjectRef): string => `${ref.kind === 'Pod' ? 1 : 0}/${ref.namespace ?? ''}/${ref.name}/${ref.kind}`;
+const byKey = (a: ObjectRef, b: ObjectRef): number => sortKey(a).localeCompare(sortKey(b));

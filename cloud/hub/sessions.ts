@@ -1,6 +1,7 @@
 import type { Pod } from '../../shared/types.js';
 import type { CacheEvent } from '../informer/informer.js';
 import { NodeSession, type SessionDeps } from './node-session.js';
+import type { ReferenceAction } from './reference-index.js';
 
 /** Whether two versions of a pod differ in nothing the edge needs (status and resourceVersion). */
 export function onlyStatusChanged(before: Pod, after: Pod): boolean {
@@ -70,6 +71,17 @@ export class Sessions {
       return;
     }
     if (node) this.get(node).podBound(event.object);
+  }
+
+  /** [SYNC-18] What the reference index planned: ConfigMaps and Secrets wanted by, or no longer wanted by, nodes. */
+  onReferences(actions: readonly ReferenceAction[]): void {
+    for (const action of actions) {
+      if (action.type === 'want') this.get(action.node).want(action.object);
+      else {
+        this.byNode.get(action.node)?.unwant(action.uid);
+        this.forgetIfGone(action.node);
+      }
+    }
   }
 
   /** The hub lost the broker: no node is connected until its next hello [SYNC-4]. */

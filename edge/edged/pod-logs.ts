@@ -115,7 +115,8 @@ export interface LogRequestDeps {
  */
 export function answerLogRequests(deps: LogRequestDeps): (request: LogRequestMessage) => Promise<void> {
   return async (request) => {
-    const pod = deps.cache.objects().find((o) => o.uid === request.ref.uid)?.object;
+    const held = deps.cache.objects().find((o) => o.uid === request.ref.uid);
+    const pod = held?.kind === 'Pod' ? held.object : undefined;
     const body = await answerLogRequest(pod, deps.runtime, request.body, deps.clock.now()).catch((err: Error) => ({ error: err.message, code: 'NotFound' as const }));
     await deps.send({ type: 'logResponse', parentId: request.id, body }).catch(() => undefined);
   };

@@ -1,7 +1,8 @@
 import { deepFreeze } from '../../shared/freeze.js';
 import { settle } from '../../shared/clock.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { Pod, PodStatus } from '../../shared/types.js';
+import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { PodStatus } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
 import { planApply } from './apply-rule.js';
 import type { ApplyOutcome, CachedObject, LocalCache, OutboxEntry } from './local-cache.js';
@@ -54,7 +55,7 @@ export class CacheDocument implements LocalCache {
     });
   }
 
-  apply(ref: ObjectRef, object: Pod): ApplyOutcome {
+  apply(ref: ObjectRef, object: SyncedObject): ApplyOutcome {
     const held = this.data.objects[ref.uid];
     const rival = this.rivalOf(ref);
     const plan = planApply(ref, held, rival, this.tombs.has(ref.uid)); // [SYNC-6][SYNC-13]
@@ -62,10 +63,11 @@ export class CacheDocument implements LocalCache {
     if (!plan.store) return 'ignored';
     if (plan.replaces !== undefined) this.forget(plan.replaces);
     const copy = structuredClone(object);
-    const entry: CachedObject = { uid: ref.uid, kind: ref.kind, name: ref.name, object: copy };
+    // The codec let through only a body of the kind its ref names (shared/protocol/codec.ts).
+    const entry = { uid: ref.uid, kind: ref.kind, name: ref.name, object: copy } as CachedObject;
     // The edge owns status [SYNC-12]: once it reported one, a new spec from the cloud keeps it.
-    if (held?.statusVersion !== undefined) {
-      copy.status = held.object.status;
+    if (held?.kind === 'Pod' && entry.kind === 'Pod' && held.statusVersion !== undefined) {
+      entry.object.status = held.object.status;
       entry.statusVersion = held.statusVersion;
     }
     if (ref.namespace !== undefined) entry.namespace = ref.namespace;
@@ -93,6 +95,11 @@ export class CacheDocument implements LocalCache {
     return Object.values(this.data.objects);
   }
 
+  find(kind: CachedObject['kind'], namespace: string | undefined, name: string): Readonly<CachedObject> | undefined {
+    const uid = this.uidByName.get(nameKey({ kind, namespace, name }));
+    return uid === undefined ? undefined : this.data.objects[uid];
+  }
+
   queueStatus(ref: ObjectRef, status: PodStatus, now = 0): OutboxEntry {
     // A hybrid clock: strictly growing, and at least the time, so it keeps growing even if
     // the data directory (and with it this counter) is lost.
@@ -100,7 +107,7 @@ export class CacheDocument implements LocalCache {
     this.data.statusVersion = version;
     const held = this.data.objects[ref.uid];
     // Entries are frozen and shared with readers: a new status makes a new entry.
-    if (held) this.data.objects[ref.uid] = deepFreeze({ ...held, statusVersion: version, object: { ...held.object, status: structuredClone(status) } });
+    if (held?.kind === 'Pod') this.data.objects[ref.uid] = deepFreeze({ ...held, statusVersion: version, object: { ...held.object, status: structuredClone(status) } });
     // [SYNC-12] coalesced per uid: only the newest status is pending.
     const entry: OutboxEntry = { ref: { ...ref }, status: structuredClone(status), version };
     this.data.outbox[ref.uid] = entry;

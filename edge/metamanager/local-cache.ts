@@ -1,16 +1,21 @@
+import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
+import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
 import { CacheDocument, emptyCacheData } from './cache-document.js';
 
-/** One object the cloud sent, as the edge holds it. Its `object.status` is the edge's own view. */
-export interface CachedObject {
+/**
+ * One object the cloud sent, as the edge holds it: a pod bound to this node, or a ConfigMap or
+ * Secret one of them references [SYNC-18]. A pod's `object.status` is the edge's own view.
+ */
+export type CachedObject = CachedVersion & ({ kind: 'Pod'; object: Pod } | { kind: 'ConfigMap'; object: ConfigMap } | { kind: 'Secret'; object: Secret });
+
+interface CachedVersion {
   uid: string;
-  kind: string;
   namespace?: string;
   name: string;
   resourceVersion?: string;
-  object: Pod;
-  /** The outbox version of the status the edge last reported for it (absent: none yet). */
+  /** Pods only: the outbox version of the status the edge last reported for it (absent: none yet). */
   statusVersion?: number;
 }
 
@@ -38,7 +43,7 @@ export interface LocalCache {
    * so is a tombstoned uid; under a name another uid holds, the higher resourceVersion wins and
    * the loser's uid is tombstoned.
    */
-  apply(ref: ObjectRef, object: Pod): ApplyOutcome;
+  apply(ref: ObjectRef, object: SyncedObject): ApplyOutcome;
   /** [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones the uid either way. */
   delete(ref: ObjectRef): boolean;
   /** [SYNC-13] Whether `uid` is known to be gone for good (one of the most recent MAX_TOMBSTONES). */
@@ -49,6 +54,8 @@ export interface LocalCache {
    * read them, never change them.
    */
   objects(): readonly Readonly<CachedObject>[];
+  /** The object held under this kind, namespace and name (one uid at most), at once; undefined when none is. */
+  find(kind: CachedObject['kind'], namespace: string | undefined, name: string): Readonly<CachedObject> | undefined;
   /**
    * Records the pod's newest status and puts it in the outbox, replacing any pending one [SYNC-12].
    * Its version is above every earlier one and at least `now` (ms), so versions keep growing
@@ -70,7 +77,7 @@ export function createMemoryCache(options: { tombstoneLimit?: number } = {}): Lo
 
 /** The pods the cache holds: what the cloud wants this node to run. */
 export function podsIn(cache: Pick<LocalCache, 'objects'>): Pod[] {
-  return cache.objects().filter((o) => o.kind === 'Pod').map((o) => o.object);
+  return cache.objects().flatMap((o) => (o.kind === 'Pod' ? [o.object] : []));
 }
 
 /** The ref naming the version of an object the edge holds (for hello and podStatus). */

@@ -2,6 +2,7 @@ import type { DownMessage, Envelope, ObjectRef, Presence, UpMessage } from './en
 import { PROTOCOL_VERSION } from './envelope.js';
 import { bracketDepth } from '../json-depth.js';
 import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_NESTING } from './limits.js';
+import { syncedBodyProblem } from './synced-objects.js';
 
 /**
  * Inbound payloads larger or deeper than the limits (limits.ts: the API's object limits plus
@@ -31,22 +32,10 @@ export function refProblem(x: unknown): string | undefined {
   return undefined;
 }
 
-function objectProblem(body: unknown, ref: ObjectRef): string | undefined {
-  if (!isObject(body) || !isObject(body.metadata)) return 'body must be an object with metadata';
-  if (body.metadata.uid !== ref.uid) return 'body.metadata.uid must equal ref.uid';
-  if (body.metadata.name !== ref.name) return 'body.metadata.name must equal ref.name';
-  return undefined;
-}
-
 const checkAck: Check = (m) => (isText(m.parentId) ? undefined : 'parentId must be a string');
 
 const downChecks: Record<DownMessage['type'], Check> = {
-  apply: (m) => {
-    const bad = refProblem(m.ref);
-    if (bad) return bad;
-    const body = m.body;
-    return objectProblem(body, m.ref as ObjectRef) ?? (isObject((body as Record<string, unknown>).spec) ? undefined : 'body.spec must be an object');
-  },
+  apply: (m) => refProblem(m.ref) ?? syncedBodyProblem(m.ref as ObjectRef, m.body),
   delete: (m) => refProblem(m.ref),
   logRequest: (m) => refProblem(m.ref) ?? logOptionsProblem(m.body),
   synced: (m) =>

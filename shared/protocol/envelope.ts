@@ -1,4 +1,5 @@
-import type { Node, Pod, PodStatus } from '../types.js';
+import type { Node, PodStatus } from '../types.js';
+import type { SyncedObject } from './synced-objects.js';
 
 /**
  * The sync envelope. Every message carries who sent it (`sender`, plus `epoch`, which
@@ -30,7 +31,7 @@ interface Base {
 export interface ApplyMessage extends Base {
   type: 'apply';
   ref: ObjectRef;
-  body: Pod;
+  body: SyncedObject;
 }
 
 /** A tombstone: the object with this uid is gone. Applies only when the uid matches. */

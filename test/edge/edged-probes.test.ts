@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Edged } from '../../edge/edged/edged.js';
-import { createMemoryCache, type LocalCache } from '../../edge/metamanager/local-cache.js';
+import { createMemoryCache, podsIn, type LocalCache } from '../../edge/metamanager/local-cache.js';
 import type { ProbeKind } from '../../edge/runtime/runtime.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
@@ -48,7 +48,7 @@ describe('Edged with probes', () => {
       await edged!.sync();
     }
   };
-  const status = (): PodStatus => cache.objects()[0]!.object.status!;
+  const status = (): PodStatus => podsIn(cache)[0]!.status!;
   const ready = () => status().conditions!.find((c) => c.type === 'Ready')!.status;
 
   beforeEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Edged } from '../../edge/edged/edged.js';
-import { createMemoryCache, type LocalCache } from '../../edge/metamanager/local-cache.js';
+import { createMemoryCache, podsIn, type LocalCache } from '../../edge/metamanager/local-cache.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
@@ -45,7 +45,7 @@ describe('Edged with the sim runtime', () => {
     await clock.advance(ms);
     await edged!.sync();
   };
-  const status = () => cache.objects()[0]!.object.status!;
+  const status = () => podsIn(cache)[0]!.status!;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-edged-'));
@@ -112,7 +112,7 @@ describe('Edged with the sim runtime', () => {
     hold(pod('b', 'u2', {}, { 'kedge.io/start-delay': '251ms' }));
     edged.start(changes);
     await edged.sync();
-    const phaseOf = (name: string) => cache.objects().find((o) => o.name === name)!.object.status?.phase;
+    const phaseOf = (name: string) => podsIn(cache).find((p) => p.metadata.name === name)!.status?.phase;
     slowList = true;
     await clock.advance(250); // a's follow-up sync starts listing; b comes up while it does
     await clock.advance(1);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LocalCache } from '../../edge/metamanager/local-cache.js';
+import { podsIn, type LocalCache } from '../../edge/metamanager/local-cache.js';
 import { MAX_TOMBSTONES } from '../../edge/metamanager/tombstones.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
-import type { PodStatus } from '../../shared/types.js';
+import type { Pod, PodStatus } from '../../shared/types.js';
 import { pod } from './fixtures.js';
 
 export interface CacheHarness {
@@ -42,7 +42,7 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       expect(h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5', 'again'))).toBe('ignored');
       expect(h.cache.apply(ref('p', 'u1', '4'), podAt('p', 'u1', '4', 'v4'))).toBe('ignored');
       expect(h.cache.apply(ref('p', 'u1', '10'), podAt('p', 'u1', '10', 'v10'))).toBe('updated');
-      expect(h.cache.objects().map((o) => [o.resourceVersion, o.object.spec.containers[0]!.image])).toEqual([['10', 'v10']]);
+      expect(h.cache.objects().map((o) => [o.resourceVersion, (o.object as Pod).spec.containers[0]!.image])).toEqual([['10', 'v10']]);
     });
 
     it('[SYNC-6] a different uid under the same name at a higher resourceVersion replaces the old object (and its pending status)', () => {
@@ -111,7 +111,7 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       h.cache.apply(ref('p', 'u1', '5'), podAt('p', 'u1', '5'));
       const held = h.cache.objects()[0]! as { object: { spec: { containers: unknown[] } } };
       expect(() => (held.object.spec.containers = [])).toThrow(TypeError);
-      expect(h.cache.objects()[0]!.object.spec.containers).toHaveLength(1);
+      expect(podsIn(h.cache)[0]!.spec.containers).toHaveLength(1);
     });
 
     it('[SYNC-12] the outbox keeps only the newest status per uid; the object carries it', () => {
@@ -119,7 +119,7 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       h.cache.queueStatus(ref('p', 'u1', '5'), pending);
       const newest = h.cache.queueStatus(ref('p', 'u1', '5'), running);
       expect(h.cache.outbox()).toEqual([{ ref: ref('p', 'u1', '5'), status: running, version: newest.version }]);
-      expect(h.cache.objects()[0]!.object.status).toEqual(running);
+      expect(podsIn(h.cache)[0]!.status).toEqual(running);
     });
 
     it('an ack removes a status only at the version that was sent', () => {
@@ -135,7 +135,7 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
     it('a newer spec from the cloud keeps the status the edge reported; until it reported one, the cloud\'s counts', () => {
       h.cache.apply(ref('p', 'u1', '5'), { ...podAt('p', 'u1', '5'), status: pending });
       h.cache.apply(ref('p', 'u1', '6'), { ...podAt('p', 'u1', '6'), status: running });
-      expect(h.cache.objects()[0]!.object.status).toEqual(running);
+      expect(podsIn(h.cache)[0]!.status).toEqual(running);
       const queued = h.cache.queueStatus(ref('p', 'u1', '6'), pending);
       h.cache.apply(ref('p', 'u1', '7'), { ...podAt('p', 'u1', '7'), status: running });
       expect(h.cache.objects()[0]).toMatchObject({ resourceVersion: '7', statusVersion: queued.version, object: { status: pending } });
@@ -156,6 +156,19 @@ export function localCacheContract(name: string, open: () => Promise<CacheHarnes
       h.cache.queueStatus(ref('b', 'ub', '1'), running);
       h.cache.queueStatus(ref('a', 'ua', '1'), running);
       expect(h.cache.outbox().map((e) => e.ref.uid)).toEqual(['ub', 'ua']);
+    });
+
+    it('[SYNC-18] find: the object held under a kind, namespace and name, whatever its uid; after a restart too', async () => {
+      const cm = (uid: string, rv: string) => ({ kind: 'ConfigMap', namespace: 'default', name: 'cfg', uid, resourceVersion: rv });
+      h.cache.apply(cm('c1', '3'), { metadata: { namespace: 'default', name: 'cfg', uid: 'c1' }, data: { a: '1' } });
+      h.cache.apply(ref('cfg', 'p1', '4'), podAt('cfg', 'p1', '4'));
+      expect([h.cache.find('ConfigMap', 'default', 'cfg')?.uid, h.cache.find('Pod', 'default', 'cfg')?.uid, h.cache.find('Secret', 'default', 'cfg')]).toEqual(['c1', 'p1', undefined]);
+      h.cache.apply(cm('c2', '9'), { metadata: { namespace: 'default', name: 'cfg', uid: 'c2' }, data: { a: '2' } });
+      expect(h.cache.find('ConfigMap', 'default', 'cfg')?.uid).toBe('c2');
+      await h.cache.flush();
+      if (h.reopen) expect((await h.reopen()).find('ConfigMap', 'default', 'cfg')?.uid).toBe('c2');
+      h.cache.delete(cm('c2', '9'));
+      expect(h.cache.find('ConfigMap', 'default', 'cfg')).toBeUndefined();
     });
 
     it('concurrent flushes all resolve', async () => {

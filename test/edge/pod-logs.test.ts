@@ -117,7 +117,7 @@ describe('log messages on the wire [SYNC-16]', () => {
 describe('answering the cloud\'s log requests [SYNC-16]', () => {
   const cloud = new EnvelopeStamper('cloud', 'c1');
   const request = (uid: string, body: LogOptions = {}) => cloud.stamp({ type: 'logRequest' as const, ref: { kind: 'Pod', namespace: 'default', name: 'web', uid }, body });
-  const held = { uid: 'u1', kind: 'Pod', namespace: 'default', name: 'web', object: pod('app') };
+  const held = { uid: 'u1', kind: 'Pod' as const, namespace: 'default', name: 'web', object: pod('app') };
   const exited = run('app', 0, { state: 'exited' });
   function answerer(runtime: LogRequestDeps['runtime'], send: LogRequestDeps['send'] = async () => 'sent') {
     const sent: Parameters<LogRequestDeps['send']>[0][] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Edged } from '../../edge/edged/edged.js';
-import { createMemoryCache, type LocalCache } from '../../edge/metamanager/local-cache.js';
+import { createMemoryCache, podsIn, type LocalCache } from '../../edge/metamanager/local-cache.js';
 import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
@@ -65,8 +65,8 @@ describe('probes against real processes', () => {
     });
     cache.apply({ kind: 'Pod', name: 'web', namespace: 'default', uid: 'u1', resourceVersion: '1' }, p);
     changes.next();
-    const app = (): ContainerStatus | undefined => cache.objects()[0]!.object.status?.containerStatuses?.[0];
-    const ready = () => cache.objects()[0]!.object.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+    const app = (): ContainerStatus | undefined => podsIn(cache)[0]!.status?.containerStatuses?.[0];
+    const ready = () => podsIn(cache)[0]!.status?.conditions?.find((c) => c.type === 'Ready')?.status;
 
     await eventually(clock, () => app()?.state.running, 'the server to run', { stepMs: 100 });
     await clock.advance(3000);

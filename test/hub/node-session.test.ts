@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
 import { NodeSession } from '../../cloud/hub/node-session.js';
+import { desiredOf } from '../../cloud/hub/resync.js';
+import type { ConfigMap } from '../../shared/config-types.js';
 import { FakeClock } from '../../shared/clock.js';
 import { decodeDown } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type HelloMessage, type ObjectRef } from '../../shared/protocol/envelope.js';
@@ -11,6 +13,8 @@ const pod = (name: string, uid: string, rv: string): Pod => ({
   metadata: { namespace: 'default', name, uid, resourceVersion: rv },
   spec: { containers: [{ name: 'c' }], nodeName: 'edge-1' },
 });
+
+const configMap = (uid: string, rv: string) => desiredOf('ConfigMap', { metadata: { namespace: 'default', name: 'cfg', uid, resourceVersion: rv }, data: { k: rv } } as ConfigMap);
 
 function setup() {
   const clock = new FakeClock();
@@ -228,3 +232,57 @@ describe('NodeSession', () => {
   });
 });
 
+describe('NodeSession with ConfigMaps and Secrets [SYNC-18]', () => {
+  it('sends a wanted ConfigMap, its newer versions, and a tombstone once unwanted; the ledger follows the acks', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.want(configMap('c1', '5'));
+    expect(t.session.ack(t.wire.at(-1)!.id)).toBe(true);
+    expect(t.ledger.get('edge-1', 'c1')).toMatchObject({ kind: 'ConfigMap', name: 'cfg', resourceVersion: '5' });
+    t.session.want(configMap('c1', '5')); // the same version again (a relist): nothing
+    t.session.want(configMap('c1', '6'));
+    t.session.ack(t.wire.at(-1)!.id);
+    t.session.unwant('c1');
+    t.session.ack(t.wire.at(-1)!.id);
+    expect(t.kinds()).toEqual(['synced', 'apply c1@5', 'apply c1@6', 'delete c1@']);
+    expect(t.ledger.held('edge-1').size).toBe(0);
+  });
+
+  it('while the node is away: only the newest version is pending, and it goes out on hello', () => {
+    const t = setup();
+    t.session.want(configMap('c1', '5'));
+    t.session.want(configMap('c1', '7'));
+    expect(t.session.pending).toBe(1);
+    t.session.hello(t.hello([{ kind: 'ConfigMap', namespace: 'default', name: 'cfg', uid: 'c1', resourceVersion: '5' }]));
+    expect(t.kinds()).toEqual(['apply c1@7', 'synced']);
+  });
+
+  it('one never sent and unwanted again leaves nothing to send', () => {
+    const t = setup();
+    t.session.want(configMap('c1', '5'));
+    t.session.unwant('c1');
+    t.session.hello(t.hello());
+    expect([t.kinds(), t.session.desired.size]).toEqual([['synced'], 0]);
+  });
+
+  it('a ConfigMap tombstoned while the node was away is no pod: no StalePodStopped', () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    t.session.want(configMap('c1', '5'));
+    t.session.ack(t.wire.at(-1)!.id);
+    t.session.offline('e1');
+    t.session.unwant('c1');
+    t.session.hello(t.hello([{ kind: 'ConfigMap', namespace: 'default', name: 'cfg', uid: 'c1', resourceVersion: '5' }]));
+    expect(t.kinds().slice(-2)).toEqual(['delete c1@5', 'synced']);
+    t.session.ack(t.wire.at(-2)!.id);
+    expect([t.stale.map((s) => s.uid), t.ledger.held('edge-1').size]).toEqual([[], 0]);
+  });
+
+  it('resumed from its ledger [SYNC-14]: the new uid of a re-created ConfigMap, and a tombstone for the old one', () => {
+    const t = setup();
+    t.ledger.record('edge-1', { kind: 'ConfigMap', namespace: 'default', name: 'cfg', uid: 'c1', resourceVersion: '5' });
+    t.session.want(configMap('c2', '9'));
+    expect(t.session.resume('e1')).toBe(true);
+    expect(t.kinds().sort()).toEqual(['apply c2@9', 'delete c1@']);
+  });
+});

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { isNewer, planResync, podRef } from '../../cloud/hub/resync.js';
+import { desiredOf, isNewer, objectRef, planResync, podRef, type Desired } from '../../cloud/hub/resync.js';
+import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 
-const pod = (name: string, uid: string, rv: string): Pod => ({
+const podObject = (name: string, uid: string, rv: string): Pod => ({
   metadata: { namespace: 'default', name, uid, resourceVersion: rv },
   spec: { containers: [{ name: 'c' }], nodeName: 'edge-1' },
 });
-const held = (name: string, uid: string, rv?: string): ObjectRef => ({ kind: 'Pod', namespace: 'default', name, uid, ...(rv ? { resourceVersion: rv } : {}) });
+const pod = (name: string, uid: string, rv: string): Desired => desiredOf('Pod', podObject(name, uid, rv));
+const configMap = (name: string, uid: string, rv: string): Desired => desiredOf('ConfigMap', { metadata: { namespace: 'default', name, uid, resourceVersion: rv }, data: { k: 'v' } } as ConfigMap);
+const secret = (name: string, uid: string, rv: string): Desired => desiredOf('Secret', { metadata: { namespace: 'default', name, uid, resourceVersion: rv }, data: { k: 'dg==' } } as Secret);
+const held = (name: string, uid: string, rv?: string, kind = 'Pod'): ObjectRef => ({ kind, namespace: 'default', name, uid, ...(rv ? { resourceVersion: rv } : {}) });
 
 describe('planResync [SYNC-10]', () => {
   const a5 = pod('a', 'ua', '5');
@@ -27,8 +31,23 @@ describe('planResync [SYNC-10]', () => {
     { name: 'stale rv plus an unknown uid', desired: [a5, b9], holds: [held('a', 'ua', '3'), held('b', 'ub', '9'), held('x', 'ux', '1')], applies: ['ua'], deletes: ['ux'] },
   ])('$name', ({ desired, holds, applies, deletes }) => {
     const plan = planResync(desired, holds);
-    expect(plan.applies.map((p) => p.metadata.uid)).toEqual(applies);
+    expect(plan.applies.map((p) => p.ref.uid)).toEqual(applies);
     expect(plan.deletes.map((r) => r.uid)).toEqual(deletes);
+  });
+
+  it.each([
+    { name: 'a pod and what it references: config first', desired: [pod('a', 'ua', '5'), secret('pw', 'us', '3'), configMap('cfg', 'uc', '4')], holds: [], applies: ['uc', 'us', 'ua'], deletes: [] },
+    { name: 'a ConfigMap changed while away', desired: [pod('a', 'ua', '5'), configMap('cfg', 'uc', '9')], holds: [held('a', 'ua', '5'), held('cfg', 'uc', '4', 'ConfigMap')], applies: ['uc'], deletes: [] },
+    { name: 'a ConfigMap re-created under its name', desired: [configMap('cfg', 'uc2', '9')], holds: [held('cfg', 'uc', '4', 'ConfigMap')], applies: ['uc2'], deletes: ['uc'] },
+    { name: 'a Secret no pod references any more', desired: [pod('a', 'ua', '5')], holds: [held('a', 'ua', '5'), held('pw', 'us', '3', 'Secret')], applies: [], deletes: ['us'] },
+  ])('generic over kinds: $name', ({ desired, holds, applies, deletes }) => {
+    const plan = planResync(desired, holds);
+    expect(plan.applies.map((p) => p.ref.uid)).toEqual(applies);
+    expect(plan.deletes.map((r) => r.uid)).toEqual(deletes);
+  });
+
+  it('applies carry their kind in the ref', () => {
+    expect(planResync([configMap('cfg', 'uc', '4')], []).applies.map((a) => a.ref)).toEqual([held('cfg', 'uc', '4', 'ConfigMap')]);
   });
 
   it('deletes carry the held ref (name, namespace, uid)', () => {
@@ -47,6 +66,7 @@ describe('resourceVersion order', () => {
   ] as const)('%s newer than %s: %s', (a, b, expected) => expect(isNewer(a, b)).toBe(expected));
 
   it('podRef names one version', () => {
-    expect(podRef(pod('a', 'ua', '5'))).toEqual({ kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua', resourceVersion: '5' });
+    expect(objectRef('Secret', { metadata: { name: 's', uid: 'us' } })).toEqual({ kind: 'Secret', name: 's', uid: 'us' });
+    expect(podRef(podObject('a', 'ua', '5'))).toEqual({ kind: 'Pod', namespace: 'default', name: 'a', uid: 'ua', resourceVersion: '5' });
   });
 });

@@ -65,7 +65,7 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
     await runUntil(clock, () => e.received.filter((m) => m.type === 'ack').length === FLOOD, 'every status acked');
     const real = await e.send({ type: 'podStatus', ref: refOf(live), body: { phase: 'Running' }, statusVersion: 5 });
     await acked(e, real.id);
-    expect(hub.tables()).toEqual({ pods: 1, sessions: 1, logRequests: 0, reportedConditions: 0, inFlight: 0 });
+    expect(hub.tables()).toEqual({ pods: 1, sessions: 1, logRequests: 0, reportedConditions: 0, inFlight: 0, referenced: 0 });
   });
 
   it('a status that comes after its pod was deleted records nothing (churn)', async () => {
@@ -82,6 +82,20 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
       await acked(e, (await e.send({ type: 'podStatus', ref: refOf(pod), body: terminated, statusVersion: 10 * i + 2 })).id);
     }
     expect(hub.tables().pods).toBe(0);
+  });
+
+  it('counts the ConfigMaps pods reference while they do, and forgets a node whose last pod went', async () => {
+    const ns = { resource: 'configmaps', namespace: 'default' };
+    for (let i = 0; i < 20; i++) {
+      await api.create(ns, { metadata: { name: `cfg-${i}`, namespace: 'default' }, data: { k: 'v' } });
+      const env = [{ name: 'K', valueFrom: { configMapKeyRef: { name: `cfg-${i}`, key: 'k' } } }];
+      await api.create<Pod>({ resource: 'pods', namespace: 'default' }, { metadata: { name: `p-${i}`, namespace: 'default' }, spec: { containers: [{ name: 'c', env }], nodeName: `gone-${i}` } });
+    }
+    await runUntil(clock, () => hub.tables().referenced === 20, 'every ConfigMap referenced');
+    expect(hub.tables().sessions).toBe(20);
+    for (let i = 0; i < 20; i++) await api.delete({ resource: 'pods', namespace: 'default', name: `p-${i}` });
+    await runUntil(clock, () => hub.tables().referenced === 0, 'no ConfigMap referenced');
+    expect(hub.tables().sessions).toBe(0);
   });
 
   it('forgets the nodes that are gone: their sessions and their reported conditions', async () => {

@@ -10,7 +10,8 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 /**
  * A viewer reads everything but Secrets, as kube's `view` role: join tokens and node
  * credential hashes live in kube-system Secrets, and a viewer who read a join token could join
- * as an existing node and cut it off. Nodes read no Secrets either.
+ * as an existing node and cut it off. A node reads only the Secrets its own pods reference
+ * (node-authz-references.test.ts), never these.
  */
 describe('who may read Secrets', () => {
   let f: ApiFixture;

@@ -1,10 +1,11 @@
 import { KedgeError } from '../../../shared/errors.js';
-import type { KubeObject } from '../../../shared/types.js';
+import type { KubeObject, Pod } from '../../../shared/types.js';
 import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
 import { nodeAllows } from './node-authz.js';
 import { decodeObject } from '../http/request-body.js';
 import type { RoutedCall } from '../rest/rest-handler.js';
 import type { ObjectStorage } from '../rest/storage.js';
+import type { ResourceDef } from '../kinds/registry.js';
 
 /** What a request asks to do, in RBAC terms. */
 export interface Attributes {
@@ -24,7 +25,12 @@ export interface AccessFacts {
   stored(): Promise<KubeObject | undefined>;
   /** The object in the request body (a create names its object only there); BadRequest when malformed. */
   submitted(): KubeObject;
+  /** The pods in the request's namespace bound to `node` (the Node authorizer's graph); none when absent. */
+  podsBoundTo?(node: string): Promise<Pod[]>;
 }
+
+/** A rule's answer: allowed, refused, or refused with kube's reason (the end of the Forbidden message). */
+export type Verdict = boolean | { reason: string };
 
 const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitted: () => ({ metadata: {} }) };
 
@@ -42,11 +48,12 @@ const hiddenFromViewers = new Set(['/secrets']);
  * (node-authz.ts), anyone else is refused with kube's Forbidden message.
  */
 export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
-  if (await allows(user, attrs, facts)) return;
-  throw forbidden(user, attrs);
+  const verdict = await allows(user, attrs, facts);
+  if (verdict === true) return;
+  throw forbidden(user, attrs, typeof verdict === 'object' ? verdict.reason : undefined);
 }
 
-function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean | Promise<boolean> {
+function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Verdict | Promise<Verdict> {
   switch (user.role) {
     case 'admin':
       return true;
@@ -59,16 +66,24 @@ function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): boolean 
   }
 }
 
-/** The facts of a routed resource request: the stored object from storage, the submitted one from the body. */
-export function requestFacts(storage: ObjectStorage, call: RoutedCall): AccessFacts {
+/**
+ * The facts of a routed resource request: the stored object from storage, the submitted one
+ * from the body, and the pods a node runs in the namespace (a list of that namespace's pods,
+ * as `pods`, the kind's definition, stores them).
+ */
+export function requestFacts(storage: ObjectStorage, call: RoutedCall, pods?: ResourceDef): AccessFacts {
   const { namespace, name } = call.path;
   return {
     stored: async () => (name === undefined ? undefined : storage.find(call.def, namespace, name)),
     submitted: () => decodeObject(call.req),
+    podsBoundTo: async (node) => {
+      if (!pods || namespace === undefined) return [];
+      return ((await storage.list(pods, namespace)).items as Pod[]).filter((pod) => pod.spec?.nodeName === node);
+    },
   };
 }
 
-function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
+function forbidden(user: UserInfo, attrs: Attributes, reason?: string): KedgeError {
   if (attrs.resource === undefined) {
     return new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot ${attrs.verb} path "${attrs.path}"`);
   }
@@ -76,7 +91,8 @@ function forbidden(user: UserInfo, attrs: Attributes): KedgeError {
   const group = attrs.group ?? '';
   const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : ' at the cluster scope';
   const named = attrs.name ? `${attrs.resource} "${attrs.name}" is forbidden` : `${attrs.resource} is forbidden`;
-  return new KedgeError('Forbidden', `${named}: User "${user.name}" cannot ${attrs.verb} resource "${res}" in API group "${group}"${scope}`, {
+  const why = reason ? `: ${reason}` : '';
+  return new KedgeError('Forbidden', `${named}: User "${user.name}" cannot ${attrs.verb} resource "${res}" in API group "${group}"${scope}${why}`, {
     details: attrs.name ? { name: attrs.name, group, kind: attrs.resource } : { group, kind: attrs.resource },
   });
 }

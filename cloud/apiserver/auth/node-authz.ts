@@ -1,6 +1,7 @@
+import { podReferences, type ReferencedKind } from '../../../shared/pod-references.js';
 import type { Pod } from '../../../shared/types.js';
 import type { UserInfo } from './authn.js';
-import type { AccessFacts, Attributes } from './authz.js';
+import type { AccessFacts, Attributes, Verdict } from './authz.js';
 
 export const NODE_USER_PREFIX = 'system:node:';
 export const NODES_GROUP = 'system:nodes';
@@ -9,6 +10,11 @@ const COORDINATION_GROUP = 'coordination.k8s.io';
 
 const readVerbs = new Set(['get', 'list', 'watch']);
 const ownNodeVerbs = new Set(['get', 'update', 'patch']);
+/** What a node may get only through a pod bound to it (kube also has PVCs and PVs here). */
+const referencedKinds: ReadonlyMap<string, ReferencedKind> = new Map([
+  ['configmaps', 'ConfigMap'],
+  ['secrets', 'Secret'],
+]);
 
 /** The user a node acts as, as a node token authenticates it (token-file.ts newTokenEntry). */
 export function nodeUser(node: string): UserInfo {
@@ -26,9 +32,10 @@ export function nodeNameOf(user: UserInfo): string | undefined {
  * What a kubelet may do, as kube's Node authorizer and NodeRestriction admission allow: read
  * nodes and pods; register (create) and write only its own Node and its status (what it may
  * change there: node-restriction.ts), its own Lease, and the status of pods bound to it; delete
- * pods bound to it (a kubelet's final delete of a pod it stopped); create Events.
+ * pods bound to it (a kubelet's final delete of a pod it stopped); create Events; get a
+ * ConfigMap or Secret a pod bound to it references (never list or watch them).
  */
-export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Promise<boolean> {
+export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
   const node = nodeNameOf(user);
   if (node === undefined) return false;
   const { verb, resource, subresource: sub } = attrs;
@@ -52,7 +59,18 @@ export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: Acces
     return (verb === 'get' || verb === 'update') && attrs.name === node;
   }
   if (group === '' && resource === 'events') return verb === 'create';
+  const referenced = group === '' ? referencedKinds.get(resource) : undefined;
+  if (referenced) return referencedByOwnPod(node, referenced, attrs, facts);
   return false;
+}
+
+/** kube's Node authorizer (authorizeGet): a get of one object that a pod bound to the node references, in its namespace. */
+async function referencedByOwnPod(node: string, kind: ReferencedKind, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
+  if (attrs.verb !== 'get' || attrs.name === undefined) return { reason: 'can only get individual resources of this type' };
+  if (attrs.subresource !== undefined) return { reason: 'cannot get subresource' };
+  const pods = (await facts.podsBoundTo?.(node)) ?? [];
+  if (pods.some((pod) => podReferences(pod).some((ref) => ref.kind === kind && ref.name === attrs.name))) return true;
+  return { reason: `no relationship found between node '${node}' and this object` };
 }
 
 async function boundNode(facts: AccessFacts): Promise<string | undefined> {

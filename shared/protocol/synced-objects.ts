@@ -1,0 +1,41 @@
+import type { ConfigMap, Secret } from '../config-types.js';
+import type { Pod } from '../types.js';
+
+/**
+ * The kinds the cloud syncs to a node: its pods, and the ConfigMaps and Secrets they
+ * reference [SYNC-2][SYNC-18]. An `apply` carries one of these, of the kind its ref names.
+ */
+export const SYNCED_KINDS = ['Pod', 'ConfigMap', 'Secret'] as const;
+export type SyncedKind = (typeof SYNCED_KINDS)[number];
+export type SyncedObject = Pod | ConfigMap | Secret;
+
+export const isSyncedKind = (kind: unknown): kind is SyncedKind => typeof kind === 'string' && (SYNCED_KINDS as readonly string[]).includes(kind);
+
+type Fields = Record<string, unknown>;
+const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isStringMap = (x: unknown): boolean => x === undefined || (isObject(x) && Object.values(x).every((v) => typeof v === 'string'));
+const isOptional = (x: unknown, type: 'boolean' | 'string'): boolean => x === undefined || typeof x === type;
+
+/** What each kind's body must look like, checked minimally: enough that the edge can use it as such. */
+const kindProblems: Record<SyncedKind, (body: Fields) => string | undefined> = {
+  Pod: (body) => (isObject(body.spec) ? undefined : 'body.spec must be an object'),
+  ConfigMap: (body) =>
+    (isStringMap(body.data) ? undefined : 'body.data must map keys to strings') ??
+    (isStringMap(body.binaryData) ? undefined : 'body.binaryData must map keys to strings') ??
+    (isOptional(body.immutable, 'boolean') ? undefined : 'body.immutable must be a boolean'),
+  Secret: (body) =>
+    (isStringMap(body.data) ? undefined : 'body.data must map keys to strings') ??
+    (isOptional(body.type, 'string') ? undefined : 'body.type must be a string') ??
+    (isOptional(body.immutable, 'boolean') ? undefined : 'body.immutable must be a boolean'),
+};
+
+/** [SYNC-1] Why the body of an `apply` is not the object its ref names, if it is not. */
+export function syncedBodyProblem(ref: { kind: string; name: string; uid: string; namespace?: string }, body: unknown): string | undefined {
+  if (!isSyncedKind(ref.kind)) return `ref.kind must be one of ${SYNCED_KINDS.join(', ')}`;
+  if (!isObject(body) || !isObject(body.metadata)) return 'body must be an object with metadata';
+  if (body.kind !== undefined && body.kind !== ref.kind) return 'body.kind must equal ref.kind';
+  if (body.metadata.uid !== ref.uid) return 'body.metadata.uid must equal ref.uid';
+  if (body.metadata.name !== ref.name) return 'body.metadata.name must equal ref.name';
+  if (body.metadata.namespace !== ref.namespace) return 'body.metadata.namespace must equal ref.namespace';
+  return kindProblems[ref.kind](body);
+}
