@@ -7,6 +7,8 @@ import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSchedule } from './plan.js';
 import { SchedulerCache } from './scheduler-cache.js';
 import type { ReportUnschedulable } from './unschedulable.js';
+import { VolumeCache } from './volume-cache.js';
+import { ANN_SELECTED_NODE, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
 
 export interface SchedulingLoopDeps {
   api: ApiClient;
@@ -25,6 +27,7 @@ export interface SchedulingLoopDeps {
 export class SchedulingLoop {
   readonly queue: KeyQueue;
   private readonly cache = new SchedulerCache();
+  private readonly volumes = new VolumeCache();
   /** Where the next pick starts filtering (kube-scheduler's nextStartNodeIndex). */
   private nextStart = 0;
   private requeueDue = false;
@@ -54,16 +57,25 @@ export class SchedulingLoop {
     this.requeuePending();
   };
 
+  /** A claim, volume or class changed: pods waiting on volumes may go now (or learn why not). */
+  readonly onClaim = (event: CacheEvent<PersistentVolumeClaim>): void => void (this.volumes.onClaim(event) && this.requeuePending());
+  readonly onVolume = (event: CacheEvent<PersistentVolume>): void => void (this.volumes.onVolume(event) && this.requeuePending());
+  readonly onClass = (event: CacheEvent<StorageClass>): void => void (this.volumes.onClass(event) && this.requeuePending());
+
   /** Decides one pod now; returns the write it started, if any. */
   scheduleOne(key: string): Promise<void> | undefined {
     const { cache, deps } = this;
     const pod = cache.pod(key);
-    const plan = planSchedule({ pod, schedulerName: deps.schedulerName, nodes: cache.nodes.all, start: this.nextStart, requestsOf: (p) => cache.requestsOf(p) });
+    const plan = planSchedule({ pod, schedulerName: deps.schedulerName, nodes: cache.nodes.all, start: this.nextStart, requestsOf: (p) => cache.requestsOf(p), volumes: this.volumes });
     this.nextStart = plan.nextStart;
     const { action } = plan;
-    if (action.type === 'drop' || !pod) {
+    if (action.type === 'drop' || action.type === 'awaitVolumes' || !pod) {
       cache.unschedulable.delete(key);
       return void this.queue.forget(key);
+    }
+    if (action.type === 'selectNode') {
+      cache.unschedulable.delete(key);
+      return this.selectNode(key, action.node, action.claims);
     }
     if (action.type === 'unschedulable') {
       deps.logger.info('no node fits pod', { pod: key, message: action.message });
@@ -89,6 +101,22 @@ export class SchedulingLoop {
       if (this.cache.unassume(key, pod, nodeName)) this.retryUnschedulable();
       if (afterBindingFailure(err) === 'forget') return this.queue.forget(key);
       this.deps.logger.warn('binding failed', { pod: key, node: nodeName, error: String(err) });
+      this.queue.addRateLimited(key);
+    }
+  }
+
+  /** VolumeBinding's PreBind, its first half: the claims learn the node; their updates re-queue the pod, which binds once they are bound. */
+  private async selectNode(key: string, node: string, claims: readonly PersistentVolumeClaim[]): Promise<void> {
+    try {
+      for (const claim of claims) {
+        const { namespace, name, resourceVersion } = claim.metadata;
+        const patch = { metadata: { resourceVersion, annotations: { [ANN_SELECTED_NODE]: node } } };
+        await this.deps.api.patch({ resource: 'persistentvolumeclaims', namespace, name }, patch, 'merge');
+      }
+      this.queue.forget(key);
+      this.deps.logger.info('selected a node for the claims of a pod', { pod: key, node, claims: claims.map((c) => c.metadata.name) });
+    } catch (err) {
+      this.deps.logger.warn('could not select a node for claims', { pod: key, node, error: String(err) });
       this.queue.addRateLimited(key);
     }
   }
