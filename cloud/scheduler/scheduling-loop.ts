@@ -8,7 +8,7 @@ import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSche
 import { SchedulerCache } from './scheduler-cache.js';
 import type { ReportUnschedulable } from './unschedulable.js';
 import { VolumeCache } from './volume-cache.js';
-import { ANN_SELECTED_NODE, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
+import { ANN_SELECTED_NODE, podClaimNames, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
 
 export interface SchedulingLoopDeps {
   api: ApiClient;
@@ -31,6 +31,7 @@ export class SchedulingLoop {
   /** Where the next pick starts filtering (kube-scheduler's nextStartNodeIndex). */
   private nextStart = 0;
   private requeueDue = false;
+  private requeueAll = false;
 
   constructor(private readonly deps: SchedulingLoopDeps) {
     this.queue = new KeyQueue(deps.clock, deps.backoff);
@@ -58,9 +59,9 @@ export class SchedulingLoop {
   };
 
   /** A claim, volume or class changed: pods waiting on volumes may go now (or learn why not). */
-  readonly onClaim = (event: CacheEvent<PersistentVolumeClaim>): void => void (this.volumes.onClaim(event) && this.requeuePending());
-  readonly onVolume = (event: CacheEvent<PersistentVolume>): void => void (this.volumes.onVolume(event) && this.requeuePending());
-  readonly onClass = (event: CacheEvent<StorageClass>): void => void (this.volumes.onClass(event) && this.requeuePending());
+  readonly onClaim = (event: CacheEvent<PersistentVolumeClaim>): void => void (this.volumes.onClaim(event) && this.requeuePending(true));
+  readonly onVolume = (event: CacheEvent<PersistentVolume>): void => void (this.volumes.onVolume(event) && this.requeuePending(true));
+  readonly onClass = (event: CacheEvent<StorageClass>): void => void (this.volumes.onClass(event) && this.requeuePending(true));
 
   /** Decides one pod now; returns the write it started, if any. */
   scheduleOne(key: string): Promise<void> | undefined {
@@ -125,13 +126,21 @@ export class SchedulingLoop {
     for (const key of this.cache.unschedulable) this.queue.add(key);
   }
 
-  /** Re-queues every pending pod, once per turn however many nodes changed in it (a relist of 1,000 nodes is one walk). */
-  private requeuePending(): void {
+  /**
+   * Re-queues every pending pod (only those that name claims, for a change of claims, volumes
+   * or classes), once per turn however many objects changed in it (a relist of 1,000 nodes is one walk).
+   */
+  private requeuePending(claimUsersOnly = false): void {
+    this.requeueAll ||= !claimUsersOnly;
     if (this.requeueDue) return;
     this.requeueDue = true;
     queueMicrotask(() => {
+      const all = this.requeueAll;
       this.requeueDue = false;
-      for (const key of pendingKeys(this.cache.allPods(), this.deps.schedulerName)) this.queue.add(key);
+      this.requeueAll = false;
+      for (const key of pendingKeys(this.cache.allPods(), this.deps.schedulerName)) if (all || usesClaims(this.cache.pod(key))) this.queue.add(key);
     });
   }
 }
+
+const usesClaims = (pod: Pod | undefined): boolean => pod !== undefined && podClaimNames(pod).length > 0;

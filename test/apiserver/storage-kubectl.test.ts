@@ -60,6 +60,14 @@ describe.skipIf(!hasKubectl)('kubectl with storage', () => {
     expect(words(wideRow)).toEqual(['data', 'Bound', 'pv1', '5Gi', 'RWO,ROX', 'local-path', '<unset>', expect.stringMatching(/^\d+s$/), 'Filesystem']);
   });
 
+  it('applies a claim: created, then unchanged though the server filled in its class and volume mode', async () => {
+    const manifest = join(f.dir, 'claim.yaml');
+    await writeFile(manifest, ['apiVersion: v1', 'kind: PersistentVolumeClaim', 'metadata:', '  name: logs', 'spec:', '  accessModes: [ReadWriteOnce]', '  resources:', '    requests:', '      storage: 2Gi', ''].join('\n'));
+    expect(await kubectl('apply', '-f', manifest)).toEqual({ code: 0, stdout: 'persistentvolumeclaim/logs created\n', stderr: '' });
+    expect(await kubectl('apply', '-f', manifest)).toEqual({ code: 0, stdout: 'persistentvolumeclaim/logs unchanged\n', stderr: '' });
+    expect((await kubectl('get', 'pvc', 'logs', '-o', 'jsonpath={.spec.storageClassName} {.spec.volumeMode}')).stdout).toBe('local-path Filesystem');
+  });
+
   it('refuses a claim without access modes with kube\'s message', async () => {
     const manifest = join(f.dir, 'bad.json');
     await writeFile(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: { resources: { requests: { storage: '1Gi' } } } }));

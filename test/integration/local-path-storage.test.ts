@@ -58,4 +58,31 @@ describe('local-path volumes', () => {
     await c.api.delete({ ...claims, name: 'data' });
     await runUntil(c.clock, async () => (await c.api.list(volumes)).items.length === 0, 'the volume deleted with its claim');
   });
+
+  it('keeps a pod whose claim is missing pending, then binds it once a hand-made volume is bound to the claim; a Retain volume is Released after', async () => {
+    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 }));
+    await c.api.create(pods, podWith('app', 'manual'));
+    const condition = async () => (await c.api.get<Pod>({ ...pods, name: 'app' })).status?.conditions?.find((x) => x.type === 'PodScheduled');
+    const unschedulable = await runUntil(c.clock, condition, 'PodScheduled=False');
+    expect(unschedulable.message).toBe('0/2 nodes are available: persistentvolumeclaim "manual" not found.');
+
+    const pv: PersistentVolume = {
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'disk' },
+      spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/srv/disk' }, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['edge-2'] }] }] } } },
+    };
+    await c.api.create(volumes, pv);
+    await c.api.create(claims, { ...claim('manual'), spec: { ...claim('manual').spec, storageClassName: '' } });
+    expect(await runUntil(c.clock, async () => (await c.api.get<Pod>({ ...pods, name: 'app' })).spec.nodeName, 'the pod bound')).toBe('edge-2');
+    expect(await c.api.get<PersistentVolumeClaim>({ ...claims, name: 'manual' })).toMatchObject({ spec: { volumeName: 'disk' }, status: { phase: 'Bound', capacity: { storage: '10Gi' } } });
+
+    await c.api.delete({ ...pods, name: 'app' }, { gracePeriodSeconds: 0 });
+    await c.api.delete({ ...claims, name: 'manual' });
+    const released = await runUntil(c.clock, async () => {
+      const disk = await c.api.get<PersistentVolume>({ ...volumes, name: 'disk' });
+      return disk.status?.phase === 'Released' && disk;
+    }, 'the volume released');
+    expect(released.spec.persistentVolumeReclaimPolicy).toBe('Retain');
+    await pass(c.clock, 5_000);
+    expect((await c.api.get<PersistentVolume>({ ...volumes, name: 'disk' })).status?.phase).toBe('Released');
+  });
 });

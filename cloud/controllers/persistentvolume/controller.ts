@@ -25,6 +25,10 @@ async function startPersistentVolumeController(ctx: ControllerContext): Promise<
   const classes = new ObjectCache<StorageClass>();
   const nodes = new ObjectCache<Node>();
   const said = new Set<string>();
+  /** An object gone: the Events said about it may be said again of a new one of the same name. */
+  const forget = (uid: string | undefined): void => {
+    for (const key of [...said]) if (key.startsWith(`${uid}/`)) said.delete(key);
+  };
 
   const reconcile = async (key: string): Promise<void> => {
     const deps = { api, clock, events, said };
@@ -54,14 +58,15 @@ async function startPersistentVolumeController(ctx: ControllerContext): Promise<
       if (e.type === 'SYNCED') return;
       const { namespace, name, uid } = e.object.metadata;
       if (e.type !== 'DELETED') return loop.queue.add(claimKey(namespace, name));
-      for (const key of [...said]) if (key.startsWith(`${uid}/`)) said.delete(key);
+      forget(uid);
       for (const v of volumes.all()) if (v.spec.claimRef?.uid === uid) loop.queue.add(volumeKey(v.metadata.name));
     }),
     source(ctx.informers.of<PersistentVolume>({ resource: 'persistentvolumes' }), (e) => {
       volumes.apply(e);
       if (e.type === 'SYNCED') return;
-      const { name } = e.object.metadata;
+      const { name, uid } = e.object.metadata;
       if (e.type !== 'DELETED') loop.queue.add(volumeKey(name));
+      else forget(uid);
       const ref = e.object.spec?.claimRef;
       if (ref?.name) loop.queue.add(claimKey(ref.namespace, ref.name));
       // A volume that appears or frees up may be the one a waiting claim needs.
