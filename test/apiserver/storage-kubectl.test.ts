@@ -58,6 +58,11 @@ describe.skipIf(!hasKubectl)('kubectl with storage', () => {
     const [wideHeader, wideRow] = wide.stdout.split('\n');
     expect(wideHeader).toMatch(/^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+AGE\s+VOLUMEMODE$/);
     expect(words(wideRow)).toEqual(['data', 'Bound', 'pv1', '5Gi', 'RWO,ROX', 'local-path', '<unset>', expect.stringMatching(/^\d+s$/), 'Filesystem']);
+
+    const described = await kubectl('describe', 'pvc', 'data');
+    expect(described.stderr).toBe('');
+    expect(described.stdout).toMatch(/^StorageClass:\s+local-path$/m);
+    expect(described.stdout).toMatch(/^Volume:\s+pv1$/m);
   });
 
   it('applies a claim: created, then unchanged though the server filled in its class and volume mode', async () => {

@@ -76,7 +76,11 @@ async function startPersistentVolumeController(ctx: ControllerContext): Promise<
       classes.apply(e);
       if (e.type !== 'SYNCED') queueClaimsOfClass(e.object.metadata.name ?? '');
     }),
-    source(ctx.informers.of<Node>({ resource: 'nodes' }), (e) => nodes.apply(e)),
+    source(ctx.informers.of<Node>({ resource: 'nodes' }), (e) => {
+      nodes.apply(e);
+      // A claim promised to a node not seen yet is matched against its labels once it is.
+      if (e.type === 'ADDED') for (const c of claims.all()) if (!c.spec.volumeName && c.metadata.annotations?.[ANN_SELECTED_NODE] === e.object.metadata.name) loop.queue.add(claimKey(c.metadata.namespace, c.metadata.name));
+    }),
   ]);
   return { close: () => loop.close() };
 }
