@@ -7,6 +7,7 @@ import {
   clusterResources,
   createApiServer,
   ensureKubernetesService,
+  ensureDefaultStorageClass,
   ensureRuntimeClasses,
   ensureSystemNamespaces,
   startApiServer,
@@ -65,6 +66,7 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   await ensureSystemNamespaces(loopback);
   await ensureKubernetesService(loopback);
   await ensureRuntimeClasses(loopback);
+  await ensureDefaultStorageClass(loopback);
   const refused = refusals(o.counters, API_REFUSED, logger, 'refused a request');
   const server = await startApiServer({ handler: api.handle, gate: api.gate, host: o.host, port: o.port, tls: o.tls, tlsOnly: o.tlsOnly, refused, pages: dashboard.pages });
   return { api, loopback, server };

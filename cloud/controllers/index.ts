@@ -3,9 +3,11 @@ import type { Controller } from './controller.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { garbageCollector } from './garbage-collector/index.js';
+import { localPathProvisioner } from './local-path/index.js';
 import { namespaceController } from './namespace/index.js';
 import { podGarbageCollector } from './pod-gc/index.js';
 import { nodeLifecycleController } from './node-lifecycle/index.js';
+import { persistentVolumeController } from './persistentvolume/index.js';
 import { replicaSetController } from './replicaset/index.js';
 
 /** The controller-manager's loops, in start order; the garbage and namespace collectors work over every kind in `resources`. */
@@ -18,6 +20,8 @@ export function defaultControllers(resources: readonly ApiResource[]): Controlle
     garbageCollector([...resources]),
     namespaceController([...resources]),
     podGarbageCollector,
+    persistentVolumeController,
+    localPathProvisioner,
   ];
 }
 

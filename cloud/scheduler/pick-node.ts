@@ -41,6 +41,8 @@ export interface PickOptions {
   start?: number;
   /** The pod's requests, if the caller has them already. */
   requests?: PodRequests;
+  /** VolumeBinding's Filter (volume-binding.ts), run on nodes the other filters pass; empty when the node fits. */
+  volumeFilter?: (offer: Offer) => readonly string[];
 }
 
 export type Pick =
@@ -60,7 +62,7 @@ export type Pick =
  * `processed` says how many nodes were looked at, for the next pick's start.
  */
 export function pickNode(pod: Pod, nodes: readonly NodeInfo[], options: PickOptions = {}): Pick {
-  const { requests = podRequests(pod) } = options;
+  const { requests = podRequests(pod), volumeFilter } = options;
   const ask = askOf(pod, requests);
   const count = nodes.length;
   const enough = feasibleNodesToFind(count);
@@ -75,7 +77,11 @@ export function pickNode(pod: Pod, nodes: readonly NodeInfo[], options: PickOpti
     processed++;
     const info = nodes[i]!;
     const { offer, used } = info;
-    const failed = filter(ask, offer, used);
+    let failed = filter(ask, offer, used);
+    if (failed === FITS && volumeFilter) {
+      const volumeReasons = volumeFilter(offer);
+      if (volumeReasons.length > 0) failed = volumeReasons;
+    }
     if (failed === FITS) {
       feasible.push(info);
       anySoftTaint ||= offer.softTaints.length > 0;

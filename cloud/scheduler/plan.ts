@@ -5,6 +5,8 @@ import type { Backoff } from '../informer/key-queue.js';
 import { awaitsScheduling, isTerminal, sameSchedulingInputs } from './pending-pods.js';
 import { fitSignature, pickNode, unschedulableMessage, type NodeInfo } from './pick-node.js';
 import { podRequests, type PodRequests } from './pod-placement.js';
+import { afterPick, volumePreFilter, type VolumeLookup } from './volume-binding.js';
+import type { PersistentVolumeClaim } from '../../shared/storage-types.js';
 
 /**
  * The scheduler's decisions, each pure: what a watch event does to its cache and queue, which
@@ -68,7 +70,11 @@ export type ScheduleAction =
   /** No node fits: say why, mark it unschedulable and retry it after its backoff. */
   | { type: 'unschedulable'; message: string }
   /** Assume the pod on `node` and write the binding. */
-  | { type: 'bind'; node: string; requests: PodRequests };
+  | { type: 'bind'; node: string; requests: PodRequests }
+  /** The pod goes to `node` once its claims are bound there: tell them the node (selected-node) and wait. */
+  | { type: 'selectNode'; node: string; claims: readonly PersistentVolumeClaim[] }
+  /** Its claims know their node and are being bound: wait for them (their updates re-queue the pod). */
+  | { type: 'awaitVolumes' };
 
 export interface ScheduleInput {
   pod: Pod | undefined;
@@ -77,16 +83,23 @@ export interface ScheduleInput {
   /** Where this pick starts filtering (kube-scheduler's nextStartNodeIndex). */
   start: number;
   requestsOf?: (pod: Pod) => PodRequests;
+  /** Claims, volumes and classes, for pods that name claims (none: such pods are placed as if they named none). */
+  volumes?: VolumeLookup;
 }
 
 /** One pod's turn: where it goes, or why nowhere, and where the next pick starts. */
 export function planSchedule(input: ScheduleInput): { action: ScheduleAction; nextStart: number } {
   const { pod, nodes, start } = input;
   if (!pod || !awaitsScheduling(pod, input.schedulerName)) return { action: { type: 'drop' }, nextStart: start };
+  const volumes = input.volumes ? volumePreFilter(pod, input.volumes) : ({ type: 'none' } as const);
+  if (volumes.type === 'unschedulable' && nodes.length > 0) return { action: { type: 'unschedulable', message: `0/${nodes.length} nodes are available: ${volumes.message}.` }, nextStart: start };
   const requests = (input.requestsOf ?? podRequests)(pod);
-  const pick = pickNode(pod, nodes, { start, requests });
+  const pick = pickNode(pod, nodes, { start, requests, volumeFilter: volumes.type === 'check' ? volumes.filter : undefined });
   const nextStart = nodes.length === 0 ? 0 : (start + pick.processed) % nodes.length;
   if (pick.node === undefined) return { action: { type: 'unschedulable', message: unschedulableMessage(pick.nodes, pick.reasons) }, nextStart };
+  const then = afterPick(volumes);
+  if (then.type === 'selectNode') return { action: { type: 'selectNode', node: pick.node, claims: then.claims }, nextStart };
+  if (then.type === 'wait') return { action: { type: 'awaitVolumes' }, nextStart };
   return { action: { type: 'bind', node: pick.node, requests }, nextStart };
 }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
+import { STORAGE_GROUP, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { source, subscribeSources } from '../controllers/controller-loop.js';
@@ -49,7 +50,13 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const loop = new SchedulingLoop({ api, clock, logger, schedulerName, backoff: options.backoff ?? UNSCHEDULABLE_BACKOFF, reportUnschedulable });
   const stop = new AbortController();
   const worker = runWorker(loop.queue, (key) => loop.scheduleOne(key), stop.signal);
-  const sources = subscribeSources([source(informers.of<Node>({ resource: 'nodes' }), loop.onNode), source(informers.of<Pod>({ resource: 'pods' }), loop.onPod)]);
+  const sources = subscribeSources([
+    source(informers.of<Node>({ resource: 'nodes' }), loop.onNode),
+    source(informers.of<PersistentVolumeClaim>({ resource: 'persistentvolumeclaims' }), loop.onClaim),
+    source(informers.of<PersistentVolume>({ resource: 'persistentvolumes' }), loop.onVolume),
+    source(informers.of<StorageClass>({ resource: 'storageclasses', group: STORAGE_GROUP }), loop.onClass),
+    source(informers.of<Pod>({ resource: 'pods' }), loop.onPod),
+  ]);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

@@ -7,6 +7,8 @@ import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSchedule } from './plan.js';
 import { SchedulerCache } from './scheduler-cache.js';
 import type { ReportUnschedulable } from './unschedulable.js';
+import { VolumeCache } from './volume-cache.js';
+import { ANN_SELECTED_NODE, podClaimNames, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
 
 export interface SchedulingLoopDeps {
   api: ApiClient;
@@ -25,9 +27,11 @@ export interface SchedulingLoopDeps {
 export class SchedulingLoop {
   readonly queue: KeyQueue;
   private readonly cache = new SchedulerCache();
+  private readonly volumes = new VolumeCache();
   /** Where the next pick starts filtering (kube-scheduler's nextStartNodeIndex). */
   private nextStart = 0;
   private requeueDue = false;
+  private requeueAll = false;
 
   constructor(private readonly deps: SchedulingLoopDeps) {
     this.queue = new KeyQueue(deps.clock, deps.backoff);
@@ -54,16 +58,25 @@ export class SchedulingLoop {
     this.requeuePending();
   };
 
+  /** A claim, volume or class changed: pods waiting on volumes may go now (or learn why not). */
+  readonly onClaim = (event: CacheEvent<PersistentVolumeClaim>): void => void (this.volumes.onClaim(event) && this.requeuePending(true));
+  readonly onVolume = (event: CacheEvent<PersistentVolume>): void => void (this.volumes.onVolume(event) && this.requeuePending(true));
+  readonly onClass = (event: CacheEvent<StorageClass>): void => void (this.volumes.onClass(event) && this.requeuePending(true));
+
   /** Decides one pod now; returns the write it started, if any. */
   scheduleOne(key: string): Promise<void> | undefined {
     const { cache, deps } = this;
     const pod = cache.pod(key);
-    const plan = planSchedule({ pod, schedulerName: deps.schedulerName, nodes: cache.nodes.all, start: this.nextStart, requestsOf: (p) => cache.requestsOf(p) });
+    const plan = planSchedule({ pod, schedulerName: deps.schedulerName, nodes: cache.nodes.all, start: this.nextStart, requestsOf: (p) => cache.requestsOf(p), volumes: this.volumes });
     this.nextStart = plan.nextStart;
     const { action } = plan;
-    if (action.type === 'drop' || !pod) {
+    if (action.type === 'drop' || action.type === 'awaitVolumes' || !pod) {
       cache.unschedulable.delete(key);
       return void this.queue.forget(key);
+    }
+    if (action.type === 'selectNode') {
+      cache.unschedulable.delete(key);
+      return this.selectNode(key, action.node, action.claims);
     }
     if (action.type === 'unschedulable') {
       deps.logger.info('no node fits pod', { pod: key, message: action.message });
@@ -93,17 +106,41 @@ export class SchedulingLoop {
     }
   }
 
+  /** VolumeBinding's PreBind, its first half: the claims learn the node; their updates re-queue the pod, which binds once they are bound. */
+  private async selectNode(key: string, node: string, claims: readonly PersistentVolumeClaim[]): Promise<void> {
+    try {
+      for (const claim of claims) {
+        const { namespace, name, resourceVersion } = claim.metadata;
+        const patch = { metadata: { resourceVersion, annotations: { [ANN_SELECTED_NODE]: node } } };
+        await this.deps.api.patch({ resource: 'persistentvolumeclaims', namespace, name }, patch, 'merge');
+      }
+      this.queue.forget(key);
+      this.deps.logger.info('selected a node for the claims of a pod', { pod: key, node, claims: claims.map((c) => c.metadata.name) });
+    } catch (err) {
+      this.deps.logger.warn('could not select a node for claims', { pod: key, node, error: String(err) });
+      this.queue.addRateLimited(key);
+    }
+  }
+
   private retryUnschedulable(): void {
     for (const key of this.cache.unschedulable) this.queue.add(key);
   }
 
-  /** Re-queues every pending pod, once per turn however many nodes changed in it (a relist of 1,000 nodes is one walk). */
-  private requeuePending(): void {
+  /**
+   * Re-queues every pending pod (only those that name claims, for a change of claims, volumes
+   * or classes), once per turn however many objects changed in it (a relist of 1,000 nodes is one walk).
+   */
+  private requeuePending(claimUsersOnly = false): void {
+    this.requeueAll ||= !claimUsersOnly;
     if (this.requeueDue) return;
     this.requeueDue = true;
     queueMicrotask(() => {
+      const all = this.requeueAll;
       this.requeueDue = false;
-      for (const key of pendingKeys(this.cache.allPods(), this.deps.schedulerName)) this.queue.add(key);
+      this.requeueAll = false;
+      for (const key of pendingKeys(this.cache.allPods(), this.deps.schedulerName)) if (all || usesClaims(this.cache.pod(key))) this.queue.add(key);
     });
   }
 }
+
+const usesClaims = (pod: Pod | undefined): boolean => pod !== undefined && podClaimNames(pod).length > 0;

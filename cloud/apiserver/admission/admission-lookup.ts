@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../../shared/types.js';
-import type { AdmissionContext, ObjectLookup, ResourceDef } from '../kinds/registry.js';
+import type { AdmissionContext, ObjectListing, ObjectLookup, ResourceDef } from '../kinds/registry.js';
 import type { RestDeps } from '../rest/rest-context.js';
 
 /**
@@ -10,5 +10,6 @@ export async function admitCreateWithLookups(deps: RestDeps, def: ResourceDef, o
   const hook = def.strategy?.admitCreate;
   if (!hook || ctx.operation !== 'create') return;
   const lookup: ObjectLookup = (other, namespace, name) => deps.storage.find(other, namespace, name);
-  await hook(obj, { ...ctx, lookup });
+  const list: ObjectListing = async (other, namespace) => (await deps.storage.list(other, namespace)).items;
+  await hook(obj, { ...ctx, lookup, list });
 }

@@ -1,6 +1,7 @@
 import type { RuntimeClass } from '../../../shared/config-types.js';
 import { isKedgeError } from '../../../shared/errors.js';
 import type { Service } from '../../../shared/service-types.js';
+import { ANN_DEFAULT_CLASS, LOCAL_PATH_PROVISIONER, STORAGE_GROUP, type StorageClass } from '../../../shared/storage-types.js';
 import type { Namespace } from '../../../shared/types.js';
 import type { ApiClient } from '../../client/client.js';
 import { firstServiceIP } from './service-ranges.js';
@@ -59,5 +60,29 @@ export async function ensureRuntimeClasses(client: ApiClient): Promise<void> {
     } catch (err) {
       if (!isKedgeError(err, 'AlreadyExists')) throw err;
     }
+  }
+}
+
+/** The StorageClass every kedge cluster has: the local-path provisioner's, the default. */
+export const LOCAL_PATH_CLASS = 'local-path';
+
+/**
+ * Creates the default StorageClass `local-path` (rancher.io/local-path, WaitForFirstConsumer,
+ * Delete) when it does not exist. Idempotent; run at every cloud start: a class that exists is
+ * left as it is (a user may have changed it, or taken its default mark away).
+ */
+export async function ensureDefaultStorageClass(client: ApiClient): Promise<void> {
+  const sc: StorageClass = {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: LOCAL_PATH_CLASS, annotations: { [ANN_DEFAULT_CLASS]: 'true' } },
+    provisioner: LOCAL_PATH_PROVISIONER,
+    reclaimPolicy: 'Delete',
+    volumeBindingMode: 'WaitForFirstConsumer',
+  };
+  try {
+    await client.create<StorageClass>({ resource: 'storageclasses', group: STORAGE_GROUP }, sc);
+  } catch (err) {
+    if (!isKedgeError(err, 'AlreadyExists')) throw err;
   }
 }

@@ -46,8 +46,12 @@ export interface ResourceStrategy {
 /** Reads one stored object of any kind; undefined when there is none. */
 export type ObjectLookup = (def: ResourceDef, namespace: string | undefined, name: string) => Promise<KubeObject | undefined>;
 
+/** Lists the stored objects of a kind (in one namespace, or all). */
+export type ObjectListing = (def: ResourceDef, namespace?: string) => Promise<KubeObject[]>;
+
 export interface LookupContext extends AdmissionContext {
   lookup: ObjectLookup;
+  list: ObjectListing;
 }
 
 export interface PrepareContext extends AdmissionContext {

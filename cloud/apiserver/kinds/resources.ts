@@ -10,6 +10,7 @@ import { normalizeNodeQuantities, validateNodeQuantities } from '../admission/qu
 import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
 import { endpointsResource, serviceResource } from './service-resource.js';
+import { storageResources } from './storage-resources.js';
 
 /**
  * The resource table. Adding a kind (Deployments, Services, …) is one more entry here,
@@ -60,6 +61,7 @@ export const coreResources: ResourceDef[] = [
   endpointsResource,
   ...appsResources,
   ...configResources,
+  ...storageResources,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */
