@@ -6,7 +6,7 @@ import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerLoop, source } from '../controller-loop.js';
-import { ObjectCache } from '../object-cache.js';
+import { newerCopy, ObjectCache } from '../object-cache.js';
 import { Expectations } from '../replicaset/index.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyJobActions, removeTrackingFinalizer } from './apply.js';
@@ -20,10 +20,6 @@ const ORPHAN = 'orphan-pod:';
 
 /** Runs every Job's pods to completion (kube's Job controller, with its TTL-after-finished part). */
 export const jobController: Controller = { name: 'job', start: startJobController };
-
-/** The newer of two copies of an object (resourceVersions are the store's revision). */
-const newer = (a: Job | undefined, b: Job | undefined): Job | undefined =>
-  !a || !b || a.metadata.uid !== b.metadata.uid ? a : Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion) ? b : a;
 
 async function startJobController(ctx: ControllerContext): Promise<RunningController> {
   const { api, clock, timing, events } = ctx;
@@ -44,7 +40,7 @@ async function startJobController(ctx: ControllerContext): Promise<RunningContro
   const reconcile = async (key: string): Promise<void> => {
     if (key.startsWith(ORPHAN)) return releaseOrphan(key);
     const { namespace, name } = splitKey(key);
-    const job = newer(jobs.get(namespace, name), written.get(key));
+    const job = newerCopy(jobs.get(namespace, name), written.get(key));
     if (!job) {
       written.delete(key);
       return expectations.forget(key);
