@@ -52,6 +52,16 @@ describe.skipIf(!hasKubectl)('kubectl with batch/v1 on an edge', () => {
     expect(cjRow.split(/\s{2,}/).slice(0, 4)).toEqual(['cronjob.batch/tick', '*/1 * * * *', '<none>', 'False']);
   });
 
+  it('kubectl apply -f examples/job.yaml, then describe', async () => {
+    const manifest = join(import.meta.dirname, '../../examples/job.yaml');
+    expect((await kubectl('create', 'namespace', 'examples')).code).toBe(0);
+    expect(await kubectl('apply', '-n', 'examples', '-f', manifest)).toMatchObject({ code: 0, stdout: 'job.batch/pi created\ncronjob.batch/hello created\n' });
+    expect((await kubectl('wait', '-n', 'examples', '--for=condition=complete', 'job/pi', '--timeout=30s')).code).toBe(0);
+    const described = await kubectl('describe', '-n', 'examples', 'job', 'pi');
+    expect(described.stderr).toBe('');
+    expect(described.stdout).toMatch(/Pods Statuses:\s+0 Active \(0 Ready\) \/ 1 Succeeded \/ 0 Failed/);
+  });
+
   it('kubectl delete job takes its pods with it', async () => {
     expect(await kubectl('delete', 'job', 'pi')).toMatchObject({ code: 0, stdout: 'job.batch "pi" deleted\n' });
     const gone = await kubectl('wait', '--for=delete', 'pod', '-l', 'job-name=pi', '--timeout=30s');
