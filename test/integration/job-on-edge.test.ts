@@ -104,4 +104,34 @@ describe('Jobs on edges', () => {
     expect(done.status).toMatchObject({ succeeded: 1, failed: 0 });
     await runUntil(c.clock, async () => (await c.api.list<Pod>(pods)).items.length === 0, 'the deleted pod gone once counted');
   });
+
+  it('a pod evicted from an unreachable edge counts as failed once and is replaced elsewhere (TerminatingOrFailed)', async () => {
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2, timing: { keepaliveMs: 1_000 } });
+    const c = cluster;
+    const evictable = job('evicted', ['sleep', '30']);
+    evictable.spec.template.metadata = {};
+    evictable.spec.template.spec.tolerations = [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }];
+    await c.api.create(jobs, evictable);
+    const first = await runUntil(c.clock, async () => (await c.api.list<Pod>(pods)).items.find((p) => p.status?.phase === 'Running'), 'the pod Running');
+    const node = first.spec.nodeName!;
+    c.cut(node);
+    const met = await runUntil(c.clock, async () => {
+      const j = await c.api.get<Job>({ ...jobs, name: 'evicted' });
+      return condition(j, 'SuccessCriteriaMet') && j;
+    }, 'the replacement to succeed', { stepMs: 500, budgetMs: 5 * 60_000 });
+    // As in kube 1.32, Complete waits until no pod is terminating: the evicted one is, until its edge is back.
+    expect(met.status).toMatchObject({ succeeded: 1, failed: 1, terminating: 1 });
+    expect(condition(met, 'Complete')).toBe(false);
+    const replacement = (await c.api.list<Pod>(pods)).items.find((p) => p.metadata.uid !== first.metadata.uid);
+    expect(replacement?.spec.nodeName).not.toBe(node);
+
+    // The evicted pod succeeded on its edge meanwhile; after heal the edge says so, and nothing is counted again.
+    c.heal(node);
+    const done = await runUntil(c.clock, async () => {
+      const j = await c.api.get<Job>({ ...jobs, name: 'evicted' });
+      return condition(j, 'Complete') && j;
+    }, 'the Job Complete after heal');
+    expect(done.status).toMatchObject({ succeeded: 1, failed: 1, terminating: 0 });
+    expect((await c.api.list<Pod>(pods)).items.map((p) => p.metadata.uid)).toEqual([replacement!.metadata.uid]);
+  });
 });
