@@ -134,4 +134,25 @@ describe('Jobs on edges', () => {
     expect(done.status).toMatchObject({ succeeded: 1, failed: 1, terminating: 0 });
     expect((await c.api.list<Pod>(pods)).items.map((p) => p.metadata.uid)).toEqual([replacement!.metadata.uid]);
   });
+
+  it('a failing Job retries after the back-off, then Fails past backoffLimit; a finished Job goes after its TTL', async () => {
+    cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 1 });
+    const c = cluster;
+    await c.api.create(jobs, job('flaky', ['sh', '-c', 'sleep 1; exit 3'], { backoffLimit: 1, ttlSecondsAfterFinished: 30 }));
+    const failed = await runUntil(c.clock, async () => {
+      const j = await c.api.get<Job>({ ...jobs, name: 'flaky' });
+      return condition(j, 'Failed') && j;
+    }, 'the Job Failed', { stepMs: 200 });
+    expect(failed.status).toMatchObject({ failed: 2, succeeded: 0 });
+    expect(failed.status?.conditions?.find((x) => x.type === 'Failed')).toMatchObject({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' });
+    const [a, b] = (await c.api.list<Pod>(pods)).items.sort((x, y) => Date.parse(x.metadata.creationTimestamp!) - Date.parse(y.metadata.creationTimestamp!));
+    const firstEnd = Date.parse(a!.status!.containerStatuses![0]!.state.terminated!.finishedAt!);
+    // The second pod waited out the 10 s back-off after the first failure.
+    expect(Date.parse(b!.metadata.creationTimestamp!) - firstEnd).toBeGreaterThanOrEqual(9_000);
+    expect(b!.status?.containerStatuses?.[0]?.state.terminated?.exitCode).toBe(3);
+
+    const failedAt = Date.parse(failed.status!.conditions!.find((x) => x.type === 'Failed')!.lastTransitionTime!);
+    await runUntil(c.clock, async () => (await c.api.list<Job>(jobs)).items.length === 0 && (await c.api.list<Pod>(pods)).items.length === 0, 'the Job and its pods gone after the TTL');
+    expect(c.clock.now() - failedAt).toBeGreaterThanOrEqual(30_000);
+  });
 });
