@@ -2,6 +2,8 @@ import type { ApiResource } from '../client/api-resource.js';
 import type { Controller } from './controller.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
+import { cronJobController } from './cronjob/index.js';
+import { jobController } from './job/index.js';
 import { garbageCollector } from './garbage-collector/index.js';
 import { localPathProvisioner } from './local-path/index.js';
 import { namespaceController } from './namespace/index.js';
@@ -16,6 +18,8 @@ export function defaultControllers(resources: readonly ApiResource[]): Controlle
     nodeLifecycleController,
     deploymentController(),
     replicaSetController(),
+    jobController,
+    cronJobController,
     endpointsController,
     garbageCollector([...resources]),
     namespaceController([...resources]),

@@ -35,3 +35,9 @@ export class ObjectCache<T extends KubeObject> {
     return n;
   }
 }
+
+/** The newer of two copies of one object (resourceVersions are the store's revision); `a` when they are not the same object. */
+export function newerCopy<T extends KubeObject>(a: T | undefined, b: T | undefined): T | undefined {
+  if (!a || !b || a.metadata.uid !== b.metadata.uid) return a;
+  return Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion) ? b : a;
+}

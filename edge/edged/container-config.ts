@@ -113,5 +113,7 @@ export function containerConfig(pod: Pod, container: Container, attempt: number,
   if (container.command) config.command = expand(container.command);
   if (container.args) config.args = expand(container.args);
   if (container.workingDir) config.workingDir = container.workingDir;
+  if (container.stdin === true) config.stdin = true;
+  if (container.tty === true) config.tty = true;
   return { config, unset };
 }

@@ -30,6 +30,9 @@ export interface ContainerConfig {
   args?: string[];
   env?: Record<string, string>;
   workingDir?: string;
+  /** The container keeps a stdin open, or has a tty: a shell or REPL waits on it instead of ending. */
+  stdin?: boolean;
+  tty?: boolean;
   /** 0 for the first run of this container in this pod, then 1, 2, ... */
   attempt: number;
   annotations?: Record<string, string>;

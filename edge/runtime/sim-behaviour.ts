@@ -1,4 +1,5 @@
 import type { ContainerInfo } from './runtime.js';
+import type { CommandEnd } from './sim-command.js';
 
 /**
  * How a simulated container behaves, read from its pod's annotations (docs/runtime-sim.md):
@@ -38,22 +39,27 @@ export function parseDuration(text: string | undefined): number | undefined {
 }
 
 /**
- * The behaviour its pod's annotations ask for. Their durations are cluster time, like every
- * other duration in kedge: divided by `timeScale` (--time-scale).
+ * The behaviour its pod's annotations ask for, else how its command ends (`command`, from
+ * sim-command.ts). Durations are cluster time, like every other duration in kedge: divided by
+ * `timeScale` (--time-scale).
  */
-export function behaviourFrom(annotations: Record<string, string> | undefined, defaultStartMs: number, timeScale = 1): SimBehaviour {
+export function behaviourFrom(annotations: Record<string, string> | undefined, defaultStartMs: number, timeScale = 1, command?: CommandEnd): SimBehaviour {
   const a = annotations ?? {};
   const duration = (key: string): number | undefined => {
     const ms = parseDuration(a[key]);
     return ms === undefined ? undefined : Math.round(ms / timeScale);
   };
+  // A container annotated to crash ends as annotated, whatever its command says.
+  if (duration(ANNOTATIONS.crashAfter) !== undefined) command = undefined;
   const code = Number(a[ANNOTATIONS.exitCode]);
+  const annotatedCode = Number.isInteger(code) && code >= 0 && code <= 255 && a[ANNOTATIONS.exitCode]?.trim() ? code : undefined;
   const behaviour: SimBehaviour = {
     startDelayMs: duration(ANNOTATIONS.startDelay) ?? defaultStartMs,
-    exitCode: Number.isInteger(code) && code >= 0 && code <= 255 && a[ANNOTATIONS.exitCode]?.trim() ? code : 1,
+    exitCode: annotatedCode ?? command?.exitCode ?? 1,
     readyAfterMs: duration(ANNOTATIONS.readyAfter) ?? 0,
   };
-  const crashAfterMs = duration(ANNOTATIONS.crashAfter);
+  const commandMs = command === undefined ? undefined : Math.round(command.afterMs / timeScale);
+  const crashAfterMs = duration(ANNOTATIONS.crashAfter) ?? commandMs;
   if (crashAfterMs !== undefined) behaviour.crashAfterMs = crashAfterMs;
   const readyFlapMs = duration(ANNOTATIONS.readyFlap);
   if (readyFlapMs) behaviour.readyFlapMs = readyFlapMs;

@@ -7,6 +7,7 @@ import { jsonDocument } from '../../shared/recovering-read.js';
 import { JsonStateFile } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 import { simLogLines } from './sim-logs.js';
+import { commandEnd } from './sim-command.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
 import { podSubnet, type PodSubnet } from './pod-subnet.js';
 
@@ -110,7 +111,7 @@ export class SimRuntime implements Runtime {
       attempt: config.attempt,
       image: config.image ?? '',
       createdAt: this.options.clock.now(),
-      behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale),
+      behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale, commandEnd(config)),
     };
     this.state.containers.push(record);
     await this.save();

@@ -16,7 +16,7 @@ describe('discovery', () => {
     expect((await f.json('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0' }] });
     const groups = await f.json<{ kind: string; groups: { name: string }[] }>('GET', '/apis');
     expect(groups.body.kind).toBe('APIGroupList');
-    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io']);
+    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io']);
     const v1 = await f.json<{ kind: string; groupVersion: string; resources: ResourceEntry[] }>('GET', '/api/v1');
     expect(v1.body.kind).toBe('APIResourceList');
     expect(v1.body.groupVersion).toBe('v1');
@@ -41,6 +41,6 @@ describe('discovery', () => {
     expect(coordination.body.resources).toEqual([expect.objectContaining({ name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease' })]);
     const node = await f.json<{ resources: ResourceEntry[] }>('GET', '/apis/node.k8s.io/v1');
     expect(node.body.resources).toEqual([expect.objectContaining({ name: 'runtimeclasses', singularName: 'runtimeclass', namespaced: false, kind: 'RuntimeClass' })]);
-    expect((await f.json('GET', '/apis/batch/v1')).status).toBe(404);
+    expect((await f.json('GET', '/apis/widgets.example.com/v1')).status).toBe(404);
   });
 });

@@ -45,7 +45,7 @@ function validateWorkloadSpec(spec: WorkloadSpec, kind: string): StatusCause[] {
   return [...causes, ...validateTemplateSpec(template)];
 }
 
-function validateExpressions(selector: LabelSelector): StatusCause[] {
+export function validateExpressions(selector: LabelSelector): StatusCause[] {
   const causes: StatusCause[] = [];
   (selector.matchExpressions ?? []).forEach((r, i) => {
     const at = `spec.selector.matchExpressions[${i}]`;
@@ -61,10 +61,15 @@ function validateExpressions(selector: LabelSelector): StatusCause[] {
   return causes;
 }
 
-/** The pod spec, validated as a pod's, with field paths under spec.template. Pods of a workload always restart. */
-function validateTemplateSpec(template: PodTemplateSpec): StatusCause[] {
+/** The pod spec of a template, validated as a pod's, with field paths under `at` (spec.template). */
+export function templatePodCauses(template: PodTemplateSpec, at = 'spec.template'): StatusCause[] {
   const asPod = { metadata: template.metadata ?? {}, spec: template.spec } as Parameters<NonNullable<typeof podStrategy.validate>>[0];
-  const causes = (podStrategy.validate?.(asPod, { now: 0, operation: 'create' }) ?? []).map((c) => ({ ...c, field: c.field ? `spec.template.${c.field}` : c.field }));
+  return (podStrategy.validate?.(asPod, { now: 0, operation: 'create' }) ?? []).map((c) => ({ ...c, field: c.field ? `${at}.${c.field}` : c.field }));
+}
+
+/** The pod spec, validated as a pod's. Pods of a workload always restart. */
+function validateTemplateSpec(template: PodTemplateSpec): StatusCause[] {
+  const causes = templatePodCauses(template);
   const policy = template.spec?.restartPolicy;
   if (policy !== undefined && policy !== 'Always') {
     causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Always"`, field: 'spec.template.spec.restartPolicy' });
@@ -102,7 +107,7 @@ function intOrPercent(field: string, value: IntOrPercent | undefined): StatusCau
 
 const isZero = (v: IntOrPercent | undefined): boolean => v === 0 || v === '0%';
 
-function nonNegative(field: string, value: unknown): StatusCause[] {
+export function nonNegative(field: string, value: unknown): StatusCause[] {
   if (value === undefined) return [];
   if (typeof value !== 'number' || !Number.isInteger(value)) return [invalidValue(field, value, 'must be an integer')];
   return value < 0 ? [invalidValue(field, value, 'must be greater than or equal to 0')] : [];

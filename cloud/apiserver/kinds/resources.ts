@@ -1,5 +1,6 @@
 import type { Namespace, Node } from '../../../shared/types.js';
 import { appsResources } from './apps-resources.js';
+import { batchResources } from './batch-resources.js';
 import { configMapResource, secretResource } from './config-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
@@ -60,6 +61,7 @@ export const coreResources: ResourceDef[] = [
   serviceResource,
   endpointsResource,
   ...appsResources,
+  ...batchResources,
   ...configResources,
   ...storageResources,
 ];

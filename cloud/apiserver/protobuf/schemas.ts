@@ -30,7 +30,7 @@ const OwnerReference: Schema = [
   [7, 'blockOwnerDeletion', 'bool', 'pointer'],
 ];
 
-const ObjectMeta: Schema = [
+export const ObjectMeta: Schema = [
   [1, 'name', 'string'],
   [2, 'generateName', 'string'],
   [3, 'namespace', 'string'],
@@ -52,7 +52,7 @@ const LabelSelectorRequirement: Schema = [
   [3, 'values', { list: 'string' }],
 ];
 
-const LabelSelector: Schema = [
+export const LabelSelector: Schema = [
   [1, 'matchLabels', { map: 'string' }],
   [2, 'matchExpressions', { list: LabelSelectorRequirement }],
 ];
@@ -114,7 +114,7 @@ const PodSpec: Schema = [
   [29, 'runtimeClassName', 'string'],
 ];
 
-const PodTemplateSpec: Schema = [
+export const PodTemplateSpec: Schema = [
   [1, 'metadata', ObjectMeta],
   [2, 'spec', PodSpec],
 ];
