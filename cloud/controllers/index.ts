@@ -1,5 +1,6 @@
 import type { ApiResource } from '../client/api-resource.js';
 import type { Controller } from './controller.js';
+import { daemonSetController } from './daemonset/index.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { garbageCollector } from './garbage-collector/index.js';
@@ -14,6 +15,7 @@ export function defaultControllers(resources: readonly ApiResource[]): Controlle
     nodeLifecycleController,
     deploymentController(),
     replicaSetController(),
+    daemonSetController(),
     endpointsController,
     garbageCollector([...resources]),
     namespaceController([...resources]),

@@ -6,14 +6,14 @@ import { age } from '../rest/tables.js';
 
 /** `kubectl get deployments` / `replicasets` columns, as kube-apiserver's printDeployment and printReplicaSet. */
 
-const wideColumns = [
+export const wideColumns = [
   { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.' },
   { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.' },
   { name: 'Selector', type: 'string', priority: 1, description: 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.' },
 ];
 
 /** CONTAINERS, IMAGES and SELECTOR cells. */
-function wideCells(template: PodTemplateSpec | undefined, selector: LabelSelector | undefined): string[] {
+export function wideCells(template: PodTemplateSpec | undefined, selector: LabelSelector | undefined): string[] {
   const containers = template?.spec?.containers ?? [];
   return [
     containers.map((c) => c.name).join(','),

@@ -1,0 +1,73 @@
+import type { DaemonSet } from '../../../shared/daemonset-types.js';
+import type { Node, Pod } from '../../../shared/types.js';
+import { isPodAvailable, isPodReady } from '../replicaset/pod-state.js';
+import { CONTROLLER_REVISION_HASH_LABEL } from '../../../shared/daemonset-types.js';
+import { nodeShouldRunDaemonPod, targetNodeOf } from './node-fit.js';
+
+/** The manage loop of the DaemonSet controller (podsShouldBeOnNode): which nodes need a pod, which pods must go. Pure. */
+
+export interface NodeChanges {
+  /** Nodes to create a daemon pod on. */
+  create: string[];
+  delete: Pod[];
+}
+
+/** The DaemonSet's pods by the node each runs on or is pinned to; pods with no node are left out. */
+export function podsByNode(pods: readonly Pod[]): Map<string, Pod[]> {
+  const out = new Map<string, Pod[]>();
+  for (const pod of pods) {
+    const node = targetNodeOf(pod);
+    if (node !== undefined) out.set(node, [...(out.get(node) ?? []), pod]);
+  }
+  return out;
+}
+
+export interface ManageInput {
+  ds: DaemonSet;
+  nodes: readonly Node[];
+  byNode: ReadonlyMap<string, Pod[]>;
+  hash: string;
+  /** RollingUpdate with maxSurge: an old and a new pod may share a node for a while. */
+  allowSurge: boolean;
+  minReadyMs: number;
+  now: number;
+}
+
+export function manageNodes(input: ManageInput): NodeChanges {
+  const out: NodeChanges = { create: [], delete: [] };
+  for (const node of input.nodes) {
+    const name = node.metadata.name ?? '';
+    const pods = input.byNode.get(name) ?? [];
+    const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, input.ds);
+    const live = pods.filter((p) => !p.metadata.deletionTimestamp);
+    if (shouldRun && pods.length === 0) out.create.push(name);
+    else if (shouldContinueRunning) out.delete.push(...excessPods(input, live));
+    else out.delete.push(...live);
+  }
+  return out;
+}
+
+/** Failed pods go; of the rest one stays (the oldest), or with surge an old ready pod beside a new one not yet available. */
+function excessPods(input: ManageInput, live: readonly Pod[]): Pod[] {
+  const failed = live.filter((p) => p.status?.phase === 'Failed');
+  const running = byAge(live.filter((p) => p.status?.phase !== 'Failed'));
+  if (!input.allowSurge) return [...failed, ...running.slice(1)];
+  const extra: Pod[] = [];
+  let oldestNew: Pod | undefined;
+  let oldestOld: Pod | undefined;
+  for (const pod of running) {
+    const isNew = pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === input.hash;
+    if (isNew && !oldestNew) oldestNew = pod;
+    else if (!isNew && !oldestOld) oldestOld = pod;
+    else extra.push(pod);
+  }
+  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, input.minReadyMs, input.now))) extra.push(oldestOld);
+  return [...failed, ...extra];
+}
+
+/** podByCreationTimestampAndPhase: scheduled before unscheduled, then oldest first, then by name. */
+export function byAge(pods: readonly Pod[]): Pod[] {
+  const created = (p: Pod): number => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
+  const unscheduled = (p: Pod): number => (p.spec.nodeName ? 0 : 1);
+  return [...pods].sort((a, b) => unscheduled(a) - unscheduled(b) || created(a) - created(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+}
