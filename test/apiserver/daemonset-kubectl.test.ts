@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningController } from '../../cloud/controllers/controller.js';
@@ -13,27 +12,12 @@ import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
 import { withInformers } from '../support/controller-context.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';
 
-const manifest = `apiVersion: apps/v1
-kind: DaemonSet
-metadata:
-  name: agent
-spec:
-  selector:
-    matchLabels: {app: agent}
-  template:
-    metadata:
-      labels: {app: agent}
-    spec:
-      nodeSelector: {kedge.io/role: edge}
-      containers:
-      - name: agent
-        image: kedge.io/agent:1
-`;
+const manifest = join(import.meta.dirname, '../../examples/daemonset.yaml');
 
 const edgeNode = (name: string): Node => ({
   apiVersion: 'v1',
   kind: 'Node',
-  metadata: { name, labels: { 'kedge.io/role': 'edge' } },
+  metadata: { name, labels: { 'node-role.kubernetes.io/edge': '' } },
   status: { conditions: [{ type: 'Ready', status: 'True' }] },
 });
 
@@ -69,9 +53,7 @@ describe.skipIf(!hasKubectl)('kubectl with DaemonSets', () => {
   });
 
   it('applies a DaemonSet and waits with rollout status', async () => {
-    const file = join(f.dir, 'agent.yaml');
-    await writeFile(file, manifest);
-    expect(await kubectl('apply', '-f', file)).toMatchObject({ code: 0, stdout: 'daemonset.apps/agent created\n' });
+    expect(await kubectl('apply', '-f', manifest)).toMatchObject({ code: 0, stdout: 'daemonset.apps/agent created\n' });
     await rolledOut();
   });
 
@@ -80,24 +62,24 @@ describe.skipIf(!hasKubectl)('kubectl with DaemonSets', () => {
     expect(r.stderr).toBe('');
     const [header, row] = r.stdout.trim().split('\n');
     expect(header!.split(/\s{2,}/)).toEqual(['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
-    expect(row!.split(/\s{2,}/)).toEqual(['agent', '2', '2', '2', '2', '2', 'kedge.io/role=edge', expect.stringMatching(/^\d+s$/), 'agent', 'kedge.io/agent:1', 'app=agent']);
+    expect(row!.split(/\s{2,}/)).toEqual(['agent', '2', '2', '2', '2', '2', 'node-role.kubernetes.io/edge=', expect.stringMatching(/^\d+s$/), 'agent', 'kedge.io/agent:1.0', 'app=agent']);
     const pins = await kubectl('get', 'pods', '-l', 'app=agent', '-o', 'jsonpath={range .items[*]}{.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]}{"\\n"}{end}');
     expect(pins.stdout.trim().split('\n').sort()).toEqual(['edge-1', 'edge-2']);
     expect((await kubectl('describe', 'ds', 'agent')).stdout).toMatch(/Desired Number of Nodes Scheduled: 2/);
   });
 
   it('rolls out a new image, shows the history and undoes it', async () => {
-    expect(await kubectl('set', 'image', 'ds/agent', 'agent=kedge.io/agent:2')).toMatchObject({ code: 0, stdout: 'daemonset.apps/agent image updated\n' });
+    expect(await kubectl('set', 'image', 'ds/agent', 'agent=kedge.io/agent:2.0')).toMatchObject({ code: 0, stdout: 'daemonset.apps/agent image updated\n' });
     await rolledOut();
     const history = await kubectl('rollout', 'history', 'ds/agent');
     expect(history.stderr).toBe('');
     expect(history.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)[0])).toEqual(['daemonset.apps/agent', 'REVISION', '1', '2']);
-    expect((await kubectl('rollout', 'history', 'ds/agent', '--revision=1')).stdout).toContain('kedge.io/agent:1');
+    expect((await kubectl('rollout', 'history', 'ds/agent', '--revision=1')).stdout).toContain('kedge.io/agent:1.0');
 
     expect(await kubectl('rollout', 'undo', 'ds/agent')).toMatchObject({ code: 0, stdout: 'daemonset.apps/agent rolled back\n' });
     await rolledOut();
     const images = await kubectl('get', 'pods', '-l', 'app=agent', '-o', 'jsonpath={.items[*].spec.containers[0].image}');
-    expect(images.stdout.split(' ')).toEqual(['kedge.io/agent:1', 'kedge.io/agent:1']);
+    expect(images.stdout.split(' ')).toEqual(['kedge.io/agent:1.0', 'kedge.io/agent:1.0']);
     const after = await kubectl('rollout', 'history', 'ds/agent');
     expect(after.stdout.trim().split('\n').slice(2).map((l) => l.trim().split(/\s+/)[0])).toEqual(['2', '3']);
 

@@ -4,17 +4,9 @@ import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { pass, runUntil } from '../support/settle.js';
+import { newAgent } from '../controllers/daemonset/fixtures.js';
 
 const dsRef = { resource: 'daemonsets', group: 'apps', namespace: 'default' };
-const agent: DaemonSet = {
-  apiVersion: 'apps/v1',
-  kind: 'DaemonSet',
-  metadata: { name: 'agent' },
-  spec: {
-    selector: { matchLabels: { app: 'agent' } },
-    template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'kedge.io/agent:1' }] } },
-  },
-};
 const plain: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'plain' }, spec: { nodeName: 'edge-1', containers: [{ name: 'main', image: 'kedge.io/app:1' }] } };
 
 const isRunning = (p: Pod): boolean => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp;
@@ -40,7 +32,7 @@ describe('a DaemonSet on the edges', () => {
       return placed.size === nodes.length && nodes.every((n) => placed.get(n)?.length === 1 && isRunning(placed.get(n)![0]!));
     };
 
-    await c.api.create(dsRef, agent);
+    await c.api.create(dsRef, newAgent());
     await runUntil(c.clock, onePerNode(['edge-1', 'edge-2']), 'one Running agent pod on each edge');
     await runUntil(c.clock, async () => {
       const s = (await c.api.get<DaemonSet>({ ...dsRef, name: 'agent' })).status;

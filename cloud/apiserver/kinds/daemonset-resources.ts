@@ -1,7 +1,7 @@
 import type { ControllerRevision, DaemonSet } from '../../../shared/daemonset-types.js';
 import { TEMPLATE_GENERATION_ANNOTATION } from '../../../shared/daemonset-types.js';
 import { defaultDaemonSet } from '../../client/daemonset-defaults.js';
-import { sameTemplate } from '../../controllers/deployment/hash.js';
+import { sameTemplate } from '../../client/template-equality.js';
 import { normalizePodSpecQuantities } from '../admission/quantity-validation.js';
 import { APPS_GROUP } from './apps-resources.js';
 import { controllerRevisionPrinter, daemonSetPrinter } from './daemonset-printers.js';

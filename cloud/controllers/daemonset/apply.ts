@@ -6,7 +6,7 @@ import { adoptPatch, controllerRefTo, releasePatch } from '../controller-ref.js'
 import type { EventRecorder } from '../events.js';
 import type { Expectations } from '../replicaset/expectations.js';
 import { templateOfRevision } from './history.js';
-import { sameTemplate } from '../deployment/hash.js';
+import { sameTemplate } from '../../client/template-equality.js';
 import type { DaemonSetAction } from './plan.js';
 
 /** The thin apply of a DaemonSet pass: API writes, expectations and Events; nothing decided here. */
@@ -106,6 +106,9 @@ async function deletePods(deps: DaemonSetApplyDeps, ds: DaemonSet, key: string, 
   const failures = await Promise.all(
     pods.map(async (pod) => {
       const { namespace, name, uid } = pod.metadata;
+      if (pod.status?.phase === 'Failed') {
+        deps.events.record(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${namespace}/${name} on node ${pod.spec.nodeName ?? ''}, will try to kill it`);
+      }
       try {
         await deps.api.delete({ resource: 'pods', namespace, name }, { preconditions: { uid } });
         deps.events.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);

@@ -23,6 +23,20 @@ export function ds(spec: Partial<DaemonSetSpec> = {}, image = 'agent:1', generat
   };
 }
 
+/** A DaemonSet `agent` as a user would create it (no server-set fields). */
+export function newAgent(strategy?: DaemonSetSpec['updateStrategy']): DaemonSet {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'kedge.io/agent:1' }] } },
+      ...(strategy ? { updateStrategy: strategy } : {}),
+    },
+  };
+}
+
 export function node(name: string, o: { labels?: Record<string, string>; taints?: Taint[] } = {}): Node {
   return { metadata: { name, labels: o.labels ?? {} }, spec: { taints: o.taints ?? [] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
 }
