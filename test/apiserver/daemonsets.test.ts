@@ -136,3 +136,42 @@ describe('apps/v1 DaemonSets and ControllerRevisions in the apiserver', () => {
     expect(changed.body.message).toContain('field is immutable');
   });
 });
+
+describe('odd DaemonSet and ControllerRevision bodies', () => {
+  const odd: unknown[] = [null, 0, -1, 1.5, true, '', 'x', '50%', '200%', [], {}, [1, 'a', null], { type: 'OnDelete' }];
+  const paths = [
+    ['spec'], ['spec', 'updateStrategy'], ['spec', 'updateStrategy', 'type'], ['spec', 'updateStrategy', 'rollingUpdate'],
+    ['spec', 'updateStrategy', 'rollingUpdate', 'maxUnavailable'], ['spec', 'updateStrategy', 'rollingUpdate', 'maxSurge'],
+    ['spec', 'template'], ['spec', 'template', 'spec'], ['spec', 'template', 'metadata'], ['spec', 'template', 'spec', 'tolerations'],
+    ['spec', 'template', 'spec', 'nodeSelector'], ['spec', 'template', 'spec', 'affinity'], ['spec', 'template', 'spec', 'containers'], ['spec', 'selector'], ['spec', 'revisionHistoryLimit'],
+    ['spec', 'minReadySeconds'], ['metadata', 'annotations'],
+  ];
+  const withValue = (body: unknown, path: string[], value: unknown): unknown => {
+    const copy = structuredClone(body) as Record<string, unknown>;
+    let at = copy;
+    for (const key of path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+    at[path[path.length - 1]!] = value;
+    return copy;
+  };
+
+  it('are answered below 500, on create and on update', async () => {
+    const f = await apiFixture();
+    expect((await f.json('POST', daemonsets, { body: daemonSet('base') })).status).toBe(201);
+    const base = daemonSet('x');
+    for (const path of paths) {
+      for (const value of odd) {
+        const created = await f.json('POST', daemonsets, { body: withValue(base, path, value) });
+        expect(created.status, `POST ${path.join('.')}=${JSON.stringify(value)}`).toBeLessThan(500);
+        if (created.status === 201) await f.json('DELETE', `${daemonsets}/x`);
+        const patched = await f.json('PATCH', `${daemonsets}/base`, { body: withValue({}, path, value), contentType: mergePatch });
+        expect(patched.status, `PATCH ${path.join('.')}=${JSON.stringify(value)}`).toBeLessThan(500);
+      }
+    }
+    for (const value of odd) {
+      const cr = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, data: value, revision: value };
+      const res = await f.json('POST', revisions, { body: cr });
+      expect(res.status, `ControllerRevision ${JSON.stringify(value)}`).toBeLessThan(500);
+      if (res.status === 201) await f.json('DELETE', `${revisions}/r`);
+    }
+  });
+});
