@@ -75,7 +75,7 @@ async function startDaemonSetController(ctx: ControllerContext): Promise<Running
       if (oldKey !== key) add(oldKey);
     }
     if (key) add(key);
-    else if (e.type !== 'DELETED') addSelecting(e.object);
+    else if (e.type !== 'DELETED' && !controllerRefOf(e.object)) addSelecting(e.object);
   };
 
   const onPod = (e: CacheEvent<Pod>): void => {
