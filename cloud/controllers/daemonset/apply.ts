@@ -15,6 +15,8 @@ export interface DaemonSetApplyDeps {
   events: EventRecorder;
   expectations: Expectations;
   requeueAfter(key: string, ms: number): void;
+  /** A failed pod on `node` is being deleted: the node's backoff grows. */
+  failedPodDeleted(node: string): void;
 }
 
 const dsRef = (ds: DaemonSet, subresource?: string): ResourceRef => ({
@@ -41,6 +43,7 @@ export async function applyDaemonSetActions(deps: DaemonSetApplyDeps, ds: Daemon
     if (action.type === 'deleteRevision') await deps.api.delete(revisionRef(action.revision)).catch(ignoreNotFound);
     else if (action.type === 'status') await writeStatus(deps, ds, action.status);
     else if (action.type === 'requeueAfter') deps.requeueAfter(key, action.ms);
+    else if (action.type === 'failedPodBackoff') action.nodes.forEach((node) => deps.failedPodDeleted(node));
   }
   const failed = results.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;

@@ -10,10 +10,13 @@ import { ObjectCache } from '../object-cache.js';
 import { Expectations } from '../replicaset/expectations.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyDaemonSetActions } from './apply.js';
+import { FailedPodBackoff } from './failed-backoff.js';
 import { planDaemonSet } from './plan.js';
 
 /** Expectations older than this are dropped, in case an event was missed (client-go: 5 minutes). */
 const EXPECTATIONS_TIMEOUT_S = 300;
+/** The failed-pod backoff per node: 1 s doubling to 15 minutes (kube's failedPodsBackoff). */
+const FAILED_BACKOFF_S = { initial: 1, max: 900 };
 
 /** One pod on every eligible node for every DaemonSet (kube's DaemonSetsController). */
 export function daemonSetController(): Controller {
@@ -39,14 +42,21 @@ async function startDaemonSetController(ctx: ControllerContext): Promise<Running
   const revisions = new ObjectCache<ControllerRevision>();
   const nodes = new Map<string, Node>();
   const expectations = new Expectations(clock, scaledMs(timing, EXPECTATIONS_TIMEOUT_S));
+  const failedBackoff = new FailedPodBackoff(scaledMs(timing, FAILED_BACKOFF_S.initial), scaledMs(timing, FAILED_BACKOFF_S.max));
 
   const reconcile = async (key: string): Promise<void> => {
     const { namespace, name } = splitKey(key);
     const ds = daemonSets.get(namespace, name);
-    if (!ds) return expectations.forget(key);
-    const input = { ds, pods: pods.list(namespace), revisions: revisions.list(namespace), nodes: [...nodes.values()], now: clock.now(), timing };
+    if (!ds) {
+      failedBackoff.forget(`${key}/`);
+      return expectations.forget(key);
+    }
+    const now = clock.now();
+    const failedBackoffMs = (node: string): number | undefined => failedBackoff.remaining(`${key}/${node}`, now);
+    const input = { ds, pods: pods.list(namespace), revisions: revisions.list(namespace), nodes: [...nodes.values()], now, timing, failedBackoffMs };
     const actions = planDaemonSet({ ...input, expectationsSatisfied: expectations.satisfied(key) });
-    await applyDaemonSetActions({ api, events, expectations, requeueAfter: (k, ms) => loop.addAfter(k, ms) }, ds, actions);
+    const failedPodDeleted = (node: string): void => failedBackoff.next(`${key}/${node}`, now);
+    await applyDaemonSetActions({ api, events, expectations, requeueAfter: (k, ms) => loop.addAfter(k, ms), failedPodDeleted }, ds, actions);
   };
   const loop = new ControllerLoop({ clock, logger, reconcile });
   const add = (key: string | undefined): void => void (key !== undefined && loop.queue.add(key));

@@ -10,6 +10,10 @@ export interface NodeChanges {
   /** Nodes to create a daemon pod on. */
   create: string[];
   delete: Pod[];
+  /** Nodes whose failed pods are deleted now: their backoff grows. */
+  failedOn?: string[];
+  /** The soonest a node's failed-pod backoff ends, when one holds a deletion back. */
+  retryInMs?: number;
 }
 
 /** The DaemonSet's pods by the node each runs on or is pinned to; pods with no node are left out. */
@@ -31,27 +35,42 @@ export interface ManageInput {
   allowSurge: boolean;
   minReadyMs: number;
   now: number;
+  /** Milliseconds before a failed pod on `node` may be deleted (undefined: now). */
+  failedBackoffMs?(node: string): number | undefined;
 }
 
 export function manageNodes(input: ManageInput): NodeChanges {
-  const out: NodeChanges = { create: [], delete: [] };
+  const out: NodeChanges = { create: [], delete: [], failedOn: [] };
   for (const node of input.nodes) {
     const name = node.metadata.name ?? '';
     const pods = input.byNode.get(name) ?? [];
     const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, input.ds);
     const live = pods.filter((p) => !p.metadata.deletionTimestamp);
     if (shouldRun && pods.length === 0) out.create.push(name);
-    else if (shouldContinueRunning) out.delete.push(...excessPods(input, live));
-    else out.delete.push(...live);
+    else if (shouldContinueRunning) {
+      out.delete.push(...failedPods(input, name, live, out), ...excessPods(input, live.filter((p) => p.status?.phase !== 'Failed')));
+    } else out.delete.push(...live);
   }
   return out;
 }
 
-/** Failed pods go; of the rest one stays (the oldest), or with surge an old ready pod beside a new one not yet available. */
-function excessPods(input: ManageInput, live: readonly Pod[]): Pod[] {
+/** The node's failed pods, unless its backoff holds them back (then `out` says when to look again). */
+function failedPods(input: ManageInput, node: string, live: readonly Pod[], out: NodeChanges): Pod[] {
   const failed = live.filter((p) => p.status?.phase === 'Failed');
-  const running = byAge(live.filter((p) => p.status?.phase !== 'Failed'));
-  if (!input.allowSurge) return [...failed, ...running.slice(1)];
+  if (failed.length === 0) return [];
+  const wait = input.failedBackoffMs?.(node);
+  if (wait === undefined) {
+    out.failedOn!.push(node);
+    return failed;
+  }
+  out.retryInMs = Math.min(out.retryInMs ?? wait, wait);
+  return [];
+}
+
+/** Of the running pods one stays (the oldest), or with surge an old ready pod beside a new one not yet available. */
+function excessPods(input: ManageInput, running: readonly Pod[]): Pod[] {
+  running = byAge(running);
+  if (!input.allowSurge) return running.slice(1);
   const extra: Pod[] = [];
   let oldestNew: Pod | undefined;
   let oldestOld: Pod | undefined;
@@ -62,7 +81,7 @@ function excessPods(input: ManageInput, live: readonly Pod[]): Pod[] {
     else extra.push(pod);
   }
   if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, input.minReadyMs, input.now))) extra.push(oldestOld);
-  return [...failed, ...extra];
+  return extra;
 }
 
 /** podByCreationTimestampAndPhase: scheduled before unscheduled, then oldest first, then by name. */

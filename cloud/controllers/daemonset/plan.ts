@@ -5,7 +5,7 @@ import { claim } from '../controller-ref.js';
 import { nextAvailableIn } from '../replicaset/pod-state.js';
 import { daemonPod } from './daemon-pod.js';
 import { planHistory, staleRevisions, type HistoryAction } from './history.js';
-import { manageNodes, podsByNode, type NodeChanges } from './manage.js';
+import { manageNodes, podsByNode, type ManageInput, type NodeChanges } from './manage.js';
 import { rollingUpdate } from './rolling.js';
 import { daemonSetStatus, sameDaemonSetStatus } from './status.js';
 
@@ -18,6 +18,8 @@ export type DaemonSetAction =
   /** Create these pods (each pinned to its node). */
   | { type: 'create'; pods: Pod[] }
   | { type: 'delete'; pods: Pod[] }
+  /** Failed pods on these nodes are being deleted: each node's backoff grows. */
+  | { type: 'failedPodBackoff'; nodes: string[] }
   | { type: 'status'; status: DaemonSetStatus }
   /** Look again later: a ready pod becomes available after minReadySeconds. */
   | { type: 'requeueAfter'; ms: number };
@@ -32,6 +34,8 @@ export interface DaemonSetPlanInput {
   expectationsSatisfied: boolean;
   now: number;
   timing: Pick<Timing, 'timeScale'>;
+  /** Milliseconds before a failed pod on `node` may be deleted (the controller's per-node backoff). */
+  failedBackoffMs?(node: string): number | undefined;
 }
 
 const isTerminal = (pod: Pod): boolean => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -59,9 +63,11 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetAction[] {
   const minReadyMs = scaledMs(input.timing, ds.spec.minReadySeconds ?? 0);
   const base = { ds, nodes: input.nodes, byNode, hash: history.hash, minReadyMs, now };
   if (input.expectationsSatisfied) {
-    const changes = podChanges(base);
+    const changes = podChanges({ ...base, failedBackoffMs: input.failedBackoffMs });
     if (changes.create.length > 0) actions.push({ type: 'create', pods: changes.create.slice(0, BURST_PODS).map((node) => daemonPod(ds, node, history.hash)) });
     if (changes.delete.length > 0) actions.push({ type: 'delete', pods: changes.delete.slice(0, BURST_PODS) });
+    if (changes.failedOn?.length) actions.push({ type: 'failedPodBackoff', nodes: changes.failedOn });
+    if (changes.retryInMs !== undefined) actions.push({ type: 'requeueAfter', ms: changes.retryInMs });
     actions.push(...staleRevisions(ds, history.old, pods.claimed).map((revision) => ({ type: 'deleteRevision' as const, revision })));
   }
   const status = daemonSetStatus({ ...base, observed: input.expectationsSatisfied });
@@ -72,13 +78,13 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetAction[] {
 }
 
 /** The manage loop's changes; when it has none, a rolling-update step's (RollingUpdate only; OnDelete waits for deletions). */
-function podChanges(base: Omit<Parameters<typeof manageNodes>[0], 'allowSurge'>): NodeChanges {
+function podChanges(base: Omit<ManageInput, 'allowSurge'>): NodeChanges {
   const strategy = base.ds.spec.updateStrategy;
   const rolling = strategy?.type !== 'OnDelete';
   const allowSurge = rolling && rollingSurge(base.ds);
   const managed = manageNodes({ ...base, allowSurge });
   if (managed.create.length > 0 || managed.delete.length > 0 || !rolling) return managed;
-  return rollingUpdate(base);
+  return { ...rollingUpdate(base), retryInMs: managed.retryInMs };
 }
 
 const rollingSurge = (ds: DaemonSet): boolean => {

@@ -106,6 +106,15 @@ describe('planDaemonSet: where daemon pods belong', () => {
     ]);
   });
 
+  it('deletes a failed pod only once its node is out of backoff, and says so', () => {
+    const failed = [ready('a', 'agent-a', { phase: 'Failed' })];
+    const now = plan({ nodes: [node('a')], pods: failed, failedBackoffMs: () => undefined });
+    expect(now.filter((a) => a.type === 'delete' || a.type === 'failedPodBackoff').map((a) => a.type)).toEqual(['delete', 'failedPodBackoff']);
+    const later = plan({ nodes: [node('a')], pods: failed, failedBackoffMs: (n) => (n === 'a' ? 4_000 : undefined) });
+    expect(decisions(later)).toEqual([]);
+    expect(later).toContainEqual({ type: 'requeueAfter', ms: 4_000 });
+  });
+
   it('while earlier writes are unseen, only reports status', () => {
     const actions = plan({ nodes: [node('a')], pods: [], expectationsSatisfied: false });
     expect(actions.map((a) => a.type)).toEqual(['status']);
