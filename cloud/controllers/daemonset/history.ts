@@ -55,6 +55,11 @@ export function planHistory(ds: DaemonSet, revisions: readonly ControllerRevisio
   return { hash: hashOf(revision), old, actions: [{ type: 'createRevision', revision }] };
 }
 
+/** ControllerRevisionName: the prefix cut to 223 characters, so that the name stays a valid subdomain. */
+export function revisionName(prefix: string, hash: string): string {
+  return `${prefix.length > 223 ? prefix.slice(0, 223) : prefix}-${hash}`;
+}
+
 /** snapshot: `<ds>-<hash>`, labelled as the template plus the hash, controlled by the DaemonSet. */
 export function newRevision(ds: DaemonSet, revision: number): ControllerRevision {
   const hash = podTemplateHash(ds.spec.template, ds.status?.collisionCount);
@@ -62,7 +67,7 @@ export function newRevision(ds: DaemonSet, revision: number): ControllerRevision
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
     metadata: {
-      name: `${ds.metadata.name}-${hash}`,
+      name: revisionName(ds.metadata.name ?? '', hash),
       namespace: ds.metadata.namespace,
       labels: { ...ds.spec.template.metadata?.labels, [CONTROLLER_REVISION_HASH_LABEL]: hash },
       ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),

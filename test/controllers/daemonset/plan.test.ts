@@ -171,6 +171,12 @@ describe('planDaemonSet: revisions and status', () => {
     });
   });
 
+  it('cuts a long DaemonSet name to 223 characters in the revision name', () => {
+    const long = { ...v2, metadata: { ...v2.metadata, name: 'd'.repeat(250) } };
+    const created = plan({ ds: long, revisions: [], nodes: [], pods: [] }).find((a) => a.type === 'createRevision');
+    expect(created?.type === 'createRevision' && created.revision.metadata.name).toMatch(new RegExp(`^d{223}-${hashOf(revisionOf(v2, 2))}$`));
+  });
+
   it('a rollback to an older template renumbers its revision instead of making a new one', () => {
     const rev2 = revisionOf(v2, 2);
     const back = ds({}, 'agent:1', 3);
