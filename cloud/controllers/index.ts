@@ -1,5 +1,6 @@
 import type { ApiResource } from '../client/api-resource.js';
 import type { Controller } from './controller.js';
+import { daemonSetController } from './daemonset/index.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
 import { cronJobController } from './cronjob/index.js';
@@ -18,6 +19,7 @@ export function defaultControllers(resources: readonly ApiResource[]): Controlle
     nodeLifecycleController,
     deploymentController(),
     replicaSetController(),
+    daemonSetController(),
     jobController,
     cronJobController,
     endpointsController,

@@ -38,7 +38,9 @@ describe('apps/v1 in the apiserver', () => {
     expect(list.status).toBe(200);
     expect(list.body.groupVersion).toBe('apps/v1');
     const byName = new Map(list.body.resources.map((r) => [r.name, r]));
-    expect([...byName.keys()]).toEqual(['deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale']);
+    expect([...byName.keys()]).toEqual([
+      'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status', 'controllerrevisions',
+    ]);
     expect(byName.get('deployments')).toMatchObject({ kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'] });
     expect(byName.get('replicasets')).toMatchObject({ kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'] });
     for (const scale of ['deployments/scale', 'replicasets/scale']) {

@@ -27,9 +27,9 @@ export function validateDeployment(d: Deployment, ctx: AdmissionContext): Status
   return [...causes, ...validateStrategy(spec)];
 }
 
-type WorkloadSpec = { replicas?: number; minReadySeconds?: number; selector?: LabelSelector; template?: PodTemplateSpec } | undefined;
+export type WorkloadSpec = { replicas?: number; minReadySeconds?: number; selector?: LabelSelector; template?: PodTemplateSpec } | undefined;
 
-function validateWorkloadSpec(spec: WorkloadSpec, kind: string): StatusCause[] {
+export function validateWorkloadSpec(spec: WorkloadSpec, kind: string): StatusCause[] {
   if (!spec || typeof spec !== 'object') return [required('spec')];
   const causes = [...nonNegative('spec.replicas', spec.replicas), ...nonNegative('spec.minReadySeconds', spec.minReadySeconds)];
   const selector = spec.selector;
@@ -97,7 +97,7 @@ function validateStrategy(spec: Deployment['spec']): StatusCause[] {
   return causes;
 }
 
-function intOrPercent(field: string, value: IntOrPercent | undefined): StatusCause[] {
+export function intOrPercent(field: string, value: IntOrPercent | undefined): StatusCause[] {
   if (value === undefined) return [];
   if (typeof value === 'string') {
     return /^[0-9]+%$/.test(value) ? [] : [invalidValue(field, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
@@ -105,7 +105,7 @@ function intOrPercent(field: string, value: IntOrPercent | undefined): StatusCau
   return nonNegative(field, value);
 }
 
-const isZero = (v: IntOrPercent | undefined): boolean => v === 0 || v === '0%';
+export const isZero = (v: IntOrPercent | undefined): boolean => v === 0 || v === '0%';
 
 export function nonNegative(field: string, value: unknown): StatusCause[] {
   if (value === undefined) return [];
@@ -113,9 +113,11 @@ export function nonNegative(field: string, value: unknown): StatusCause[] {
   return value < 0 ? [invalidValue(field, value, 'must be greater than or equal to 0')] : [];
 }
 
-function immutableSelector(obj: ReplicaSet | Deployment, ctx: AdmissionContext): StatusCause[] {
+type WithSelector = { spec?: { selector?: LabelSelector } };
+
+export function immutableSelector(obj: WithSelector, ctx: AdmissionContext): StatusCause[] {
   if (ctx.operation !== 'update' || !ctx.old) return [];
-  const before = (ctx.old as ReplicaSet | Deployment).spec?.selector;
+  const before = (ctx.old as WithSelector).spec?.selector;
   const after = obj.spec?.selector;
   return stableJson(before) === stableJson(after) ? [] : [invalidValue('spec.selector', after, 'field is immutable')];
 }

@@ -2,6 +2,7 @@ import type { Namespace, Node } from '../../../shared/types.js';
 import { appsResources } from './apps-resources.js';
 import { batchResources } from './batch-resources.js';
 import { configMapResource, secretResource } from './config-resources.js';
+import { daemonSetResources } from './daemonset-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
 import { checkNodeTypes } from './node-decoding.js';
@@ -61,6 +62,7 @@ export const coreResources: ResourceDef[] = [
   serviceResource,
   endpointsResource,
   ...appsResources,
+  ...daemonSetResources,
   ...batchResources,
   ...configResources,
   ...storageResources,

@@ -55,7 +55,8 @@ function externalIP(svc: Service): string {
 }
 
 /** labels.FormatLabels: sorted "k=v" pairs, or <none>. */
-function labelsText(labels: Record<string, string> | undefined): string {
+/** labels.FormatLabels: "k=v,…" sorted by key, or "<none>". */
+export function labelsText(labels: Record<string, string> | undefined): string {
   const pairs = Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return pairs.length > 0 ? pairs.map(([k, v]) => `${k}=${v}`).join(',') : '<none>';
 }

@@ -71,6 +71,8 @@ export const patchStrategies: Readonly<Record<string, TypeStrategy>> = {
   Pod: kind(podSpec, podStatus),
   Deployment: workload({ strategy: { strategies: ['retainKeys'] } }),
   ReplicaSet: workload(),
+  DaemonSet: workload(),
+  ControllerRevision: kind(),
   Service: kind({ ports: { strategies: merge, mergeKey: 'port' } }, conditions),
   Endpoints: kind(),
   Node: kind({ podCIDRs: { strategies: merge } }, { conditions: byType, addresses: byType }),

@@ -30,11 +30,16 @@ export class Expectations {
   }
 
   expectCreations(key: string, count: number): void {
-    this.pending.set(key, { adds: count, deletes: new Set(), since: this.clock.now() });
+    this.expect(key, count, []);
   }
 
   expectDeletions(key: string, uids: readonly string[]): void {
-    this.pending.set(key, { adds: 0, deletes: new Set(uids), since: this.clock.now() });
+    this.expect(key, 0, uids);
+  }
+
+  /** Both at once (a DaemonSet pass may create on some nodes and delete on others). */
+  expect(key: string, creations: number, deletionUids: readonly string[]): void {
+    this.pending.set(key, { adds: creations, deletes: new Set(deletionUids), since: this.clock.now() });
   }
 
   /** A pod created for `key` was seen (or its creation failed). */
