@@ -8,8 +8,6 @@ export interface MemoryVolumeHostOptions {
   /** Names the paths it reports (nothing is written there). */
   dataDir: string;
   hostRoot: string;
-  /** What exists on the simulated host before any pod, by path under the host root. */
-  hostPaths?: Record<string, PathKind>;
 }
 
 interface Recorded {
@@ -26,11 +24,9 @@ interface Recorded {
 export class MemoryVolumeHost implements VolumeHost {
   private readonly payloads = new Map<string, Recorded>();
   private readonly dirs = new Set<string>();
-  private readonly host: Map<string, PathKind>;
+  private readonly host = new Map<string, PathKind>();
 
-  constructor(private readonly options: MemoryVolumeHostOptions) {
-    this.host = new Map(Object.entries(options.hostPaths ?? {}).map(([p, kind]) => [underHostRoot(options.hostRoot, p), kind]));
-  }
+  constructor(private readonly options: MemoryVolumeHostOptions) {}
 
   async setUp(target: VolumeTarget, plan: VolumePlan): Promise<string> {
     if (plan.type === 'hostPath') return this.hostPath(plan.path, plan.hostPathType);
@@ -62,6 +58,11 @@ export class MemoryVolumeHost implements VolumeHost {
   /** How many times the payload at `dir` was written. */
   writesAt(dir: string): number {
     return this.payloads.get(dir)?.writes ?? 0;
+  }
+
+  /** Puts something on the simulated host (a path under the host root). */
+  seedHostPath(path: string, kind: PathKind): void {
+    this.host.set(underHostRoot(this.options.hostRoot, path), kind);
   }
 
   /** What is at a (resolved) host path. */
