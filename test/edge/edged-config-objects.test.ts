@@ -12,7 +12,7 @@ import type { ConfigMap } from '../../shared/config-types.js';
 import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { KubeObject, Pod } from '../../shared/types.js';
-import { pod } from './fixtures.js';
+import { holdIn, pod } from './fixtures.js';
 
 const timing = { ...defaultTiming, syncIntervalMs: 1000, containerStartMs: 200 };
 
@@ -27,8 +27,7 @@ describe('Edged: env and volumes from ConfigMaps', () => {
   const changes = new Subject<void>();
 
   const hold = (o: KubeObject & { kind: string }) => {
-    const { name = '', namespace, uid = '', resourceVersion } = o.metadata;
-    cache.apply({ kind: o.kind, name, uid, ...(namespace ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) }, o as never);
+    holdIn(cache, o);
     changes.next();
   };
   const settings = (mode: string, rv: string): ConfigMap & { kind: string } => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default', uid: 'cm-1', resourceVersion: rv }, data: { mode } });
