@@ -30,7 +30,7 @@ export interface EdgedDeps {
   crashPoint?: CrashPoint;
   /** While true, pods the runtime runs that the cache does not hold are left running: the cache was lost, and the cloud has yet to say. */
   keepUnheldPods?: () => boolean;
-  /** The ConfigMaps, Secrets (and claims) pods refer to; default: those the cache holds. */
+  /** The ConfigMaps, Secrets (and claims) pods refer to; default: those the cache holds, read anew each sync. */
   objects?: PodObjects;
   /** Where pods' volumes are materialised; default: in memory only. */
   volumeHosts?: VolumeHosts;
@@ -69,14 +69,12 @@ export class Edged {
   private stopped = false;
   private reportAll = false;
   private readonly prober: Prober;
-  private readonly objects: PodObjects;
   private readonly volumes: VolumeManager;
   private readonly waits = new ContainerWaits();
 
   constructor(private readonly deps: EdgedDeps) {
     const { runtime, clock, timing, logger } = deps;
-    this.objects = deps.objects ?? cachedPodObjects(deps.cache);
-    this.volumes = new VolumeManager({ ...(deps.volumeHosts ?? memoryVolumeHosts()), objects: this.objects });
+    this.volumes = new VolumeManager(deps.volumeHosts ?? memoryVolumeHosts());
     this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync() });
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
     this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
@@ -129,11 +127,12 @@ export class Edged {
       const desired = podsIn(cache);
       const heldOnly = this.deps.keepUnheldPods?.() ?? false;
       let { actual, nextStart } = await this.snapshot(desired, heldOnly);
-      const volumes = await this.volumes.setUpPods(desired.filter(isDesired));
+      const objects = this.deps.objects ?? cachedPodObjects(cache);
+      const volumes = await this.volumes.setUpPods(desired.filter(isDesired), objects);
       const actions = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, {
-          hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: { objects: this.objects },
+          hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: { objects },
           volumePaths: (uid) => volumes.get(uid)?.paths, onConfigResult: (uid, name, message) => this.waits.configResult(uid, name, message),
         });
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));

@@ -25,16 +25,20 @@ export interface PodObjects {
   persistentVolume?(name: string): NodeLocalVolume | undefined;
 }
 
-/** Reads ConfigMaps, Secrets, claims and volumes straight from what the local cache holds. */
+/**
+ * The ConfigMaps, Secrets, claims and volumes the local cache holds now, indexed once (edged
+ * takes one such snapshot a sync: lookups stay cheap however many pods refer to objects).
+ */
 export function cachedPodObjects(cache: Pick<LocalCache, 'objects'>): PodObjects {
-  const find = <T>(kind: string, namespace: string | undefined, name: string): T | undefined => {
-    const held = cache.objects().find((o) => o.kind === kind && o.name === name && (namespace === undefined || (o.namespace ?? 'default') === namespace));
-    return held?.object as T | undefined;
-  };
+  const index = new Map<string, unknown>();
+  for (const held of cache.objects()) {
+    if (held.kind !== 'Pod') index.set(`${held.kind}/${held.namespace ?? held.object.metadata.namespace ?? ''}/${held.name}`, held.object);
+  }
+  const find = <T>(kind: string, namespace: string, name: string): T | undefined => index.get(`${kind}/${namespace}/${name}`) as T | undefined;
   return {
     configMap: (namespace, name) => find<ConfigMap>('ConfigMap', namespace, name),
     secret: (namespace, name) => find<Secret>('Secret', namespace, name),
     persistentVolumeClaim: (namespace, name) => find<BoundClaim>('PersistentVolumeClaim', namespace, name),
-    persistentVolume: (name) => find<NodeLocalVolume>('PersistentVolume', undefined, name),
+    persistentVolume: (name) => find<NodeLocalVolume>('PersistentVolume', '', name),
   };
 }

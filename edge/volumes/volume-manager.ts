@@ -19,7 +19,6 @@ export interface VolumeManagerDeps {
   hostFor: (pod: Pod) => VolumeHost;
   /** Every host, for removing what gone pods left. */
   hosts: readonly VolumeHost[];
-  objects: PodObjects;
   allocatable?: Allocatable;
   plugins?: readonly VolumePlugin[];
 }
@@ -36,20 +35,21 @@ export class VolumeManager {
 
   constructor(private readonly deps: VolumeManagerDeps) {}
 
-  async setUpPods(pods: readonly Pod[]): Promise<Map<string, PodVolumes>> {
+  /** Sets up the volumes of each pod from `objects` (the ConfigMaps, Secrets, … the edge holds now). */
+  async setUpPods(pods: readonly Pod[], objects: PodObjects): Promise<Map<string, PodVolumes>> {
     const out = new Map<string, PodVolumes>();
-    await Promise.all(pods.map(async (pod) => out.set(pod.metadata.uid ?? '', await this.setUpPod(pod))));
+    await Promise.all(pods.map(async (pod) => out.set(pod.metadata.uid ?? '', await this.setUpPod(pod, objects))));
     return out;
   }
 
-  async setUpPod(pod: Pod): Promise<PodVolumes> {
+  async setUpPod(pod: Pod, objects: PodObjects): Promise<PodVolumes> {
     const volumes = pod.spec.volumes ?? [];
     if (volumes.length === 0) return NO_VOLUMES;
     const podUid = pod.metadata.uid ?? '';
     const paths = this.mounted.get(podUid) ?? new Map<string, string>();
     this.mounted.set(podUid, paths);
     const host = this.deps.hostFor(pod);
-    const context = { pod, objects: this.deps.objects, ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}) };
+    const context = { pod, objects, ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}) };
     let error: string | undefined;
     for (const volume of volumes) {
       try {

@@ -61,7 +61,7 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
       spec: { runtimeClassName: h.handler, containers: [{ name: 'app', resources: { limits: { cpu: '250m', memory: '64Mi' } } }], volumes: vols },
     });
     const dirOf = (plugin: string, vol: string, uid = 'uid-1') => `${h.dataDir}/pods/${uid}/volumes/kubernetes.io~${plugin}/${vol}`;
-    const setUp = async (vols: Volume[]) => manager.setUpPod(podWith(vols));
+    const setUp = async (vols: Volume[]) => manager.setUpPod(podWith(vols), objects);
 
     beforeEach(async () => {
       h = await open();
@@ -69,7 +69,7 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
       secrets = new Map();
       claims = new Map();
       volumes = new Map();
-      manager = new VolumeManager({ hostFor: () => h.host, hosts: [h.host], objects });
+      manager = new VolumeManager({ hostFor: () => h.host, hosts: [h.host] });
     });
     afterEach(() => h.cleanup());
 
@@ -195,7 +195,7 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
       putConfigMap('cfg', { mode: 'fast' });
       const pod = podWith([{ name: 'cfg', configMap: { name: 'cfg' } }, { name: 'scratch', emptyDir: {} }]);
       const container = { name: 'app', volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg', readOnly: true }, { name: 'cfg', mountPath: '/etc/mode', subPath: 'mode' }, { name: 'scratch', mountPath: '/tmp' }] };
-      const { paths } = await manager.setUpPod(pod);
+      const { paths } = await manager.setUpPod(pod, objects);
       const sandbox = await h.runtime.runSandbox({ podUid: 'uid-1', name: 'web', namespace: 'default', runtimeHandler: h.handler });
       const mounts = containerMounts(container, paths);
       const id = await h.runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, mounts });
@@ -203,7 +203,7 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
       expect(await h.readInContainer(id, '/etc/cfg/mode')).toBe('fast');
       expect(await h.readInContainer(id, '/etc/mode')).toBe('fast');
       putConfigMap('cfg', { mode: 'slow' });
-      await manager.setUpPod(pod);
+      await manager.setUpPod(pod, objects);
       expect(await h.readInContainer(id, '/etc/cfg/mode')).toBe('slow');
       await h.runtime.removeContainer(id);
       await h.runtime.removeSandbox(sandbox.id);
@@ -211,8 +211,8 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
 
     it('removes every volume of a pod that is gone, and only those', async () => {
       putConfigMap('cfg', { a: '1' });
-      await manager.setUpPod(podWith([{ name: 'cfg', configMap: { name: 'cfg' } }], 'gone'));
-      await manager.setUpPod(podWith([{ name: 'cfg', configMap: { name: 'cfg' } }], 'kept'));
+      await manager.setUpPod(podWith([{ name: 'cfg', configMap: { name: 'cfg' } }], 'gone'), objects);
+      await manager.setUpPod(podWith([{ name: 'cfg', configMap: { name: 'cfg' } }], 'kept'), objects);
       expect((await h.host.podUids()).sort()).toEqual(['gone', 'kept']);
       await manager.cleanUp(new Set(['kept']));
       await manager.cleanUp(new Set(['kept'])); // idempotent
