@@ -44,6 +44,7 @@ export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessStat
   for (const c of old?.containers ?? []) {
     const shim = shimOf(c);
     if (shim && c.finishedAt === undefined && (await isSameProcess(shim))) signalGroup(shim.pid, 'SIGKILL');
+    if (c.spec.dir) await rm(c.spec.dir, { recursive: true, force: true }); // its root, with its mounts
   }
   await file.remove();
   await rm(join(dataDir, 'containers'), { recursive: true, force: true });

@@ -73,4 +73,17 @@ describe('DiskVolumeHost payloads', () => {
       runtime.close();
     }
   });
+
+  it('a node reboot removes the roots of the containers it forgets', async () => {
+    const path = await host().setUp(target, { type: 'files', files: [file('mode', 'fast')] });
+    const runtime = await ProcessRuntime.open({ dataDir, clock });
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default', runtimeHandler: 'process' });
+    const mounts = containerMounts({ name: 'app', volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }] }, new Map([['cfg', path]]));
+    await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, mounts });
+    runtime.close();
+    expect(await readdir(join(dataDir, 'pods', 'u1', 'containers', 'app'))).toHaveLength(1);
+    (await ProcessRuntime.open({ dataDir, clock, reboot: true })).close();
+    expect(await readdir(join(dataDir, 'pods', 'u1', 'containers', 'app'))).toEqual([]);
+    expect(await readdir(path)).toContain('mode'); // the volume stays, for the pod's next start
+  });
 });
