@@ -31,6 +31,8 @@ export interface EdgeOptions {
   random?: () => number;
   /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
   maxPods?: number;
+  /** Where hostPath volumes (and claims' volumes) resolve: default `<dataDir>/host`; `/` for the real host paths. */
+  hostRoot?: string;
   /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of process pods (default 127.0.0.1). */
   nodeIp?: string;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */

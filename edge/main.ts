@@ -25,6 +25,8 @@ import type { Runtime } from './runtime/runtime.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
+import { edgeVolumeHosts } from './volumes/volume-hosts.js';
+import { defaultHostRoot } from './volumes/volume-paths.js';
 
 export type { EdgeHandle, EdgeOptions } from './edge-options.js';
 
@@ -86,7 +88,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   });
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint });
+  const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock });
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =

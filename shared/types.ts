@@ -1,4 +1,7 @@
 /** The Kubernetes object shapes kedge understands (a faithful subset of core/v1). */
+import type { Volume, VolumeMount, VolumeMountStatus } from './volume-types.js';
+
+export type { Volume, VolumeMount, VolumeMountStatus } from './volume-types.js';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -119,6 +122,7 @@ export interface Container {
   env?: EnvVar[];
   envFrom?: EnvFromSource[];
   workingDir?: string;
+  volumeMounts?: VolumeMount[];
   ports?: ContainerPort[];
   resources?: ResourceRequirements;
   imagePullPolicy?: string;
@@ -151,6 +155,7 @@ export interface PodSpec {
   schedulerName?: string;
   priority?: number;
   dnsPolicy?: string;
+  volumes?: Volume[];
   [field: string]: unknown;
 }
 
@@ -193,6 +198,7 @@ export interface ContainerStatus {
   containerID?: string;
   state: ContainerState;
   lastState: ContainerState;
+  volumeMounts?: VolumeMountStatus[];
 }
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';

@@ -23,6 +23,7 @@ export function edgeCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
+    .option('--host-root <dir>', "where hostPath volumes resolve: a pod's hostPath /data is <dir>/data (default <data-dir>/host; / for the real host paths)")
     .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
     .option(
       '--shutdown-grace-period <seconds>',
@@ -62,6 +63,7 @@ export function edgeCommand(): Command {
         reboot: Boolean(o.reboot),
         maxPods: o.maxPods,
         ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
+        ...(o.hostRoot ? { hostRoot: resolve(o.hostRoot) } : {}),
         crashPoint,
       });
       process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);

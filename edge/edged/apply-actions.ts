@@ -2,8 +2,9 @@ import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { noCrash, type CrashPoint } from '../crash-point.js';
-import type { Runtime, Sandbox } from '../runtime/runtime.js';
-import { containerConfig } from './container-config.js';
+import type { ContainerConfig, Runtime, Sandbox } from '../runtime/runtime.js';
+import { containerMounts } from '../volumes/container-mounts.js';
+import { containerConfig, EnvError, type EnvSources } from './container-config.js';
 import type { ActualPods, PodAction } from './plan-pods.js';
 import { stopGraceMs } from './stop-grace.js';
 
@@ -15,6 +16,12 @@ export interface ApplyContext {
   pods: Pod[];
   /** Fault injection between the steps of a start (durability tests); none by default. */
   crashPoint?: CrashPoint;
+  /** The ConfigMaps and Secrets env reads (none: every reference to one fails). */
+  env?: EnvSources;
+  /** A pod's volumes' host paths, by volume name. */
+  volumePaths?: (podUid: string) => ReadonlyMap<string, string> | undefined;
+  /** Told whether each container's config could be built (undefined) or why not (CreateContainerConfigError). */
+  onConfigResult?: (podUid: string, container: string, message: string | undefined) => void;
 }
 
 interface ApplyState {
@@ -24,6 +31,7 @@ interface ApplyState {
   graceMsOf: (containerId: string) => number;
   hostIP: string;
   crashPoint: CrashPoint;
+  context: ApplyContext;
 }
 
 /** The pod an action is about, so that each pod's actions run in order. */
@@ -52,16 +60,12 @@ export async function applyPodActions(runtime: Runtime, actions: PodAction[], ac
   for (const action of actions) byPod.set(podOf(action, actual), [...(byPod.get(podOf(action, actual)) ?? []), action]);
   const podUidOf = new Map(actual.containers.map((c) => [c.id, c.podUid]));
   const graceMsOf = (containerId: string): number => stopGraceMs(context.pods.find((p) => p.metadata.uid === podUidOf.get(containerId)), context.timing);
-  const state: ApplyState = { sandboxOf, running, graceMsOf, hostIP: context.hostIP, crashPoint: context.crashPoint ?? noCrash };
+  const state: ApplyState = { sandboxOf, running, graceMsOf, hostIP: context.hostIP, crashPoint: context.crashPoint ?? noCrash, context };
   await Promise.all([...byPod.values()].map((podActions) => applyInOrder(runtime, podActions, state, logger)));
 }
 
-async function applyInOrder(
-  runtime: Runtime,
-  actions: PodAction[],
-  { sandboxOf, running, graceMsOf, hostIP, crashPoint }: ApplyState,
-  logger: Logger,
-): Promise<void> {
+async function applyInOrder(runtime: Runtime, actions: PodAction[], state: ApplyState, logger: Logger): Promise<void> {
+  const { sandboxOf, running, graceMsOf, crashPoint } = state;
   for (const action of actions) {
     try {
       switch (action.type) {
@@ -95,8 +99,8 @@ async function applyInOrder(
         case 'startContainer': {
           const sandbox = sandboxOf.get(action.pod.metadata.uid ?? '');
           if (!sandbox) break; // its sandbox could not be created; the next sync tries again
-          const { config, unset } = containerConfig(action.pod, action.container, action.attempt, { podIP: sandbox.ip, hostIP });
-          if (unset.length > 0) logger.warn('env left unset', { pod: action.pod.metadata.name, container: action.container.name, unset });
+          const config = buildConfig(action, sandbox, state, logger);
+          if (!config) break; // CreateContainerConfigError: the next sync tries again
           const id = await runtime.createContainer(sandbox.id, config);
           crashPoint('container-created');
           await runtime.startContainer(id);
@@ -107,5 +111,24 @@ async function applyInOrder(
     } catch (err) {
       logger.warn('action failed; will retry on the next sync', { action: action.type, error: (err as Error).message });
     }
+  }
+}
+
+/** The container's config with its env and mounts; undefined (said to onConfigResult) when its env cannot be built. */
+function buildConfig(action: Extract<PodAction, { type: 'startContainer' }>, sandbox: Sandbox, { hostIP, context }: ApplyState, logger: Logger): ContainerConfig | undefined {
+  const { pod, container } = action;
+  const uid = pod.metadata.uid ?? '';
+  try {
+    const { config, unset } = containerConfig(pod, container, action.attempt, { podIP: sandbox.ip, hostIP }, context.env);
+    if (unset.length > 0) logger.warn('env left unset', { pod: pod.metadata.name, container: container.name, unset });
+    const mounts = containerMounts(container, context.volumePaths?.(uid) ?? new Map<string, string>());
+    if (mounts.length > 0) config.mounts = mounts;
+    context.onConfigResult?.(uid, container.name, undefined);
+    return config;
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    context.onConfigResult?.(uid, container.name, err.message);
+    logger.warn('container config error; will retry on the next sync', { pod: pod.metadata.name, container: container.name, error: err.message });
+    return undefined;
   }
 }

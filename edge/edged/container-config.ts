@@ -1,5 +1,10 @@
 import type { Container, EnvVar, Pod } from '../../shared/types.js';
 import type { ContainerConfig } from '../runtime/runtime.js';
+import type { ResourceFieldSelector } from '../../shared/volume-types.js';
+import { EnvError, envFromEntries, keyRefValue, NO_OBJECTS, SKIP, type EnvSources } from './env-sources.js';
+import { resourceFieldValue } from './resource-field.js';
+
+export { EnvError, type EnvSources } from './env-sources.js';
 
 /** Where a pod runs: what the downward API's `status.*` fields read. */
 export interface PodPlacement {
@@ -65,47 +70,61 @@ export function fieldRefValue(pod: Pod, fieldPath: string, where: PodPlacement):
   return Object.hasOwn(fields, fieldPath) ? fields[fieldPath] : undefined;
 }
 
-/** Why a `valueFrom` the edge cannot resolve leaves its variable unset; undefined when kube too would leave it unset silently. */
-function unresolvable(e: EnvVar): string | undefined {
-  const from = e.valueFrom ?? {};
-  const ref = from.configMapKeyRef ?? from.secretKeyRef;
-  if (ref?.optional) return undefined;
-  if (ref) return `${e.name}: the edge holds no ${from.configMapKeyRef ? 'ConfigMap' : 'Secret'}s (${ref.name ?? ''}/${ref.key})`;
-  if (from.fieldRef) return `${e.name}: fieldRef ${from.fieldRef.fieldPath} is not supported`;
-  return `${e.name}: ${from.resourceFieldRef ? 'resourceFieldRef' : 'this valueFrom'} is not supported`;
-}
+/** Why a `fieldRef` the edge cannot resolve leaves its variable unset. */
+const unresolvable = (e: EnvVar): string => `${e.name}: fieldRef ${e.valueFrom?.fieldRef?.fieldPath ?? ''} is not supported`;
 
 /**
- * The container's environment as the kubelet builds it: in order, each `value` expanded
- * against the variables before it, each `fieldRef` read from the pod. What the edge cannot
- * resolve (ConfigMaps, Secrets, resources) is left unset, and said so in `unset`.
+ * The container's environment as the kubelet builds it (makeEnvironmentVariables): `envFrom`
+ * first (each key with its prefix), then `env` in order, which wins; each `value` expanded
+ * against the variables before it, each `valueFrom` read from the pod, its ConfigMaps and
+ * Secrets. A missing object or key not marked optional throws an EnvError (the container is
+ * not created: CreateContainerConfigError); a fieldRef the edge cannot read is left unset, and
+ * said so in `unset`.
  */
-export function containerEnv(pod: Pod, container: Container, where: PodPlacement): { env: Record<string, string>; unset: string[] } {
-  const env = new Map<string, string>();
+export function containerEnv(pod: Pod, container: Container, where: PodPlacement, sources: EnvSources = NO_OBJECTS): { env: Record<string, string>; unset: string[] } {
+  const namespace = pod.metadata.namespace ?? 'default';
+  const env = new Map<string, string>(envFromEntries(container.envFrom ?? [], namespace, sources.objects));
   const unset: string[] = [];
-  for (const from of container.envFrom ?? []) {
-    const ref = from.configMapRef ?? from.secretRef;
-    if (!ref?.optional) unset.push(`envFrom ${from.configMapRef ? 'ConfigMap' : 'Secret'} ${ref?.name ?? ''}: the edge holds no ConfigMaps or Secrets`);
-  }
   for (const e of container.env ?? []) {
-    const value = envValue(e, pod, where, (name) => env.get(name));
-    const why = value === undefined ? unresolvable(e) : undefined;
+    const value = envValue(e, { pod, container, where, sources, earlier: (name) => env.get(name) });
+    if (value === SKIP) continue;
     if (value !== undefined) env.set(e.name, value);
-    else if (why !== undefined) unset.push(why);
+    else unset.push(unresolvable(e));
   }
   return { env: Object.fromEntries(env), unset };
 }
 
-/** One variable's value (a plain one may refer to `earlier` ones); undefined when the edge cannot resolve it. */
-function envValue(e: EnvVar, pod: Pod, where: PodPlacement, earlier: (name: string) => string | undefined): string | undefined {
-  if (e.value) return expandVars(e.value, earlier);
-  if (e.valueFrom?.fieldRef) return fieldRefValue(pod, e.valueFrom.fieldRef.fieldPath, where);
-  return e.valueFrom ? undefined : '';
+function resourceValue(field: ResourceFieldSelector, pod: Pod, container: Container, sources: EnvSources): string {
+  try {
+    return resourceFieldValue(field, pod, container, sources.allocatable);
+  } catch (err) {
+    throw new EnvError((err as Error).message);
+  }
 }
 
-/** What the runtime needs to create one container of the pod: its env resolved, `$(VAR)` expanded in command and args. */
-export function containerConfig(pod: Pod, container: Container, attempt: number, where: PodPlacement): BuiltContainerConfig {
-  const { env, unset } = containerEnv(pod, container, where);
+interface EnvContext {
+  pod: Pod;
+  container: Container;
+  where: PodPlacement;
+  sources: EnvSources;
+  earlier: (name: string) => string | undefined;
+}
+
+/** One variable's value (a plain one may refer to `earlier` ones); SKIP for an optional key that is absent; undefined when the edge cannot resolve it. */
+function envValue(e: EnvVar, { pod, container, where, sources, earlier }: EnvContext): string | typeof SKIP | undefined {
+  const from = e.valueFrom;
+  if (e.value || !from) return e.value ? expandVars(e.value, earlier) : '';
+  if (from.fieldRef) return fieldRefValue(pod, from.fieldRef.fieldPath, where);
+  if (from.resourceFieldRef) return resourceValue(from.resourceFieldRef, pod, container, sources);
+  const namespace = pod.metadata.namespace ?? 'default';
+  if (from.configMapKeyRef) return keyRefValue('ConfigMap', from.configMapKeyRef, namespace, sources.objects);
+  if (from.secretKeyRef) return keyRefValue('Secret', from.secretKeyRef, namespace, sources.objects);
+  return undefined;
+}
+
+/** What the runtime needs to create one container of the pod (throws an EnvError when its env cannot be built): its env resolved, `$(VAR)` expanded in command and args. */
+export function containerConfig(pod: Pod, container: Container, attempt: number, where: PodPlacement, sources: EnvSources = NO_OBJECTS): BuiltContainerConfig {
+  const { env, unset } = containerEnv(pod, container, where, sources);
   const known = new Map(Object.entries(env));
   const expand = (words: string[]): string[] => words.map((w) => expandVars(w, (name) => known.get(name)));
   const config: ContainerConfig = { name: container.name, attempt, env, annotations: { ...(pod.metadata.annotations ?? {}) } };

@@ -9,7 +9,11 @@ import { noCrash, type CrashPoint } from '../crash-point.js';
 import { podsIn, refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
+import { cachedPodObjects, type PodObjects } from '../volumes/pod-objects.js';
+import { memoryVolumeHosts, type VolumeHosts } from '../volumes/volume-hosts.js';
+import { VolumeManager, type PodVolumes } from '../volumes/volume-manager.js';
 import { applyPodActions } from './apply-actions.js';
+import { ContainerWaits, withoutUnmounted } from './container-waits.js';
 import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
@@ -26,6 +30,10 @@ export interface EdgedDeps {
   crashPoint?: CrashPoint;
   /** While true, pods the runtime runs that the cache does not hold are left running: the cache was lost, and the cloud has yet to say. */
   keepUnheldPods?: () => boolean;
+  /** The ConfigMaps, Secrets (and claims) pods refer to; default: those the cache holds, read anew each sync. */
+  objects?: PodObjects;
+  /** Where pods' volumes are materialised; default: in memory only. */
+  volumeHosts?: VolumeHosts;
 }
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
@@ -61,9 +69,12 @@ export class Edged {
   private stopped = false;
   private reportAll = false;
   private readonly prober: Prober;
+  private readonly volumes: VolumeManager;
+  private readonly waits = new ContainerWaits();
 
   constructor(private readonly deps: EdgedDeps) {
     const { runtime, clock, timing, logger } = deps;
+    this.volumes = new VolumeManager(deps.volumeHosts ?? memoryVolumeHosts());
     this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync() });
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
     this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
@@ -116,14 +127,22 @@ export class Edged {
       const desired = podsIn(cache);
       const heldOnly = this.deps.keepUnheldPods?.() ?? false;
       let { actual, nextStart } = await this.snapshot(desired, heldOnly);
-      const actions = planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses());
+      const objects = this.deps.objects ?? cachedPodObjects(cache);
+      const volumes = await this.volumes.setUpPods(desired.filter(isDesired), objects);
+      const actions = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
       if (actions.some((a) => a.type !== 'backOff')) {
-        await applyPodActions(runtime, actions, actual, logger, { hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint });
+        await applyPodActions(runtime, actions, actual, logger, {
+          hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: { objects },
+          volumePaths: (uid) => volumes.get(uid)?.paths, onConfigResult: (uid, name, message) => this.waits.configResult(uid, name, message),
+        });
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
       }
+      // A pod's volumes go once it is gone from the cache and the runtime alike (all pods are known only when none is held back).
+      if (!heldOnly) await this.volumes.cleanUp(new Set([...desired.map((p) => p.metadata.uid ?? ''), ...actual.sandboxes.map((s) => s.podUid)]));
+      this.waits.keepOnly(new Set(desired.map((p) => p.metadata.uid ?? '')));
       this.prober.update(desired.filter(isDesired), actual);
       // In the same round: a started container shows ContainerCreating at once.
-      await this.reportStatuses(actual);
+      await this.reportStatuses(actual, volumes);
       this.followUp(earliest(this.nextLook(actual, nextStart), nextRestartAt(actions)));
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
@@ -166,7 +185,7 @@ export class Edged {
   }
 
   /** Queues the status of every held pod whose status changed since it was last queued. */
-  private async reportStatuses(actual: ActualPods): Promise<void> {
+  private async reportStatuses(actual: ActualPods, volumes: ReadonlyMap<string, PodVolumes>): Promise<void> {
     const { cache, runtime, clock, hostIP } = this.deps;
     let queued = 0;
     // Pending ones too, under a new version: the cloud may have applied one whose ack was lost.
@@ -180,7 +199,8 @@ export class Edged {
       const pod: Pod = held.object;
       const sandbox = sandboxOf.get(held.uid);
       const containers = sandbox ? (inSandbox.get(sandbox.id) ?? []) : [];
-      const status = derivePodStatus({ pod, sandbox, containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes });
+      const waiting = this.waits.waitingOf(held.uid, volumes.get(held.uid));
+      const status = derivePodStatus({ pod, sandbox, containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes, waiting });
       if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;

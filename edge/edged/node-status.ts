@@ -32,12 +32,15 @@ function condition(type: string, ok: boolean, reason: string, message: string, f
   };
 }
 
+/** What the node says it has for pods besides their count (and what a container without limits may use). */
+export const NODE_ALLOCATABLE = { cpu: '4', memory: '8Gi' } as const;
+
 /**
  * The Node object sent as registration and heartbeat [SYNC-11]. Only labels a kubelet may set
  * on itself (NodeRestriction): the cloud gives it its role (node-role.kubernetes.io/edge).
  */
 export function buildNode(facts: NodeFacts, now: number): Node {
-  const resources = { cpu: '4', memory: '8Gi', pods: String(facts.maxPods ?? DEFAULT_MAX_PODS) };
+  const resources = { ...NODE_ALLOCATABLE, pods: String(facts.maxPods ?? DEFAULT_MAX_PODS) };
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContainerState, ContainerStateTerminated, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
+import type { ContainerState, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
 import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
 import type { ProbeStatuses } from '../prober/probe-status.js';
 import { initDone } from './plan-containers.js';
@@ -17,6 +17,8 @@ export interface PodStatusInput {
   timing?: TimeScale;
   /** What the prober says, by container id (none: no probe has answered yet). */
   probes?: ProbeStatuses;
+  /** Why a container that is not running waits, beyond what the runtime says (edged's ContainerWaits). */
+  waiting?: (container: string) => ContainerStateWaiting | undefined;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -114,12 +116,21 @@ function containerStatus(input: PodStatusInput, name: string, image: string, ini
     restartCount: latest?.attempt ?? 0,
     image,
     imageID: latest ? imageIdOf(image) : '',
-    state: stateOf(latest, input.pod),
+    state: waitingState(input, name, latest) ?? stateOf(latest, input.pod),
     lastState,
     ...crashLoopState(input, attempts, init),
   };
   if (latest) status.containerID = `${input.runtimeName}://${latest.id}`;
+  if (latest?.mounts?.length) status.volumeMounts = latest.mounts.map((m) => ({ name: m.name, mountPath: m.containerPath, ...(m.readOnly ? { readOnly: true } : {}) }));
   return status;
+}
+
+/** A container that never ran or exited, waiting for what edged knows and the runtime does not (a config error, a volume). */
+function waitingState(input: PodStatusInput, name: string, latest: ContainerInfo | undefined): ContainerState | undefined {
+  if (latest && latest.state !== 'exited') return undefined;
+  const extra = input.waiting?.(name);
+  if (!extra) return undefined;
+  return { waiting: { ...(latest ? {} : stateOf(undefined, input.pod).waiting), ...extra } };
 }
 
 /** A container of a pod being deleted, after edged stopped it: terminated, its last run kept. */

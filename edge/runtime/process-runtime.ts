@@ -10,6 +10,7 @@ import { signalGroup } from './proc-stat.js';
 import { openState, stopGroup, unstart } from './process-reconcile.js';
 import { infoOf, newRecord, shimOf, type ProcessRecord, type ProcessState } from './process-state.js';
 import { containerEnv, containerPaths, removeContainerFiles, spawnShim } from './process-spawn.js';
+import { containerDir, makeContainerRoot, removeContainerDir } from './process-root.js';
 import { ShimWatch } from './shim-watch.js';
 import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
@@ -82,7 +83,10 @@ export class ProcessRuntime implements Runtime {
 
   async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
     const sandbox = this.sandbox(sandboxId);
-    const record = newRecord(newId(), sandbox, config, this.options.clock.now());
+    const id = newId();
+    const dir = config.mounts?.length ? containerDir(this.options.dataDir, sandbox.podUid, config.name, id) : undefined;
+    const rooted = dir ? { ...config, ...(await makeContainerRoot(dir, config)) } : config;
+    const record = newRecord(id, sandbox, rooted, this.options.clock.now(), dir);
     this.state.containers.push(record);
     await this.save();
     return record.id;
@@ -136,6 +140,7 @@ export class ProcessRuntime implements Runtime {
     this.shims.forget(containerId);
     this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
     await removeContainerFiles(this.options.dataDir, containerId);
+    if (record.spec.dir) await removeContainerDir(record.spec.dir);
     await this.save();
   }
 

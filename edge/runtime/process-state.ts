@@ -9,7 +9,10 @@ export const PROCESS_STATE_FILE = 'process-runtime.json';
 
 /** What the runtime remembers about a container: its spec, and the process that runs it. */
 export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
-  spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir'>;
+  spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir' | 'mounts'> & {
+    /** The directory of a container with mounts (its root is `root` in it): removed with the container. */
+    dir?: string;
+  };
   pid?: number;
   /** /proc/<pid>/stat starttime: adopting needs the pid AND this to match. */
   startTime?: string;
@@ -32,7 +35,7 @@ export function infoOf(record: ProcessRecord): ContainerInfo {
   const { spec: _spec, pid: _pid, startTime: _startTime, bootId: _bootId, ...info } = record;
   // Running once its shim is written down (it runs nothing unrecorded); before that, created.
   const state = record.finishedAt !== undefined ? 'exited' : record.pid !== undefined ? 'running' : 'created';
-  return { ...info, state, ready: state === 'running' };
+  return { ...info, state, ready: state === 'running', ...(record.spec.mounts?.length ? { mounts: record.spec.mounts } : {}) };
 }
 
 /** A node reboot: the processes it recorded that still run (same start time) die with it. */
@@ -41,15 +44,17 @@ export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessStat
   for (const c of old?.containers ?? []) {
     const shim = shimOf(c);
     if (shim && c.finishedAt === undefined && (await isSameProcess(shim))) signalGroup(shim.pid, 'SIGKILL');
+    if (c.spec.dir) await rm(c.spec.dir, { recursive: true, force: true }); // its root, with its mounts
   }
   await file.remove();
   await rm(join(dataDir, 'containers'), { recursive: true, force: true });
 }
 
-export function newRecord(id: string, sandbox: Sandbox, config: ContainerConfig, now: number): ProcessRecord {
-  const { command, args, env, workingDir } = config;
+export function newRecord(id: string, sandbox: Sandbox, config: ContainerConfig, now: number, dir?: string): ProcessRecord {
+  const { command, args, env, workingDir, mounts } = config;
   const { podUid } = sandbox;
-  return { id, sandboxId: sandbox.id, podUid, name: config.name, attempt: config.attempt, image: config.image ?? '', createdAt: now, spec: { command, args, env, workingDir } };
+  const spec: ProcessRecord['spec'] = { command, args, env, workingDir, ...(mounts?.length ? { mounts } : {}), ...(dir ? { dir } : {}) };
+  return { id, sandboxId: sandbox.id, podUid, name: config.name, attempt: config.attempt, image: config.image ?? '', createdAt: now, spec };
 }
 
 /** Resolves once `done` says so, asking every `everyMs` on the clock. */

@@ -23,6 +23,16 @@ export interface Sandbox {
   state: 'ready' | 'notready';
 }
 
+/** A volume mounted into a container, as CRI's Mount: `hostPath` (the volume, or the path in it a subPath names) at `containerPath`. */
+export interface Mount {
+  /** The volume's name in the pod. */
+  name: string;
+  containerPath: string;
+  hostPath: string;
+  readOnly: boolean;
+  subPath?: string;
+}
+
 export interface ContainerConfig {
   name: string;
   image?: string;
@@ -36,6 +46,7 @@ export interface ContainerConfig {
   /** 0 for the first run of this container in this pod, then 1, 2, ... */
   attempt: number;
   annotations?: Record<string, string>;
+  mounts?: Mount[];
 }
 
 /**
@@ -61,6 +72,8 @@ export interface ContainerInfo {
   ready?: boolean;
   /** Started but not running yet (a simulated start delay): `created`, but on its way. */
   starting?: boolean;
+  /** The mounts it was created with. */
+  mounts?: Mount[];
 }
 
 /** One line of a container's output, with when it was written (ms since the epoch). */

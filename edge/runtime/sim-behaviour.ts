@@ -67,7 +67,7 @@ export function behaviourFrom(annotations: Record<string, string> | undefined, d
 }
 
 /** What the sim runtime remembers about a container; its state is derived from time. */
-export interface SimContainerRecord extends Pick<ContainerInfo, 'id' | 'sandboxId' | 'podUid' | 'name' | 'attempt' | 'image' | 'createdAt'> {
+export interface SimContainerRecord extends Pick<ContainerInfo, 'id' | 'sandboxId' | 'podUid' | 'name' | 'attempt' | 'image' | 'createdAt' | 'mounts'> {
   behaviour: SimBehaviour;
   startRequestedAt?: number;
   stoppedAt?: number;
@@ -86,6 +86,7 @@ export function containerAt(record: SimContainerRecord, now: number): ContainerI
     state: 'created',
     createdAt: record.createdAt,
     ready: false,
+    ...(record.mounts ? { mounts: record.mounts } : {}),
   };
   const stoppedAt = record.stoppedAt ?? Infinity;
   const runningAt = record.startRequestedAt === undefined ? Infinity : record.startRequestedAt + b.startDelayMs;

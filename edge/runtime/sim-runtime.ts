@@ -112,6 +112,8 @@ export class SimRuntime implements Runtime {
       image: config.image ?? '',
       createdAt: this.options.clock.now(),
       behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale, commandEnd(config)),
+      // Recorded only: nothing runs that could see them.
+      ...(config.mounts?.length ? { mounts: config.mounts } : {}),
     };
     this.state.containers.push(record);
     await this.save();

@@ -54,12 +54,19 @@ describe('applyPodActions', () => {
     const env = [
       { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
       { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
-      { name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'pw' } } },
     ];
     await run(pod('web', 'u1', { containers: [{ name: 'app', env, args: ['--listen=$(POD_IP)'] }] }));
     const [sandbox] = await runtime.listSandboxes();
     expect(create).toHaveBeenCalledWith(sandbox!.id, expect.objectContaining({ env: { POD_IP: sandbox!.ip, HOST_IP: '192.168.1.20' }, args: [`--listen=${sandbox!.ip}`] }));
-    expect(logger.lines.some((l) => l.includes('env left unset') && l.includes('PW: the edge holds no Secrets (db/pw)'))).toBe(true);
+  });
+
+  it('creates no container whose env names a missing Secret, and says why (CreateContainerConfigError)', async () => {
+    const results: [string, string, string | undefined][] = [];
+    const p = pod('web', 'u1', { containers: [{ name: 'app', env: [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'pw' } } }] }] });
+    const actions: PodAction[] = [{ type: 'runSandbox', pod: p }, { type: 'startContainer', pod: p, container: p.spec.containers[0]!, attempt: 0 }];
+    await applyPodActions(runtime, actions, await actual(), logger, { ...context([p]), onConfigResult: (...r) => results.push(r) });
+    expect(await runtime.listContainers()).toEqual([]);
+    expect(results).toEqual([['u1', 'app', 'secret "db" not found']]);
   });
 
   it("stops a killed pod's containers with its grace period, time-scaled; a deleted pod's with the deletion's", async () => {

@@ -1,4 +1,5 @@
-import type { Pod } from '../../shared/types.js';
+import type { KubeObject, Pod } from '../../shared/types.js';
+import type { LocalCache } from '../../edge/metamanager/local-cache.js';
 import type { PodStatusInput } from '../../edge/edged/pod-status.js';
 import type { ContainerInfo, Sandbox } from '../../edge/runtime/runtime.js';
 
@@ -35,4 +36,10 @@ export function container(podUid: string, fields: Partial<ContainerInfo> = {}): 
 /** What derivePodStatus reads, for pod `p` (uid u1) in its ready sandbox, at `now`; `fields` override. */
 export function statusInput(now: number, fields: Partial<PodStatusInput> = {}): PodStatusInput {
   return { pod: pod('p', 'u1'), sandbox: sandbox('u1'), containers: [], runtimeName: 'sim', hostIP: '127.0.0.1', now, ...fields };
+}
+
+/** Puts any object (a Pod, a ConfigMap, …) into an edge's cache as the cloud would send it. */
+export function holdIn(cache: Pick<LocalCache, 'apply'>, object: KubeObject & { kind: string }): void {
+  const { name = '', namespace, uid = '', resourceVersion } = object.metadata;
+  cache.apply({ kind: object.kind, name, uid, ...(namespace ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) }, object as never);
 }

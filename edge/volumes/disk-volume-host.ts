@@ -1,0 +1,78 @@
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import { currentPayloadDir, holdsPayload, removeStale, writePayload } from './atomic-writer.js';
+import { hostPathStep, type PathKind } from './host-path-check.js';
+import { payloadDigest } from './payload-digest.js';
+import type { PlannedFile, VolumeHost, VolumePlan, VolumeTarget } from './volume-plan.js';
+import { PODS_DIR, podDir, underHostRoot, volumeDir } from './volume-paths.js';
+
+export interface DiskVolumeHostOptions {
+  dataDir: string;
+  /** Where hostPath volumes resolve (`/`: the real host). */
+  hostRoot: string;
+  clock: Clock;
+}
+
+async function kindOf(path: string): Promise<PathKind> {
+  const s = await stat(path).catch(() => undefined);
+  if (!s) return 'missing';
+  return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : s.isSocket() ? 'socket' : s.isCharacterDevice() ? 'char' : s.isBlockDevice() ? 'block' : 'other';
+}
+
+/**
+ * Volumes as real directories in the edge's data directory (for process pods): payloads written
+ * as kubelet's AtomicWriter does; an unchanged payload (same digest as the last one written, or,
+ * after a restart, as what is on disk) writes nothing.
+ */
+export class DiskVolumeHost implements VolumeHost {
+  private readonly digests = new Map<string, string>();
+
+  constructor(private readonly options: DiskVolumeHostOptions) {}
+
+  async setUp(target: VolumeTarget, plan: VolumePlan): Promise<string> {
+    if (plan.type === 'hostPath') return this.hostPath(plan.path, plan.hostPathType);
+    const dir = volumeDir(this.options.dataDir, target);
+    await mkdir(podDir(this.options.dataDir, target.podUid), { recursive: true, mode: 0o700 });
+    if (plan.type === 'emptyDir') await mkdir(dir, { recursive: true, mode: 0o700 });
+    else await this.writeFiles(dir, plan.files);
+    return dir;
+  }
+
+  async tearDownPod(podUid: string): Promise<void> {
+    const dir = podDir(this.options.dataDir, podUid);
+    await rm(dir, { recursive: true, force: true });
+    for (const key of this.digests.keys()) if (key.startsWith(`${dir}/`)) this.digests.delete(key);
+  }
+
+  async podUids(): Promise<string[]> {
+    return readdir(join(this.options.dataDir, PODS_DIR)).catch(() => []);
+  }
+
+  private async writeFiles(dir: string, files: PlannedFile[]): Promise<void> {
+    const digest = payloadDigest(files);
+    if (this.digests.get(dir) === digest) return;
+    if (!this.digests.has(dir)) {
+      // First look since this edge started: finish off a write a crash cut short, and keep what matches.
+      await removeStale(dir);
+      const current = await currentPayloadDir(dir);
+      if (current && (await holdsPayload(join(dir, current), files))) {
+        this.digests.set(dir, digest);
+        return;
+      }
+    }
+    await writePayload(dir, files, this.options.clock.now());
+    this.digests.set(dir, digest);
+  }
+
+  private async hostPath(path: string, type: Parameters<typeof hostPathStep>[0]): Promise<string> {
+    const real = underHostRoot(this.options.hostRoot, path);
+    const step = hostPathStep(type, await kindOf(real), path);
+    if (step === 'makeDir') await mkdir(real, { recursive: true, mode: 0o755 });
+    if (step === 'makeFile') {
+      await mkdir(dirname(real), { recursive: true, mode: 0o755 });
+      await (await open(real, 'a', 0o644)).close();
+    }
+    return real;
+  }
+}
