@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import type { ApiClient } from '../../cloud/client/client.js';
 import { readCredentials } from '../../cloud/apiserver/auth/credentials.js';
@@ -7,7 +8,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
-import { startDemo, type Demo } from '../demo.js';
+import { edgeDataDir, startDemo, type Demo } from '../demo.js';
+import { containerFilePath } from './container-file.js';
 import { waitForReadyNodes } from '../fleet-pods.js';
 import type { EdgeConnection } from './judge.js';
 
@@ -22,6 +24,8 @@ export interface ScenarioCluster {
   /** The edge's own view, from its local API. */
   edgePods(node: string): Promise<Pod[]>;
   edgeConnection(node: string): Promise<EdgeConnection>;
+  /** A file as the container sees it at `path`, read from the edge's disk. */
+  edgeFile(node: string, podUid: string, container: string, path: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -96,6 +100,7 @@ async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster
     },
     edgePods: async (node) => (await getJson<{ items: Pod[] }>(`${localApi(node)}/pods`)).items,
     edgeConnection: (node) => getJson<EdgeConnection>(`${localApi(node)}/connection`),
+    edgeFile: (node, podUid, container, path) => readFile(containerFilePath(edgeDataDir(dataDir, node), podUid, container, path), 'utf8'),
     async stop() {
       await demo.stop();
       agent.destroy();

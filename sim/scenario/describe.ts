@@ -43,6 +43,8 @@ export function describeExpectation(e: Expectation): string {
       return `${e.node} says it is ${e.connected ? 'connected' : 'offline'}`;
     case 'rejected':
       return `creating ${(e.object.kind ?? '').toLowerCase()}/${e.object.metadata.name ?? e.object.metadata.generateName} fails${e.status ? ` with HTTP ${e.status}` : ''}`;
+    case 'file':
+      return `${e.path} in the ${e.selector} pod on ${e.node} holds "${e.contains}" (as ${e.node} sees it)`;
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import type { Deployment } from '../../shared/apps-types.js';
 import type { Node, Pod } from '../../shared/types.js';
-import type { ConnectionExpectation, DeploymentExpectation, NodeExpectation, PodPhaseName, PodsExpectation, ReadyStatus, RejectedExpectation } from './types.js';
+import type { ConnectionExpectation, DeploymentExpectation, FileExpectation, NodeExpectation, PodPhaseName, PodsExpectation, ReadyStatus, RejectedExpectation } from './types.js';
 
 /** Whether an expectation holds, and what was seen (for the report). */
 export interface Verdict {
@@ -84,4 +84,16 @@ export function judgeConnection(e: ConnectionExpectation, c: EdgeConnection): Ve
 export function judgeRejection(e: RejectedExpectation, attempt: Attempt): Verdict {
   if (attempt.created) return { ok: false, seen: 'accepted (a dry run: nothing was stored)' };
   return { ok: e.status === undefined || attempt.status === e.status, seen: `HTTP ${attempt.status}: ${attempt.message}` };
+}
+
+/** What reading a file on an edge gave: its text, or why there is none. */
+export type FileRead = { text: string } | { problem: string };
+
+/** Longer texts are cut in what the report says was seen. */
+const SEEN_CHARS = 80;
+
+export function judgeFile(e: FileExpectation, read: FileRead): Verdict {
+  if ('problem' in read) return { ok: false, seen: read.problem };
+  const text = read.text.length > SEEN_CHARS ? `${read.text.slice(0, SEEN_CHARS)}…` : read.text;
+  return { ok: read.text.includes(e.contains), seen: JSON.stringify(text) };
 }

@@ -2,10 +2,10 @@ import type { Deployment } from '../../shared/apps-types.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ScenarioCluster } from './cluster.js';
-import { judgeConnection, judgeDeployment, judgeNode, judgePods, judgeRejection, type Attempt, type Verdict } from './judge.js';
+import { judgeConnection, judgeDeployment, judgeFile, judgeNode, judgePods, judgeRejection, type Attempt, type FileRead, type Verdict } from './judge.js';
 import { refOf } from './manifests.js';
 import type { Glimpse } from './timeline.js';
-import type { Expectation, PodsExpectation, RejectedExpectation } from './types.js';
+import type { Expectation, FileExpectation, PodsExpectation, RejectedExpectation } from './types.js';
 
 const problem = (err: unknown): string => (isKedgeError(err) ? `HTTP ${err.httpStatus}: ${err.message}` : (err as Error).message);
 
@@ -45,6 +45,20 @@ async function attempt(cluster: ScenarioCluster, e: RejectedExpectation): Promis
   }
 }
 
+/** The file as the pod on the node that matches sees it, read on the edge. */
+async function readPodFile(cluster: ScenarioCluster, e: FileExpectation): Promise<FileRead> {
+  const listed = await cluster.api.list<Pod>({ resource: 'pods', namespace: e.namespace }, { labelSelector: e.selector, fieldSelector: `spec.nodeName=${e.node}` });
+  const pods = listed.items.filter((p) => !p.metadata.deletionTimestamp);
+  if (pods.length !== 1) return { problem: `${pods.length} pods match ${e.selector} on ${e.node}, not one` };
+  const pod = pods[0]!;
+  const container = e.container ?? pod.spec.containers[0]?.name ?? '';
+  try {
+    return { text: await cluster.edgeFile(e.node, pod.metadata.uid ?? '', container, e.path) };
+  } catch (err) {
+    return { problem: `cannot read ${e.path} of ${pod.metadata.name}/${container}: ${(err as Error).message}` };
+  }
+}
+
 async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict> {
   switch (e.kind) {
     case 'pods':
@@ -57,6 +71,8 @@ async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict>
       return judgeConnection(e, await cluster.edgeConnection(e.node));
     case 'rejected':
       return judgeRejection(e, await attempt(cluster, e));
+    case 'file':
+      return judgeFile(e, await readPodFile(cluster, e));
   }
 }
 

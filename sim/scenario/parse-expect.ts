@@ -13,6 +13,7 @@ export const EXPECT_FIELDS = {
   deployment: ['name', 'namespace', 'available'],
   connection: ['node', 'connected'],
   rejected: ['create', 'status'],
+  file: ['node', 'selector', 'namespace', 'container', 'path', 'contains'],
 } as const;
 
 export type ExpectKind = keyof typeof EXPECT_FIELDS;
@@ -68,6 +69,14 @@ function rejected(f: Fields): Expectation | undefined {
   return status === undefined ? { kind: 'rejected', object: object as KubeObject } : { kind: 'rejected', object: object as KubeObject, status };
 }
 
+function file(f: Fields, node: NodeCheck): Expectation | undefined {
+  const [name, selector, path, contains] = [node(f, 'node'), f.has('selector') ? selectorOf(f) : f.problem('selector', 'required: the labels of the pod'), f.string('path', true), f.string('contains', true)];
+  if (path !== undefined && !path.startsWith('/')) f.problem('path', `expected an absolute path in the container, got "${path}"`);
+  if (!name || !selector || !path?.startsWith('/') || contains === undefined) return undefined;
+  const container = f.string('container');
+  return { kind: 'file', node: name, selector, namespace: f.string('namespace') ?? 'default', path, contains, ...(container !== undefined && { container }) };
+}
+
 /** The expectation of an `expect` step, its kind named by the value of `expect`. */
 export function parseExpectation(f: Fields, node: NodeCheck): Expectation | undefined {
   const kind = f.oneOf('expect', EXPECT_KINDS, true);
@@ -90,5 +99,7 @@ export function parseExpectation(f: Fields, node: NodeCheck): Expectation | unde
     }
     case 'rejected':
       return rejected(f);
+    case 'file':
+      return file(f, node);
   }
 }

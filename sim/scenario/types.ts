@@ -128,4 +128,21 @@ export interface RejectedExpectation {
   status?: number;
 }
 
-export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation;
+/**
+ * A file as a container sees it on its edge (a mounted ConfigMap, say): read from the edge's
+ * own disk, so it shows what the pod reads whether or not the cloud is reachable.
+ */
+export interface FileExpectation {
+  kind: 'file';
+  node: string;
+  /** The one pod on the node that matches (a label selector). */
+  selector: string;
+  namespace: string;
+  /** Default: the pod's first container. */
+  container?: string;
+  /** The path inside the container (a volume's mountPath and a key, say). */
+  path: string;
+  contains: string;
+}
+
+export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation | FileExpectation;

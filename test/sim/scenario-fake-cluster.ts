@@ -81,6 +81,10 @@ export class FakeScenarioCluster implements ScenarioCluster {
     return { connected, offlineSince: connected ? null : 'earlier', queued: 0 };
   }
 
+  async edgeFile(node: string, podUid: string, container: string, path: string): Promise<string> {
+    throw new Error(`ENOENT: no ${path} in ${podUid}/${container} on ${node}`);
+  }
+
   async stop(): Promise<void> {
     for (const cancel of this.timers.values()) cancel();
     this.stopped = true;

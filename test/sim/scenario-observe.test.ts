@@ -28,3 +28,33 @@ describe('expect: rejected against a real apiserver', () => {
     }
   });
 });
+
+describe('expect: file against a real apiserver', () => {
+  it("reads the file on the node of the one matching pod, as its container sees it", async () => {
+    const store = new MemoryStore();
+    const api = createApiServer({ store, clock: new FakeClock(), logger: silentLogger, tokens: [{ token: ADMIN, user: 'admin', role: 'admin' }] });
+    const client = api.loopback(ADMIN);
+    await ensureSystemNamespaces(client);
+    const uids = new Map<string, string>();
+    for (const node of ['edge-1', 'edge-2']) {
+      const created = await client.create<Pod>({ resource: 'pods', namespace: 'default' }, { ...pod, metadata: { name: `sensor-${node}`, labels: { app: 'sensor' } }, spec: { ...pod.spec, nodeName: node } });
+      uids.set(node, created.metadata.uid ?? '');
+    }
+    const files = new Map([[`edge-1/${uids.get('edge-1')}/c/etc/cfg/unit`, 'unit=kelvin\n']]);
+    const edgeFile = async (node: string, uid: string, container: string, path: string): Promise<string> => {
+      const text = files.get(`${node}/${uid}/${container}${path}`);
+      if (text === undefined) throw new Error(`ENOENT: ${path}`);
+      return text;
+    };
+    const cluster = { api: client, nodes: ['edge-1', 'edge-2'], edgeFile } as unknown as ScenarioCluster;
+    const file = { kind: 'file', node: 'edge-1', selector: 'app=sensor', namespace: 'default', path: '/etc/cfg/unit', contains: 'kelvin' } as const;
+    try {
+      expect(await check(cluster, file)).toEqual({ ok: true, seen: '"unit=kelvin\\n"' });
+      expect(await check(cluster, { ...file, contains: 'celsius' })).toMatchObject({ ok: false });
+      expect(await check(cluster, { ...file, node: 'edge-2' })).toEqual({ ok: false, seen: expect.stringMatching(/^cannot read \/etc\/cfg\/unit of sensor-edge-2\/c: ENOENT/) });
+      expect(await check(cluster, { ...file, selector: 'app=other' })).toEqual({ ok: false, seen: '0 pods match app=other on edge-1, not one' });
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -69,6 +69,12 @@ steps:
   - expect: rejected
     create: { apiVersion: v1, kind: Pod, metadata: { name: late }, spec: { containers: [] } }
     status: 503
+  - expect: file
+    node: edge-1
+    selector: app=sensor
+    path: /etc/sensor/unit
+    contains: kelvin
+    within: 20s
 `,
       'all.yaml',
     );
@@ -92,7 +98,9 @@ steps:
       'expect deployment web: 3 available',
       'expect edge-1 says it is offline',
       'expect creating pod/late fails with HTTP 503',
+      'expect /etc/sensor/unit in the app=sensor pod on edge-1 holds "kelvin" (as edge-1 sees it) within 20s',
     ]);
+    expect(s.steps[18]).toMatchObject({ expectation: { kind: 'file', node: 'edge-1', selector: 'app=sensor', namespace: 'default', path: '/etc/sensor/unit', contains: 'kelvin' } });
     expect(s.steps[2]).toEqual({ kind: 'delete', target: { kind: 'Deployment', resource: 'deployments', group: 'apps', namespaced: true }, namespace: 'default', name: 'web' });
     expect(s.steps[12]).toEqual({ kind: 'wait', ms: 90_000 });
     expect(s.steps[13]).toEqual({
@@ -134,7 +142,7 @@ describe('scenario files: what does not, and how it is told', () => {
     ['delete count without selector', withSteps({ delete: 'pod', name: 'x', count: 2 }), 'step 1 (delete), field "count": count goes with a selector'],
     ['apply without a kind', withSteps({ apply: { apiVersion: 'v1', metadata: { name: 'x' } } }), 'step 1 (apply), field "apply": kind is missing'],
     ['apply of an unknown kind', withSteps({ apply: [pod, { ...pod, kind: 'Gizmo' }] }), 'step 1 (apply), field "apply": object 2: unknown kind "Gizmo"'],
-    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, got "weather"'],
+    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, file, got "weather"'],
     ['pods without a count', withSteps({ expect: 'pods', phase: 'Running' }), 'step 1 (expect: pods): say how many pods: count, min or max'],
     ['pods with count and min', withSteps({ expect: 'pods', count: 2, min: 1 }), 'step 1 (expect: pods), field "count": give either count or min/max, not both'],
     ['pods with min above max', withSteps({ expect: 'pods', min: 3, max: 2 }), 'step 1 (expect: pods), field "min": min 3 is above max 2'],
@@ -145,6 +153,9 @@ describe('scenario files: what does not, and how it is told', () => {
     ['ready as a boolean', withSteps({ expect: 'node', node: 'edge-1', ready: true }), 'step 1 (expect: node), field "ready": expected one of True, False, Unknown, got true'],
     ['connection without connected', withSteps({ expect: 'connection', node: 'edge-2' }), 'step 1 (expect: connection), field "connected": required'],
     ['rejected without an object', withSteps({ expect: 'rejected', status: 503 }), 'step 1 (expect: rejected), field "create": required: the object whose creation is to fail'],
+    ['file without a selector', withSteps({ expect: 'file', node: 'edge-1', path: '/etc/cfg/a', contains: 'x' }), 'step 1 (expect: file), field "selector": required: the labels of the pod'],
+    ['file with a relative path', withSteps({ expect: 'file', node: 'edge-1', selector: 'app=a', path: 'etc/cfg/a', contains: 'x' }), 'step 1 (expect: file), field "path": expected an absolute path in the container, got "etc/cfg/a"'],
+    ['file without contains', withSteps({ expect: 'file', node: 'edge-1', selector: 'app=a', path: '/etc/cfg/a' }), 'step 1 (expect: file), field "contains": required'],
     ['rejected with a status out of range', withSteps({ expect: 'rejected', create: pod, status: 200 }), 'step 1 (expect: rejected), field "status": expected a whole number from 400 to 599, got 200'],
   ])('%s', (_, doc, message) => {
     const problems = problemsOf(doc);
