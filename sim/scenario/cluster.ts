@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import type { ApiClient } from '../../cloud/client/client.js';
 import { readCredentials } from '../../cloud/apiserver/auth/credentials.js';
@@ -9,7 +8,7 @@ import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { edgeDataDir, startDemo, type Demo } from '../demo.js';
-import { containerFilePath } from './container-file.js';
+import { readContainerFile } from './container-file.js';
 import { waitForReadyNodes } from '../fleet-pods.js';
 import type { EdgeConnection } from './judge.js';
 
@@ -100,7 +99,7 @@ async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster
     },
     edgePods: async (node) => (await getJson<{ items: Pod[] }>(`${localApi(node)}/pods`)).items,
     edgeConnection: (node) => getJson<EdgeConnection>(`${localApi(node)}/connection`),
-    edgeFile: (node, podUid, container, path) => readFile(containerFilePath(edgeDataDir(dataDir, node), podUid, container, path), 'utf8'),
+    edgeFile: (node, podUid, container, path) => readContainerFile(edgeDataDir(dataDir, node), podUid, container, path),
     async stop() {
       await demo.stop();
       agent.destroy();
