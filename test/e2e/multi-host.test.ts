@@ -48,6 +48,8 @@ function inNs(ns: string, file: string, args: string[], input = ''): Promise<Run
   return new Promise((resolve) => {
     const child = execFile('ip', ['netns', 'exec', ns, file, ...args], { timeout: 20_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    // A command that exits before reading its input (curl refused, say) closes the pipe: its exit code tells.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input);
   });
 }
