@@ -205,10 +205,10 @@ describe('scenario files on disk', () => {
     expect((err as Error).message).toMatch(/^no scenario named "kube-proxy-down" and no such file \(built-in: .*scheduler-down.*\)$/);
   });
 
-  it('has six valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
+  it('has seven valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
-      ['controller-manager-down', 'edge-restarted-offline', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
+      ['config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);
