@@ -56,6 +56,14 @@ describe('pod rows', () => {
     expect(podRow({ metadata: { name: 'new' } })).toMatchObject({ phase: 'Pending', status: 'Pending', ready: '0/0', restarts: 0 });
   });
 
+  it('list the volumes each container mounts, as its status reports them', () => {
+    const mounted = pod('sensor', 'edge-1', {
+      status: { containerStatuses: [{ name: 'sensor', ready: true, restartCount: 0, volumeMounts: [{ name: 'config', mountPath: '/etc/sensor', readOnly: true }, { name: 'data', mountPath: '/data' }] }] },
+    });
+    expect(podRow(mounted).mounts).toEqual(['sensor: /etc/sensor (config, read-only)', 'sensor: /data (data)']);
+    expect(podRow(pod('web', 'edge-1'))).not.toHaveProperty('mounts');
+  });
+
   it('agree on readiness when the cloud marked the pod not Ready (its node unreachable): READY and STATUS as kubectl prints them', () => {
     const marked: Pod = {
       metadata: { name: 'cut-off' },

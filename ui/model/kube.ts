@@ -56,6 +56,8 @@ export interface ContainerStatus {
   ready: boolean;
   restartCount: number;
   state?: { waiting?: { reason?: string }; running?: object; terminated?: { reason?: string; exitCode?: number } };
+  /** The container's volumes, where it sees them (both runtimes report them). */
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 
 export interface Pod extends KubeObject {

@@ -14,6 +14,14 @@ export interface PodRow {
   /** kubectl's READY: ready containers of all, "1/1". */
   ready: string;
   restarts: number;
+  /** Each container's volumes, `container: /path (volume)`, when it has any. */
+  mounts?: string[];
+}
+
+/** What each container mounts where, as its status reports it. */
+function mountsOf(pod: Pod): string[] {
+  return (pod.status?.containerStatuses ?? []).flatMap((s) =>
+    (s.volumeMounts ?? []).map((m) => `${s.name}: ${m.mountPath} (${m.name}${m.readOnly ? ', read-only' : ''})`));
 }
 
 export function podRow(pod: Pod): PodRow {
@@ -27,6 +35,8 @@ export function podRow(pod: Pod): PodRow {
     restarts: (pod.status?.containerStatuses ?? []).reduce((sum, s) => sum + (s.restartCount ?? 0), 0),
   };
   if (pod.spec?.nodeName) row.node = pod.spec.nodeName;
+  const mounts = mountsOf(pod);
+  if (mounts.length > 0) row.mounts = mounts;
   return row;
 }
 

@@ -34,6 +34,7 @@ function podRowElement(row: PodRow, run: Runner | undefined): HTMLElement {
 function updatePodRow(tr: HTMLElement, row: PodRow): void {
   const [name, ready, status, restarts] = [...tr.children] as HTMLElement[];
   setText(name!, row.namespace === 'default' ? row.name : `${row.namespace}/${row.name}`);
+  setAttr(name!, 'title', row.mounts ? `mounts:\n${row.mounts.join('\n')}` : undefined);
   setText(ready!, row.ready);
   setText(status!, row.status);
   setText(restarts!, String(row.restarts));
