@@ -78,4 +78,21 @@ describe('a StatefulSet on the edges', () => {
       sub.unsubscribe();
     }
   });
+
+  it('persistentVolumeClaimRetentionPolicy Delete: a scaled-away ordinal takes its claim along, and deleting the set takes the rest', async () => {
+    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 }));
+    const claimNames = async (): Promise<string[]> => (await c.api.list<PersistentVolumeClaim>(claims)).items.map((x) => x.metadata.name!).sort();
+    const spec = { ...web.spec, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' as const, whenScaled: 'Delete' as const } };
+    await c.api.create(stsRef, { ...web, spec });
+    await runUntil(c.clock, async () => (await c.api.get<StatefulSet>({ ...stsRef, name: 'web' })).status?.readyReplicas === 2, 'two ready pods');
+    expect(await claimNames()).toEqual(['www-web-0', 'www-web-1']);
+
+    await c.api.patch({ ...stsRef, name: 'web' }, { spec: { replicas: 1 } }, 'merge');
+    await runUntil(c.clock, async () => (await claimNames()).join() === 'www-web-0', 'www-web-1 gone with web-1');
+    const kept = await c.api.get<PersistentVolumeClaim>({ ...claims, name: 'www-web-0' });
+    expect(kept.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}`)).toEqual(['StatefulSet/web']);
+
+    await c.api.delete({ ...stsRef, name: 'web' });
+    await runUntil(c.clock, async () => (await claimNames()).length === 0 && (await c.api.list<Pod>(pods)).items.length === 0, 'the pods and claims gone with the set');
+  });
 });

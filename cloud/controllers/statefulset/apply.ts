@@ -1,5 +1,5 @@
 import type { ControllerRevision } from '../../../shared/daemonset-types.js';
-import { isKedgeError } from '../../../shared/errors.js';
+import { isKedgeError, KedgeError } from '../../../shared/errors.js';
 import type { StatefulSet, StatefulSetStatus } from '../../../shared/statefulset-types.js';
 import type { PersistentVolumeClaim } from '../../../shared/storage-types.js';
 import { objectKey, type Pod } from '../../../shared/types.js';
@@ -27,6 +27,7 @@ const ignoreNotFound = (err: unknown): void => {
 
 export async function applyStatefulSetActions(deps: StatefulSetApplyDeps, sts: StatefulSet, actions: readonly StatefulSetAction[]): Promise<void> {
   const { api } = deps;
+  if (actions.some((a) => a.type === 'adopt')) await checkCanAdopt(api, sts);
   for (const action of actions) {
     switch (action.type) {
       case 'adopt':
@@ -65,6 +66,14 @@ export async function applyStatefulSetActions(deps: StatefulSetApplyDeps, sts: S
         deps.requeueAfter(objectKey(sts.metadata), action.ms);
         break;
     }
+  }
+}
+
+/** client-go's canAdopt: the set read afresh must be the same one, and not being deleted. */
+async function checkCanAdopt(api: ApiClient, sts: StatefulSet): Promise<void> {
+  const fresh = await api.get<StatefulSet>(stsRef(sts));
+  if (fresh.metadata.uid !== sts.metadata.uid || fresh.metadata.deletionTimestamp) {
+    throw new KedgeError('Conflict', `statefulset ${objectKey(sts.metadata)} changed (uid or deletion) before adopting`);
   }
 }
 

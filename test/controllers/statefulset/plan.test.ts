@@ -76,6 +76,14 @@ describe('planStatefulSet', () => {
     expect(create.claims).toEqual([{ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www-web-1', namespace: 'default', labels: { app: 'web' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } }]);
   });
 
+  it('adopts an orphan named as one of its ordinals, and leaves a selected pod of another name alone', () => {
+    const orphan = { ...ready(0), metadata: { ...ready(0).metadata, ownerReferences: undefined } };
+    const stranger = { ...orphan, metadata: { ...orphan.metadata, name: 'other-0', uid: 'uid-other' } };
+    const actions = plan(v1, [orphan, stranger]);
+    expect(actions.flatMap((a) => (a.type === 'adopt' || a.type === 'release' ? [`${a.type} ${a.object.metadata.name}`] : []))).toEqual(['adopt web-0']);
+    expect(podSteps(actions)).toEqual(['create web-1 @R1 claims www-web-1']);
+  });
+
   it('waits for a claim still owned by an earlier pod of the ordinal before recreating it', () => {
     const stale = claimFor(1, { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'web-1', uid: 'uid-old' }] });
     expect(podSteps(plan(v1, [ready(0)], { claims: [claimFor(0), stale] }))).toEqual([]);
