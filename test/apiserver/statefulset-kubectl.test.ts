@@ -54,6 +54,11 @@ describe.skipIf(!hasKubectl)('kubectl with StatefulSets', () => {
     expect(await podNames()).toEqual(['web-0', 'web-1', 'web-2']);
     const claims = await kubectl('get', 'pvc', '-o', 'jsonpath={.items[*].metadata.name}');
     expect(claims.stdout.split(' ').sort()).toEqual(['data-web-0', 'data-web-1', 'data-web-2']);
+    const described = await kubectl('describe', 'sts', 'web');
+    expect(described.stderr).toBe('');
+    expect(described.stdout).toMatch(/Replicas:\s+3 desired \| 3 total/);
+    expect(described.stdout).toMatch(/Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed/);
+    expect(described.stdout).toMatch(/Volume Claims:\n\s+Name:\s+data/);
   });
 
   it('scales down from the highest ordinal, keeping the claims, and back up', async () => {
