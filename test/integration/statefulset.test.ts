@@ -6,7 +6,7 @@ import type { StatefulSet } from '../../shared/statefulset-types.js';
 import type { PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { runUntil } from '../support/settle.js';
+import { pass, runUntil } from '../support/settle.js';
 
 const stsRef = { resource: 'statefulsets', group: 'apps', namespace: 'default' };
 const pods = { resource: 'pods', namespace: 'default' };
@@ -94,5 +94,27 @@ describe('a StatefulSet on the edges', () => {
 
     await c.api.delete({ ...stsRef, name: 'web' });
     await runUntil(c.clock, async () => (await claimNames()).length === 0 && (await c.api.list<Pod>(pods)).items.length === 0, 'the pods and claims gone with the set');
+  });
+
+  it('never runs two web-1: on a cut-off edge web-1 is evicted but stays until the edge confirms, then comes back there', async () => {
+    const c = (cluster = await Cluster.start({ clock: new FakeClock(), nodes: 2 }));
+    await c.api.create(stsRef, web);
+    await runUntil(c.clock, async () => (await c.api.get<StatefulSet>({ ...stsRef, name: 'web' })).status?.readyReplicas === 2, 'two ready pods');
+    const web1 = await c.api.get<Pod>({ ...pods, name: 'web-1' });
+    const node = web1.spec.nodeName!;
+
+    c.cut(node);
+    // The grace period, then the default 300 s toleration of the unreachable taint, and a minute more.
+    await pass(c.clock, c.timing.nodeMonitorGraceMs + 360_000, 1_000);
+    const evicted = await c.api.get<Pod>({ ...pods, name: 'web-1' });
+    expect(evicted.metadata.uid).toBe(web1.metadata.uid);
+    expect(evicted.metadata.deletionTimestamp).toBeDefined();
+
+    c.heal(node);
+    const back = await runUntil(c.clock, async () => {
+      const p = await c.api.get<Pod>({ ...pods, name: 'web-1' }).catch(() => undefined);
+      return p && p.metadata.uid !== web1.metadata.uid && isReady(p) && p;
+    }, 'a new web-1 Running');
+    expect(back.spec.nodeName).toBe(node);
   });
 });
