@@ -12,6 +12,7 @@ import { podGarbageCollector } from './pod-gc/index.js';
 import { nodeLifecycleController } from './node-lifecycle/index.js';
 import { persistentVolumeController } from './persistentvolume/index.js';
 import { replicaSetController } from './replicaset/index.js';
+import { statefulSetController } from './statefulset/index.js';
 
 /** The controller-manager's loops, in start order; the garbage and namespace collectors work over every kind in `resources`. */
 export function defaultControllers(resources: readonly ApiResource[]): Controller[] {
@@ -20,6 +21,7 @@ export function defaultControllers(resources: readonly ApiResource[]): Controlle
     deploymentController(),
     replicaSetController(),
     daemonSetController(),
+    statefulSetController(),
     jobController,
     cronJobController,
     endpointsController,

@@ -40,10 +40,12 @@ describe('apps/v1 in the apiserver', () => {
     const byName = new Map(list.body.resources.map((r) => [r.name, r]));
     expect([...byName.keys()]).toEqual([
       'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale', 'daemonsets', 'daemonsets/status', 'controllerrevisions',
+      'statefulsets', 'statefulsets/status', 'statefulsets/scale',
     ]);
     expect(byName.get('deployments')).toMatchObject({ kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'] });
     expect(byName.get('replicasets')).toMatchObject({ kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'] });
-    for (const scale of ['deployments/scale', 'replicasets/scale']) {
+    expect(byName.get('statefulsets')).toMatchObject({ kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'] });
+    for (const scale of ['deployments/scale', 'replicasets/scale', 'statefulsets/scale']) {
       expect(byName.get(scale)).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
     }
   });

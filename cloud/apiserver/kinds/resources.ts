@@ -5,6 +5,7 @@ import { configMapResource, secretResource } from './config-resources.js';
 import { daemonSetResources } from './daemonset-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
+import { statefulSetResource } from './statefulset-resources.js';
 import { checkNodeTypes } from './node-decoding.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
@@ -63,6 +64,7 @@ export const coreResources: ResourceDef[] = [
   endpointsResource,
   ...appsResources,
   ...daemonSetResources,
+  statefulSetResource,
   ...batchResources,
   ...configResources,
   ...storageResources,

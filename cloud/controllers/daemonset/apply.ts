@@ -5,7 +5,7 @@ import type { ApiClient, ResourceRef } from '../../client/client.js';
 import { adoptPatch, controllerRefTo, releasePatch } from '../controller-ref.js';
 import type { EventRecorder } from '../events.js';
 import type { Expectations } from '../replicaset/expectations.js';
-import { templateOfRevision } from './history.js';
+import { templateOfRevision, type Revisioned } from './history.js';
 import { sameTemplate } from '../../client/template-equality.js';
 import type { DaemonSetAction } from './plan.js';
 
@@ -68,19 +68,26 @@ async function claimObjects(deps: DaemonSetApplyDeps, ds: DaemonSet, actions: re
 
 /** snapshot: a name taken by another template is a hash collision: count it in status and try again with a new hash. */
 async function createRevision(deps: DaemonSetApplyDeps, ds: DaemonSet, revision: ControllerRevision): Promise<void> {
+  await createRevisionOrCollide(deps.api, ds, revision, async () => {
+    await writeStatus(deps, ds, { ...ds.status, collisionCount: (ds.status?.collisionCount ?? 0) + 1 } as DaemonSetStatus);
+    return `daemonset ${objectKey(ds.metadata)}`;
+  });
+}
+
+/** Creates `revision`; a name already taken by another template calls `bumpCollisionCount` and fails with a Conflict (the next pass hashes anew). */
+export async function createRevisionOrCollide(api: ApiClient, owner: Revisioned, revision: ControllerRevision, bumpCollisionCount: () => Promise<string>): Promise<void> {
   try {
-    await deps.api.create(revisionRef(revision), revision);
+    await api.create(revisionRef(revision), revision);
     return;
   } catch (err) {
     if (!isKedgeError(err, 'AlreadyExists')) throw err;
   }
-  const existing = await deps.api.get<ControllerRevision>(revisionRef(revision));
+  const existing = await api.get<ControllerRevision>(revisionRef(revision));
   const template = templateOfRevision(existing);
-  const ours = existing.metadata.ownerReferences?.some((r) => r.controller && r.uid === ds.metadata.uid);
-  if (ours && template && sameTemplate(template, ds.spec.template)) return;
-  const status = { ...ds.status, collisionCount: (ds.status?.collisionCount ?? 0) + 1 } as DaemonSetStatus;
-  await writeStatus(deps, ds, status);
-  throw new KedgeError('Conflict', `found a hash collision for daemonset ${objectKey(ds.metadata)}: bumped collisionCount`);
+  const ours = existing.metadata.ownerReferences?.some((r) => r.controller && r.uid === owner.metadata.uid);
+  if (ours && template && sameTemplate(template, owner.spec.template)) return;
+  const what = await bumpCollisionCount();
+  throw new KedgeError('Conflict', `found a hash collision for ${what}: bumped collisionCount`);
 }
 
 /** Creates in batches of 1, 2, 4, … (slow start), stopping at the first failing batch. */

@@ -1,7 +1,7 @@
 import type { ControllerRevision, DaemonSet, DaemonSetStatus } from '../../../shared/daemonset-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
 import type { Node, Pod } from '../../../shared/types.js';
-import { claim } from '../controller-ref.js';
+import { claim, type Claim } from '../controller-ref.js';
 import { nextAvailableIn } from '../replicaset/pod-state.js';
 import { daemonPod } from './daemon-pod.js';
 import { planHistory, staleRevisions, type HistoryAction } from './history.js';
@@ -12,8 +12,10 @@ import { daemonSetStatus, sameDaemonSetStatus } from './status.js';
 /** Most pods created or deleted in one pass (kube's burstReplicas). */
 export const BURST_PODS = 250;
 
+export type ClaimAction = { type: 'adopt' | 'release'; object: Pod | ControllerRevision; resource: 'pods' | 'controllerrevisions' };
+
 export type DaemonSetAction =
-  | { type: 'adopt' | 'release'; object: Pod | ControllerRevision; resource: 'pods' | 'controllerrevisions' }
+  | ClaimAction
   | HistoryAction
   /** Create these pods (each pinned to its node). */
   | { type: 'create'; pods: Pod[] }
@@ -51,12 +53,7 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetAction[] {
   const selector = ds.spec.selector;
   const pods = claim(ds, selector, input.pods.filter((p) => !(p.metadata.deletionTimestamp && isTerminal(p))));
   const revisions = claim(ds, selector, input.revisions);
-  const actions: DaemonSetAction[] = [
-    ...pods.adopt.map((object) => ({ type: 'adopt' as const, object, resource: 'pods' as const })),
-    ...pods.release.map((object) => ({ type: 'release' as const, object, resource: 'pods' as const })),
-    ...revisions.adopt.map((object) => ({ type: 'adopt' as const, object, resource: 'controllerrevisions' as const })),
-    ...revisions.release.map((object) => ({ type: 'release' as const, object, resource: 'controllerrevisions' as const })),
-  ];
+  const actions: DaemonSetAction[] = claimActions(pods, revisions);
   const history = planHistory(ds, revisions.claimed);
   actions.push(...history.actions);
   const byNode = podsByNode(pods.claimed);
@@ -75,6 +72,16 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetAction[] {
   const wait = nextAvailableIn(pods.claimed, minReadyMs, now);
   if (wait !== undefined) actions.push({ type: 'requeueAfter', ms: wait });
   return actions;
+}
+
+/** Adopting and releasing the pods and revisions a claim sorted out (DaemonSets and StatefulSets alike). */
+export function claimActions(pods: Claim<Pod>, revisions: Claim<ControllerRevision>): ClaimAction[] {
+  return [
+    ...pods.adopt.map((object) => ({ type: 'adopt' as const, object, resource: 'pods' as const })),
+    ...pods.release.map((object) => ({ type: 'release' as const, object, resource: 'pods' as const })),
+    ...revisions.adopt.map((object) => ({ type: 'adopt' as const, object, resource: 'controllerrevisions' as const })),
+    ...revisions.release.map((object) => ({ type: 'release' as const, object, resource: 'controllerrevisions' as const })),
+  ];
 }
 
 /** The manage loop's changes; when it has none, a rolling-update step's (RollingUpdate only; OnDelete waits for deletions). */
