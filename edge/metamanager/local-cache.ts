@@ -1,14 +1,23 @@
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
 import { CacheDocument, emptyCacheData } from './cache-document.js';
 
 /**
- * One object the cloud sent, as the edge holds it: a pod bound to this node, or a ConfigMap or
- * Secret one of them references [SYNC-18]. A pod's `object.status` is the edge's own view.
+ * One object the cloud sent, as the edge holds it: a pod bound to this node, a ConfigMap,
+ * Secret or claim one of them references, or the volume such a claim is bound to (cluster-
+ * scoped: no namespace) [SYNC-18]. A pod's `object.status` is the edge's own view.
  */
-export type CachedObject = CachedVersion & ({ kind: 'Pod'; object: Pod } | { kind: 'ConfigMap'; object: ConfigMap } | { kind: 'Secret'; object: Secret });
+export type CachedObject = CachedVersion &
+  (
+    | { kind: 'Pod'; object: Pod }
+    | { kind: 'ConfigMap'; object: ConfigMap }
+    | { kind: 'Secret'; object: Secret }
+    | { kind: 'PersistentVolumeClaim'; object: PersistentVolumeClaim }
+    | { kind: 'PersistentVolume'; object: PersistentVolume }
+  );
 
 interface CachedVersion {
   uid: string;
