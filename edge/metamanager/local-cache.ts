@@ -53,7 +53,10 @@ export interface LocalCache {
    * the loser's uid is tombstoned.
    */
   apply(ref: ObjectRef, object: SyncedObject): ApplyOutcome;
-  /** [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones the uid either way. */
+  /**
+   * [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones
+   * a Pod's uid either way ([SYNC-18]: a referenced object's uid may be wanted again).
+   */
   delete(ref: ObjectRef): boolean;
   /** [SYNC-13] Whether `uid` is known to be gone for good (one of the most recent MAX_TOMBSTONES). */
   tombstoned(uid: string): boolean;

@@ -45,6 +45,17 @@ describe('the edge cache holds ConfigMaps and Secrets beside pods [SYNC-18]', ()
     expect(cachedPodObjects(cache).configMap('default', 'cfg')).toBeUndefined();
   });
 
+  it('a referenced object no longer needed here is dropped without a tombstone: needed again, the same uid is held again; a pod is tombstoned', () => {
+    const cache = createMemoryCache();
+    fill(cache);
+    expect(cache.delete(ref('ConfigMap', 'cfg', 'c1', '3'))).toBe(true);
+    expect(cache.tombstoned('c1')).toBe(false);
+    expect(cache.apply(ref('ConfigMap', 'cfg', 'c1', '3'), configMap('c1', '3', 'x=1'))).toBe('created');
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
+    expect(cache.delete(ref('Pod', 'web', 'p1', '5'))).toBe(true);
+    expect(cache.tombstoned('p1')).toBe(true);
+  });
+
   it('a status queued under a ConfigMap uid leaves the ConfigMap as it is', () => {
     const cache = createMemoryCache();
     fill(cache);
