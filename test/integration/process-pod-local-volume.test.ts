@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
 import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { stopKillingProcesses } from '../support/process-cluster.js';
 
 const pods = { resource: 'pods', namespace: 'default' };
 const claims = { resource: 'persistentvolumeclaims', namespace: 'default' };
@@ -43,12 +43,7 @@ describe('a process pod on a local-path volume', () => {
   afterEach(async () => {
     const c = cluster;
     cluster = undefined;
-    if (!c) return;
-    for (const node of [...c.edges.keys()]) {
-      await c.stopEdge(node);
-      await (await ProcessRuntime.open({ dataDir: join(c.dir, 'edges', node), clock: c.clock, reboot: true })).close(); // kills what still runs
-    }
-    await c.stop();
+    if (c) await stopKillingProcesses(c);
   });
 
   it('keeps its lines through a container restart, a re-created pod, an edge restart and a reboot', async () => {
