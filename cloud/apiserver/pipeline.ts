@@ -87,7 +87,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const resources = deps.resources ?? coreResources;
   const registry = new ResourceRegistry(deps.components ? [...resources, componentStatusResource(deps.components)] : resources);
   const openApi = openApiV3(registry);
-  const podsDef = registry.find('', 'v1', 'pods');
+  const graphDefs = { pods: registry.find('', 'v1', 'pods'), claims: registry.find('', 'v1', 'persistentvolumeclaims') };
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
@@ -115,7 +115,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       const call = route(registry, parsed.path, req, user);
       const p = parsed.path;
       const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
-      await authorize(user, attrs, requestFacts(restDeps.storage, call, podsDef));
+      await authorize(user, attrs, requestFacts(restDeps.storage, call, graphDefs));
       return serve(restDeps, registry, call);
     }
     await authorize(user, { verb: verbForPath(req.method), path });

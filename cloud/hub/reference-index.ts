@@ -1,12 +1,16 @@
-import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import { podReferences } from '../../shared/pod-references.js';
+import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod } from '../../shared/types.js';
 import type { CacheEvent } from '../informer/informer.js';
 import { desiredOf, type Desired } from './resync.js';
 
-/** The kinds a pod references that the cloud syncs to its node with it [SYNC-18]. */
-export type ReferencedKind = 'ConfigMap' | 'Secret';
-const SYNCED_REFERENCES: ReadonlySet<string> = new Set<ReferencedKind>(['ConfigMap', 'Secret']);
+/**
+ * The kinds the cloud syncs to a node with the pods that reference them [SYNC-18]: a pod names
+ * the first three; a PersistentVolume is named by the claim (spec.volumeName), not the pod.
+ */
+export type ReferencedKind = 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim' | 'PersistentVolume';
+const SYNCED_REFERENCES: ReadonlySet<string> = new Set<ReferencedKind>(['ConfigMap', 'Secret', 'PersistentVolumeClaim']);
 
 /** What a node's session is to do: hold this version of an object, or no longer hold a uid. */
 export type ReferenceAction = { type: 'want'; node: string; object: Desired } | { type: 'unwant'; node: string; uid: string };
@@ -21,10 +25,19 @@ function referenceKeys(pod: Pod): string[] {
     .map((ref) => keyOf(ref.kind, namespace, ref.name));
 }
 
+/** The key of what an object references in turn: the volume a claim is bound to (PVs are cluster-scoped). */
+function linkOf(kind: ReferencedKind, object: SyncedObject | undefined): string | undefined {
+  if (kind !== 'PersistentVolumeClaim' || !object) return undefined;
+  const volume = (object as PersistentVolumeClaim).spec?.volumeName;
+  return volume ? keyOf('PersistentVolume', undefined, volume) : undefined;
+}
+
 /**
- * [SYNC-18] Which nodes need which ConfigMap or Secret, by name: (kind, namespace, name) → the
- * nodes with at least one pod referencing it, counted per node. A pod event costs O(its
- * references), an object event O(nodes needing it). Whatever object holds the name now (any
+ * [SYNC-18] Which nodes need which ConfigMap, Secret, claim or volume, by name: (kind,
+ * namespace, name) → the nodes with at least one pod referencing it, counted per node. A node
+ * that needs a claim needs the volume the claim is bound to now (a link, followed when the
+ * claim binds, changes volumeName, or goes). A pod event costs O(its references), an object
+ * event O(nodes needing it). Whatever object holds the name now (any
  * uid) is the one wanted: one created after its pod, or re-created under the same name,
  * reaches the nodes at once. A plan only: it returns what the sessions are to do.
  */
@@ -33,8 +46,10 @@ export class ReferenceIndex {
   private readonly pods = new Map<string, { node: string; keys: readonly string[] }>();
   /** key → node → how many of its pods reference the key. */
   private readonly needs = new Map<string, Map<string, number>>();
-  /** key → the object under that name now (every ConfigMap and Secret the informers hold). */
+  /** key → the object under that name now (every object of the synced kinds the informers hold). */
   private readonly objects = new Map<string, Desired>();
+  /** claim key → the key of the volume the claim under that name is bound to now. */
+  private readonly links = new Map<string, string>();
 
   /** How many objects (by name) at least one bound pod references. */
   get size(): number {
@@ -49,7 +64,7 @@ export class ReferenceIndex {
     return this.podNeeds(uid, node, node ? referenceKeys(event.object) : []);
   }
 
-  onObjectEvent(kind: ReferencedKind, event: CacheEvent<ConfigMap | Secret>): ReferenceAction[] {
+  onObjectEvent(kind: ReferencedKind, event: CacheEvent<SyncedObject>): ReferenceAction[] {
     if (event.type === 'SYNCED') return [];
     const key = keyOf(kind, event.object.metadata.namespace, event.object.metadata.name);
     const before = this.objects.get(key);
@@ -57,10 +72,17 @@ export class ReferenceIndex {
     const now = event.type === 'DELETED' ? undefined : desiredOf(kind, event.object);
     if (now) this.objects.set(key, now);
     else this.objects.delete(key);
+    const linkBefore = this.links.get(key);
+    const linkNow = linkOf(kind, now?.object);
+    if (linkNow) this.links.set(key, linkNow);
+    else this.links.delete(key);
     const actions: ReferenceAction[] = [];
     for (const node of this.needs.get(key)?.keys() ?? []) {
       if (before && before.ref.uid !== now?.ref.uid) actions.push({ type: 'unwant', node, uid: before.ref.uid });
       if (now) actions.push({ type: 'want', node, object: now });
+      if (linkNow === linkBefore) continue;
+      if (linkNow) this.hold(node, linkNow, actions);
+      if (linkBefore) this.release(node, linkBefore, actions);
     }
     return actions;
   }
@@ -82,8 +104,11 @@ export class ReferenceIndex {
     if (!nodes) this.needs.set(key, (nodes = new Map()));
     const count = (nodes.get(node) ?? 0) + 1;
     nodes.set(node, count);
+    if (count > 1) return;
     const object = this.objects.get(key);
-    if (count === 1 && object) actions.push({ type: 'want', node, object });
+    if (object) actions.push({ type: 'want', node, object });
+    const link = this.links.get(key);
+    if (link) this.hold(node, link, actions);
   }
 
   private release(node: string, key: string, actions: ReferenceAction[]): void {
@@ -94,6 +119,8 @@ export class ReferenceIndex {
     if (nodes.size === 0) this.needs.delete(key);
     const object = this.objects.get(key);
     if (object) actions.push({ type: 'unwant', node, uid: object.ref.uid });
+    const link = this.links.get(key);
+    if (link) this.release(node, link, actions);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { ConfigMap, Secret } from '../../shared/config-types.js';
+import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
 import type { Informers } from '../informer/shared-informers.js';
 import type { ReferenceIndex, ReferencedKind } from './reference-index.js';
 import type { Sessions } from './sessions.js';
@@ -7,19 +7,21 @@ import type { Sessions } from './sessions.js';
 const RESOURCES: readonly [ReferencedKind, string][] = [
   ['ConfigMap', 'configmaps'],
   ['Secret', 'secrets'],
+  ['PersistentVolumeClaim', 'persistentvolumeclaims'],
+  ['PersistentVolume', 'persistentvolumes'],
 ];
 
 /**
- * [SYNC-18] Follows every ConfigMap and Secret (through the hub's own informers: the cloud
+ * [SYNC-18] Follows every ConfigMap, Secret, claim and volume (through the hub's own informers: the cloud
  * reads them, a node never lists them) into the reference index, and what it plans into the
- * sessions. `synced` resolves once both first lists are in: hellos are answered only after.
+ * sessions. `synced` resolves once every first list is in: hellos are answered only after.
  */
 export function followReferencedObjects(informers: Informers, references: ReferenceIndex, sessions: Sessions): { subscriptions: Subscription[]; synced: Promise<unknown> } {
   const lists: Promise<void>[] = [];
   const subscriptions = RESOURCES.map(([kind, resource]) => {
     let listed!: () => void;
     lists.push(new Promise<void>((resolve) => (listed = resolve)));
-    return informers.of<ConfigMap | Secret>({ resource }).subscribe((event) => {
+    return informers.of<SyncedObject>({ resource }).subscribe((event) => {
       sessions.onReferences(references.onObjectEvent(kind, event));
       if (event.type === 'SYNCED') listed();
     });

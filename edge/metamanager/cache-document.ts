@@ -79,8 +79,9 @@ export class CacheDocument implements LocalCache {
   }
 
   delete(ref: ObjectRef): boolean {
-    // [SYNC-13] the uid is gone for good, whether or not it is held (its apply may come later).
-    if (this.tombs.add(ref.uid)) this.changes++;
+    // [SYNC-13] a pod's uid is gone for good, whether or not it is held (its apply may come later).
+    // [SYNC-18] Not so a referenced object's: it is only no longer needed here, and may be again.
+    if (ref.kind === 'Pod' && this.tombs.add(ref.uid)) this.changes++;
     // [SYNC-7] a tombstone removes only the object with the same uid.
     if (!this.data.objects[ref.uid]) return false;
     this.forget(ref.uid);

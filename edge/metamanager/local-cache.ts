@@ -1,14 +1,23 @@
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod, PodStatus } from '../../shared/types.js';
 import { CacheDocument, emptyCacheData } from './cache-document.js';
 
 /**
- * One object the cloud sent, as the edge holds it: a pod bound to this node, or a ConfigMap or
- * Secret one of them references [SYNC-18]. A pod's `object.status` is the edge's own view.
+ * One object the cloud sent, as the edge holds it: a pod bound to this node, a ConfigMap,
+ * Secret or claim one of them references, or the volume such a claim is bound to (cluster-
+ * scoped: no namespace) [SYNC-18]. A pod's `object.status` is the edge's own view.
  */
-export type CachedObject = CachedVersion & ({ kind: 'Pod'; object: Pod } | { kind: 'ConfigMap'; object: ConfigMap } | { kind: 'Secret'; object: Secret });
+export type CachedObject = CachedVersion &
+  (
+    | { kind: 'Pod'; object: Pod }
+    | { kind: 'ConfigMap'; object: ConfigMap }
+    | { kind: 'Secret'; object: Secret }
+    | { kind: 'PersistentVolumeClaim'; object: PersistentVolumeClaim }
+    | { kind: 'PersistentVolume'; object: PersistentVolume }
+  );
 
 interface CachedVersion {
   uid: string;
@@ -44,7 +53,10 @@ export interface LocalCache {
    * the loser's uid is tombstoned.
    */
   apply(ref: ObjectRef, object: SyncedObject): ApplyOutcome;
-  /** [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones the uid either way. */
+  /**
+   * [SYNC-7] Removes the object only when the cached one has the same uid; [SYNC-13] tombstones
+   * a Pod's uid either way ([SYNC-18]: a referenced object's uid may be wanted again).
+   */
   delete(ref: ObjectRef): boolean;
   /** [SYNC-13] Whether `uid` is known to be gone for good (one of the most recent MAX_TOMBSTONES). */
   tombstoned(uid: string): boolean;

@@ -1,6 +1,6 @@
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { LocalCache } from '../metamanager/local-cache.js';
+import type { CachedObject, LocalCache } from '../metamanager/local-cache.js';
 
 /** The part of a PersistentVolumeClaim the edge reads: which volume it is bound to. */
 export interface BoundClaim extends KubeObject {
@@ -25,20 +25,22 @@ export interface PodObjects {
   persistentVolume?(name: string): NodeLocalVolume | undefined;
 }
 
+/** The object of `kind` the cache holds under this name, if any (a lookup by name: O(1)). */
+function held<T>(cache: Pick<LocalCache, 'find'>, kind: CachedObject['kind'], namespace: string | undefined, name: string): T | undefined {
+  const entry = cache.find(kind, namespace, name);
+  return entry?.kind === kind ? (entry.object as T) : undefined;
+}
+
 /**
- * The ConfigMaps, Secrets, claims and volumes the local cache holds now, indexed once (edged
- * takes one such snapshot a sync: lookups stay cheap however many pods refer to objects).
+ * The ConfigMaps, Secrets, claims and volumes the cloud sent with the pods that reference them
+ * [SYNC-18], as the local cache holds them now, online or not: each read is one lookup by name.
+ * Entries are the cache's own (frozen): read them, never change them.
  */
-export function cachedPodObjects(cache: Pick<LocalCache, 'objects'>): PodObjects {
-  const index = new Map<string, unknown>();
-  for (const held of cache.objects()) {
-    if (held.kind !== 'Pod') index.set(`${held.kind}/${held.namespace ?? held.object.metadata.namespace ?? ''}/${held.name}`, held.object);
-  }
-  const find = <T>(kind: string, namespace: string, name: string): T | undefined => index.get(`${kind}/${namespace}/${name}`) as T | undefined;
+export function cachedPodObjects(cache: Pick<LocalCache, 'find'>): PodObjects {
   return {
-    configMap: (namespace, name) => find<ConfigMap>('ConfigMap', namespace, name),
-    secret: (namespace, name) => find<Secret>('Secret', namespace, name),
-    persistentVolumeClaim: (namespace, name) => find<BoundClaim>('PersistentVolumeClaim', namespace, name),
-    persistentVolume: (name) => find<NodeLocalVolume>('PersistentVolume', '', name),
+    configMap: (namespace, name) => held<ConfigMap>(cache, 'ConfigMap', namespace, name),
+    secret: (namespace, name) => held<Secret>(cache, 'Secret', namespace, name),
+    persistentVolumeClaim: (namespace, name) => held<BoundClaim>(cache, 'PersistentVolumeClaim', namespace, name),
+    persistentVolume: (name) => held<NodeLocalVolume>(cache, 'PersistentVolume', undefined, name),
   };
 }

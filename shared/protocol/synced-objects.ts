@@ -1,13 +1,15 @@
 import type { ConfigMap, Secret } from '../config-types.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../storage-types.js';
 import type { Pod } from '../types.js';
 
 /**
- * The kinds the cloud syncs to a node: its pods, and the ConfigMaps and Secrets they
- * reference [SYNC-2][SYNC-18]. An `apply` carries one of these, of the kind its ref names.
+ * The kinds the cloud syncs to a node: its pods, the ConfigMaps, Secrets and claims they
+ * reference, and the volumes those claims are bound to [SYNC-2][SYNC-18]. An `apply` carries
+ * one of these, of the kind its ref names.
  */
-export const SYNCED_KINDS = ['Pod', 'ConfigMap', 'Secret'] as const;
+export const SYNCED_KINDS = ['Pod', 'ConfigMap', 'Secret', 'PersistentVolumeClaim', 'PersistentVolume'] as const;
 export type SyncedKind = (typeof SYNCED_KINDS)[number];
-export type SyncedObject = Pod | ConfigMap | Secret;
+export type SyncedObject = Pod | ConfigMap | Secret | PersistentVolumeClaim | PersistentVolume;
 
 export const isSyncedKind = (kind: unknown): kind is SyncedKind => typeof kind === 'string' && (SYNCED_KINDS as readonly string[]).includes(kind);
 
@@ -15,6 +17,10 @@ type Fields = Record<string, unknown>;
 const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isStringMap = (x: unknown): boolean => x === undefined || (isObject(x) && Object.values(x).every((v) => typeof v === 'string'));
 const isOptional = (x: unknown, type: 'boolean' | 'string'): boolean => x === undefined || typeof x === type;
+const isOptionalObject = (x: unknown): boolean => x === undefined || isObject(x);
+/** A volume source the edge mounts (hostPath, local): absent, or an object with a string path. */
+const isPathSource = (x: unknown): boolean => x === undefined || (isObject(x) && typeof x.path === 'string');
+const specOf = (body: Fields): Fields => (isObject(body.spec) ? body.spec : {});
 
 /** What each kind's body must look like, checked minimally: enough that the edge can use it as such. */
 const kindProblems: Record<SyncedKind, (body: Fields) => string | undefined> = {
@@ -27,6 +33,13 @@ const kindProblems: Record<SyncedKind, (body: Fields) => string | undefined> = {
     (isStringMap(body.data) ? undefined : 'body.data must map keys to strings') ??
     (isOptional(body.type, 'string') ? undefined : 'body.type must be a string') ??
     (isOptional(body.immutable, 'boolean') ? undefined : 'body.immutable must be a boolean'),
+  PersistentVolumeClaim: (body) =>
+    (isOptionalObject(body.spec) ? undefined : 'body.spec must be an object') ??
+    (isOptional(specOf(body).volumeName, 'string') ? undefined : 'body.spec.volumeName must be a string'),
+  PersistentVolume: (body) =>
+    (isOptionalObject(body.spec) ? undefined : 'body.spec must be an object') ??
+    (isPathSource(specOf(body).hostPath) ? undefined : 'body.spec.hostPath.path must be a string') ??
+    (isPathSource(specOf(body).local) ? undefined : 'body.spec.local.path must be a string'),
 };
 
 /** [SYNC-1] Why the body of an `apply` is not the object its ref names, if it is not. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CloudMessageHandler } from '../../edge/metamanager/cloud-message-handler.js';
-import { cachedConfigMap, cachedSecret } from '../../edge/metamanager/config-objects.js';
+import { cachedPodObjects } from '../../edge/volumes/pod-objects.js';
 import { createMemoryCache, podsIn, refOf, type LocalCache } from '../../edge/metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from '../../edge/metamanager/lowdb-cache.js';
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
@@ -27,9 +27,9 @@ describe('the edge cache holds ConfigMaps and Secrets beside pods [SYNC-18]', ()
     const cache = createMemoryCache();
     fill(cache);
     expect(podsIn(cache).map((p) => p.metadata.name)).toEqual(['web']);
-    expect(cachedConfigMap(cache, 'default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
-    expect(cachedSecret(cache, 'default', 'pw')?.data).toEqual({ password: 'c2VjcmV0' });
-    expect([cachedConfigMap(cache, 'default', 'pw'), cachedSecret(cache, 'default', 'cfg'), cachedConfigMap(cache, 'other', 'cfg')]).toEqual([undefined, undefined, undefined]);
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
+    expect(cachedPodObjects(cache).secret('default', 'pw')?.data).toEqual({ password: 'c2VjcmV0' });
+    expect([cachedPodObjects(cache).configMap('default', 'pw'), cachedPodObjects(cache).secret('default', 'cfg'), cachedPodObjects(cache).configMap('other', 'cfg')]).toEqual([undefined, undefined, undefined]);
     expect(cache.objects().map(refOf).map((r) => r.kind).sort()).toEqual(['ConfigMap', 'Pod', 'Secret']);
   });
 
@@ -37,19 +37,30 @@ describe('the edge cache holds ConfigMaps and Secrets beside pods [SYNC-18]', ()
     const cache = createMemoryCache();
     fill(cache);
     expect(cache.apply(ref('ConfigMap', 'cfg', 'c1', '8'), configMap('c1', '8', 'x=2'))).toBe('updated');
-    expect(cachedConfigMap(cache, 'default', 'cfg')?.data).toEqual({ 'app.conf': 'x=2' });
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.data).toEqual({ 'app.conf': 'x=2' });
     expect(cache.apply(ref('ConfigMap', 'cfg', 'c2', '9'), configMap('c2', '9', 'x=3'))).toBe('replaced');
-    expect(cachedConfigMap(cache, 'default', 'cfg')?.metadata.uid).toBe('c2');
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.metadata.uid).toBe('c2');
     expect(cache.tombstoned('c1')).toBe(true);
     expect(cache.delete(ref('ConfigMap', 'cfg', 'c2', '9'))).toBe(true);
-    expect(cachedConfigMap(cache, 'default', 'cfg')).toBeUndefined();
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')).toBeUndefined();
+  });
+
+  it('a referenced object no longer needed here is dropped without a tombstone: needed again, the same uid is held again; a pod is tombstoned', () => {
+    const cache = createMemoryCache();
+    fill(cache);
+    expect(cache.delete(ref('ConfigMap', 'cfg', 'c1', '3'))).toBe(true);
+    expect(cache.tombstoned('c1')).toBe(false);
+    expect(cache.apply(ref('ConfigMap', 'cfg', 'c1', '3'), configMap('c1', '3', 'x=1'))).toBe('created');
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
+    expect(cache.delete(ref('Pod', 'web', 'p1', '5'))).toBe(true);
+    expect(cache.tombstoned('p1')).toBe(true);
   });
 
   it('a status queued under a ConfigMap uid leaves the ConfigMap as it is', () => {
     const cache = createMemoryCache();
     fill(cache);
     cache.queueStatus(ref('ConfigMap', 'cfg', 'c1', '3'), { phase: 'Running' });
-    expect(cachedConfigMap(cache, 'default', 'cfg')).toEqual(configMap('c1', '3', 'x=1'));
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')).toEqual(configMap('c1', '3', 'x=1'));
   });
 
   it('applies a ConfigMap the cloud sends, persists it, then acks', async () => {
@@ -58,7 +69,7 @@ describe('the edge cache holds ConfigMaps and Secrets beside pods [SYNC-18]', ()
     const handler = new CloudMessageHandler({ cache, logger: silentLogger, send: async (d) => (sent.push(d), 'id'), onAck: () => {}, onLogRequest: async () => {} });
     const message = new EnvelopeStamper('cloud', 'c').stamp({ type: 'apply', ref: ref('ConfigMap', 'cfg', 'c1', '3'), body: configMap('c1', '3', 'x=1') }) as DownMessage;
     await handler.handle(message);
-    expect(cachedConfigMap(cache, 'default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
+    expect(cachedPodObjects(cache).configMap('default', 'cfg')?.data).toEqual({ 'app.conf': 'x=1' });
     expect(sent).toEqual([{ type: 'ack', parentId: message.id }]);
   });
 });
@@ -91,8 +102,8 @@ describe('the durable cache and its Secrets', () => {
     fill(before);
     await before.flush();
     const after = await openLowdbCache(path);
-    expect(cachedConfigMap(after, 'default', 'cfg')).toEqual(configMap('c1', '3', 'x=1'));
-    expect(cachedSecret(after, 'default', 'pw')).toEqual(secret('s1', '4'));
+    expect(cachedPodObjects(after).configMap('default', 'cfg')).toEqual(configMap('c1', '3', 'x=1'));
+    expect(cachedPodObjects(after).secret('default', 'pw')).toEqual(secret('s1', '4'));
     expect(podsIn(after).map((p) => p.metadata.uid)).toEqual(['p1']);
   });
 });

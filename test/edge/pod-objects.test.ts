@@ -21,4 +21,14 @@ describe('cachedPodObjects (what env and volumes read from the local cache)', ()
     expect(objects.persistentVolumeClaim!('default', 'data')?.spec?.volumeName).toBe('pv-1');
     expect(objects.persistentVolume!('pv-1')?.spec?.hostPath?.path).toBe('/d');
   });
+
+  it('reads the cache as it is now, by name: what is applied or deleted later is seen at once', () => {
+    const cache = createMemoryCache();
+    const objects = cachedPodObjects(cache);
+    expect(objects.persistentVolume!('pv-1')).toBeUndefined();
+    cache.apply({ kind: 'PersistentVolume', name: 'pv-1', uid: 'v1', resourceVersion: '1' }, { kind: 'PersistentVolume', metadata: { name: 'pv-1', uid: 'v1' }, spec: { local: { path: '/mnt' } } } as never);
+    expect(objects.persistentVolume!('pv-1')?.spec?.local?.path).toBe('/mnt');
+    cache.delete({ kind: 'PersistentVolume', name: 'pv-1', uid: 'v1' });
+    expect(objects.persistentVolume!('pv-1')).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedConfigMap, cachedSecret } from '../../edge/metamanager/config-objects.js';
+import { cachedPodObjects } from '../../edge/volumes/pod-objects.js';
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
@@ -32,14 +32,14 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
   });
 
   const start = async (): Promise<Cluster<FakeClock>> => (cluster = await Cluster.start({ transport: 'memory', clock: new FakeClock(), nodes: 2, timing: { keepaliveMs: 1_000 } }));
-  const mode = (c: Cluster<FakeClock>, node: string): string | undefined => cachedConfigMap(c.edge(node).cache, 'default', 'app-config')?.data?.mode;
+  const mode = (c: Cluster<FakeClock>, node: string): string | undefined => cachedPodObjects(c.edge(node).cache).configMap('default', 'app-config')?.data?.mode;
   /** A cluster where pod `web` on edge-1 references the ConfigMap (mode blue) and the Secret, and edge-1 holds both. */
   const startWithApp = async (): Promise<Cluster<FakeClock>> => {
     const c = await start();
     await c.api.create(configMaps, config('blue'));
     await c.api.create(secrets, secret);
     await c.api.create(pods, app('web', 'edge-1'));
-    await runUntil(c.clock, () => mode(c, 'edge-1') === 'blue' && cachedSecret(c.edge('edge-1').cache, 'default', 'app-secret'), 'edge-1 to hold the ConfigMap and the Secret');
+    await runUntil(c.clock, () => mode(c, 'edge-1') === 'blue' && cachedPodObjects(c.edge('edge-1').cache).secret('default', 'app-secret'), 'edge-1 to hold the ConfigMap and the Secret');
     return c;
   };
   const cutAndWait = async (c: Cluster<FakeClock>, node: string): Promise<void> => {
@@ -47,15 +47,15 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
     await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes(node), 'the cloud to notice the cut', { budgetMs: 2 * c.timing.keepaliveMs });
   };
 
-  it('only the node that needs them holds them; a change made while it is cut off arrives after heal; they go with the last pod', async () => {
+  it('only the node that needs them holds them; a change made while it is cut off arrives after heal; they go with the last pod, and come back with the next', async () => {
     const c = await startWithApp();
-    expect(cachedSecret(c.edge('edge-1').cache, 'default', 'app-secret')?.data).toEqual({ password: 'aHVudGVyMg==' });
+    expect(cachedPodObjects(c.edge('edge-1').cache).secret('default', 'app-secret')?.data).toEqual({ password: 'aHVudGVyMg==' });
     await runUntil(c.clock, async () => (await c.api.get<Pod>({ ...pods, name: 'web' })).status?.phase === 'Running', 'web Running');
     // The local API and edged's sandboxes are about pods only.
     const webUid = (await c.api.get<Pod>({ ...pods, name: 'web' })).metadata.uid;
     expect((await c.edgePods('edge-1')).map((p) => p.metadata.name)).toEqual(['web']);
     expect((await c.edge('edge-1').runtime.listSandboxes()).map((s) => s.podUid)).toEqual([webUid]);
-    expect([mode(c, 'edge-2'), cachedSecret(c.edge('edge-2').cache, 'default', 'app-secret')]).toEqual([undefined, undefined]);
+    expect([mode(c, 'edge-2'), cachedPodObjects(c.edge('edge-2').cache).secret('default', 'app-secret')]).toEqual([undefined, undefined]);
 
     await cutAndWait(c, 'edge-1');
     const current = await c.api.get<ConfigMap>({ ...configMaps, name: 'app-config' });
@@ -67,9 +67,13 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
 
     await c.api.delete({ ...pods, name: 'web' });
     await runUntil(c.clock, async () => (await c.api.list<Pod>(pods)).items.length === 0 && c.edge('edge-1').cache.objects().length === 0, 'web gone, and with it what it referenced');
-    const uid = current.metadata.uid!;
-    expect(c.edge('edge-1').cache.tombstoned(uid)).toBe(true);
+    // Dropped, not tombstoned: no longer needed here is not gone for good.
+    expect(c.edge('edge-1').cache.tombstoned(current.metadata.uid!)).toBe(false);
     expect(c.edge('edge-2').cache.objects()).toEqual([]);
+
+    // A new pod needs the same ConfigMap (the same uid) again: it comes back.
+    await c.api.create(pods, app('web-2', 'edge-1'));
+    await runUntil(c.clock, () => mode(c, 'edge-1') === 'green', 'the same ConfigMap back on edge-1 with a new pod');
   });
 
   it('by name: a pod created before its ConfigMap gets it; one deleted and re-created is replaced under its new uid', async () => {
@@ -82,9 +86,9 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
     await c.api.delete({ ...configMaps, name: 'app-config' });
     const second = await c.api.create<ConfigMap>(configMaps, config('red'));
     expect(second.metadata.uid).not.toBe(first.metadata.uid);
-    await runUntil(c.clock, () => cachedConfigMap(c.edge('edge-1').cache, 'default', 'app-config')?.metadata.uid === second.metadata.uid, 'the re-created ConfigMap on edge-1');
+    await runUntil(c.clock, () => cachedPodObjects(c.edge('edge-1').cache).configMap('default', 'app-config')?.metadata.uid === second.metadata.uid, 'the re-created ConfigMap on edge-1');
     expect(mode(c, 'edge-1')).toBe('red');
-    expect(c.edge('edge-1').cache.tombstoned(first.metadata.uid!)).toBe(true);
+    expect(c.edge('edge-1').cache.objects().map((o) => o.uid)).not.toContain(first.metadata.uid);
   });
 
   it('an edge restarted while cut off still has its ConfigMap and Secret, from its durable cache', async () => {
@@ -92,7 +96,7 @@ describe('ConfigMaps and Secrets reach the edges whose pods reference them [SYNC
     await cutAndWait(c, 'edge-1');
     await c.stopEdge('edge-1');
     await c.startEdge('edge-1');
-    expect([mode(c, 'edge-1'), cachedSecret(c.edge('edge-1').cache, 'default', 'app-secret')?.data]).toEqual(['blue', { password: 'aHVudGVyMg==' }]);
+    expect([mode(c, 'edge-1'), cachedPodObjects(c.edge('edge-1').cache).secret('default', 'app-secret')?.data]).toEqual(['blue', { password: 'aHVudGVyMg==' }]);
     expect(c.cloud.hub.connectedNodes()).not.toContain('edge-1');
   });
 });

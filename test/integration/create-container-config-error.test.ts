@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
-import { holdIn } from '../edge/fixtures.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
 import { runUntil } from '../support/settle.js';
 
@@ -24,7 +23,7 @@ async function kubectlGetPods(kubeconfig: string): Promise<string> {
   }
 }
 
-/** A pod whose env names a ConfigMap its edge does not hold waits as kube shows it, then starts once the edge holds it. */
+/** A pod whose env names a ConfigMap that does not exist waits as kube shows it, then starts once it is created and synced to its edge. */
 describe('CreateContainerConfigError through the API and kubectl', () => {
   let cluster: Cluster<FakeClock> | undefined;
   afterEach(() => cluster?.stop());
@@ -38,8 +37,8 @@ describe('CreateContainerConfigError through the API and kubectl', () => {
     expect(await waiting()).toEqual({ reason: 'CreateContainerConfigError', message: 'configmap "settings" not found' });
     if (hasKubectl) expect(await kubectlGetPods(c.cloud.kubeconfigPath)).toMatch(/^web\s+0\/1\s+CreateContainerConfigError\s+0\s+/);
 
-    // As the cloud's sync of ConfigMaps would put it in the edge's cache.
-    holdIn(c.edge('edge-1').cache, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default', uid: 'cm-1', resourceVersion: '1' }, data: { mode: 'fast' } } as never);
+    // Created through the API: the cloud syncs it to the edge whose pod references it [SYNC-18].
+    await c.api.create({ resource: 'configmaps', namespace: 'default' }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast' } });
     await runUntil(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');
   });
 });

@@ -1,4 +1,5 @@
 import { KedgeError } from '../../../shared/errors.js';
+import type { PersistentVolumeClaim } from '../../../shared/storage-types.js';
 import type { KubeObject, Pod } from '../../../shared/types.js';
 import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
 import { nodeAllows } from './node-authz.js';
@@ -25,8 +26,10 @@ export interface AccessFacts {
   stored(): Promise<KubeObject | undefined>;
   /** The object in the request body (a create names its object only there); BadRequest when malformed. */
   submitted(): KubeObject;
-  /** The pods in the request's namespace bound to `node` (the Node authorizer's graph); none when absent. */
-  podsBoundTo?(node: string): Promise<Pod[]>;
+  /** The pods in `namespace` (default: the request's) bound to `node` (the Node authorizer's graph); none when absent. */
+  podsBoundTo?(node: string, namespace?: string): Promise<Pod[]>;
+  /** The claim of this namespace and name, as stored (the graph's claim → volume edge); undefined when absent. */
+  claim?(namespace: string, name: string): Promise<PersistentVolumeClaim | undefined>;
 }
 
 /** A rule's answer: allowed, refused, or refused with kube's reason (the end of the Forbidden message). */
@@ -68,18 +71,19 @@ function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Verdict 
 
 /**
  * The facts of a routed resource request: the stored object from storage, the submitted one
- * from the body, and the pods a node runs in the namespace (a list of that namespace's pods,
- * as `pods`, the kind's definition, stores them).
+ * from the body, the pods a node runs in a namespace (a list of that namespace's pods, as
+ * `defs.pods`, the kind's definition, stores them), and a claim by name (`defs.claims`).
  */
-export function requestFacts(storage: ObjectStorage, call: RoutedCall, pods?: ResourceDef): AccessFacts {
+export function requestFacts(storage: ObjectStorage, call: RoutedCall, defs: { pods?: ResourceDef; claims?: ResourceDef } = {}): AccessFacts {
   const { namespace, name } = call.path;
   return {
     stored: async () => (name === undefined ? undefined : storage.find(call.def, namespace, name)),
     submitted: () => decodeObject(call.req),
-    podsBoundTo: async (node) => {
-      if (!pods || namespace === undefined) return [];
-      return ((await storage.list(pods, namespace)).items as Pod[]).filter((pod) => pod.spec?.nodeName === node);
+    podsBoundTo: async (node, inNamespace = namespace) => {
+      if (!defs.pods || inNamespace === undefined) return [];
+      return ((await storage.list(defs.pods, inNamespace)).items as Pod[]).filter((pod) => pod.spec?.nodeName === node);
     },
+    claim: async (claimNamespace, claimName) => (defs.claims ? ((await storage.find(defs.claims, claimNamespace, claimName)) as PersistentVolumeClaim | undefined) : undefined),
   };
 }
 

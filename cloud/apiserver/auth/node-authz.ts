@@ -1,4 +1,5 @@
 import { podReferences, type ReferencedKind } from '../../../shared/pod-references.js';
+import type { PersistentVolume } from '../../../shared/storage-types.js';
 import type { Pod } from '../../../shared/types.js';
 import type { UserInfo } from './authn.js';
 import type { AccessFacts, Attributes, Verdict } from './authz.js';
@@ -10,10 +11,11 @@ const COORDINATION_GROUP = 'coordination.k8s.io';
 
 const readVerbs = new Set(['get', 'list', 'watch']);
 const ownNodeVerbs = new Set(['get', 'update', 'patch']);
-/** What a node may get only through a pod bound to it (kube also has PVCs and PVs here). */
+/** What a node may get only through a pod bound to it (and PVs: through such a pod's claim). */
 const referencedKinds: ReadonlyMap<string, ReferencedKind> = new Map([
   ['configmaps', 'ConfigMap'],
   ['secrets', 'Secret'],
+  ['persistentvolumeclaims', 'PersistentVolumeClaim'],
 ]);
 
 /** The user a node acts as, as a node token authenticates it (token-file.ts newTokenEntry). */
@@ -33,7 +35,8 @@ export function nodeNameOf(user: UserInfo): string | undefined {
  * nodes and pods; register (create) and write only its own Node and its status (what it may
  * change there: node-restriction.ts), its own Lease, and the status of pods bound to it; delete
  * pods bound to it (a kubelet's final delete of a pod it stopped); create Events; get a
- * ConfigMap or Secret a pod bound to it references (never list or watch them).
+ * ConfigMap, Secret or PersistentVolumeClaim a pod bound to it references, and the
+ * PersistentVolume such a claim is bound to (never list or watch them).
  */
 export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
   const node = nodeNameOf(user);
@@ -61,17 +64,44 @@ export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: Acces
   if (group === '' && resource === 'events') return verb === 'create';
   const referenced = group === '' ? referencedKinds.get(resource) : undefined;
   if (referenced) return referencedByOwnPod(node, referenced, attrs, facts);
+  if (group === '' && resource === 'persistentvolumes') return boundToOwnPodsClaim(node, attrs, facts);
   return false;
 }
 
 /** kube's Node authorizer (authorizeGet): a get of one object that a pod bound to the node references, in its namespace. */
 async function referencedByOwnPod(node: string, kind: ReferencedKind, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
-  if (attrs.verb !== 'get' || attrs.name === undefined) return { reason: 'can only get individual resources of this type' };
-  if (attrs.subresource !== undefined) return { reason: 'cannot get subresource' };
+  const refused = getOneProblem(attrs);
+  if (refused) return refused;
   const pods = (await facts.podsBoundTo?.(node)) ?? [];
   if (pods.some((pod) => podReferences(pod).some((ref) => ref.kind === kind && ref.name === attrs.name))) return true;
-  return { reason: `no relationship found between node '${node}' and this object` };
+  return noRelationship(node);
 }
+
+/**
+ * kube's Node authorizer: a get of the volume a claim that a pod bound to the node references is
+ * bound to (the claim's spec.volumeName names it). kedge finds that claim through the volume's
+ * claimRef, where binding puts it; kube walks its graph from the claim instead.
+ */
+async function boundToOwnPodsClaim(node: string, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
+  const refused = getOneProblem(attrs);
+  if (refused) return refused;
+  const claimRef = ((await facts.stored()) as PersistentVolume | undefined)?.spec?.claimRef;
+  const claim = claimRef?.namespace && claimRef.name ? await facts.claim?.(claimRef.namespace, claimRef.name) : undefined;
+  if (claim && claimRef?.namespace && claim.spec?.volumeName === attrs.name) {
+    const pods = (await facts.podsBoundTo?.(node, claimRef.namespace)) ?? [];
+    if (pods.some((pod) => podReferences(pod).some((ref) => ref.kind === 'PersistentVolumeClaim' && ref.name === claim.metadata.name))) return true;
+  }
+  return noRelationship(node);
+}
+
+/** kube's refusal of anything but a get of one object (a list, a watch, a subresource) through the graph. */
+function getOneProblem(attrs: Attributes): Verdict | undefined {
+  if (attrs.verb !== 'get' || attrs.name === undefined) return { reason: 'can only get individual resources of this type' };
+  if (attrs.subresource !== undefined) return { reason: 'cannot get subresource' };
+  return undefined;
+}
+
+const noRelationship = (node: string): Verdict => ({ reason: `no relationship found between node '${node}' and this object` });
 
 async function boundNode(facts: AccessFacts): Promise<string | undefined> {
   const pod = (await facts.stored()) as Pod | undefined;
