@@ -55,14 +55,16 @@ export function targets(r: Results): Target[] {
   ];
 }
 
+const perObject = (k: Results | undefined): string => `(marginal ${k?.marginalHeapKiB ?? '–'}; RSS ${k?.rssKiB ?? '–'}, marginal ${k?.marginalRssKiB ?? '–'})`;
+
 /** Issue 19's figures: ConfigMaps and Secrets cached, mounted, updated and resynced. */
 function configTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
   const m = r.edgeConfig;
   const f = r.configFanout;
   const c = r.reconnect?.configMaps;
   return [
-    t(`one edge: memory per cached and mounted ConfigMap (${m?.objects} of ${m?.bytes} B, ${m?.pods} pods), heap after GC (KiB), median of ${m?.runs}`, m?.heapPerConfigMapKiB, `(RSS ${m?.rssPerConfigMapKiB ?? '–'})`),
-    t('one edge: memory per cached and mounted Secret, heap after GC (KiB)', m?.heapPerSecretKiB, `(RSS ${m?.rssPerSecretKiB ?? '–'})`),
+    t(`one edge: memory per cached and mounted ConfigMap (${m?.objects} of ${m?.bytes} B, ${m?.pods} pods), heap after GC (KiB), median of ${m?.runs}`, m?.configMap?.heapKiB, perObject(m?.configMap)),
+    t('one edge: memory per cached and mounted Secret, heap after GC (KiB)', m?.secret?.heapKiB, perObject(m?.secret)),
     t(`ConfigMap (${f?.configMapBytes} B) mounted on ${f?.nodes} hollow edges, updated: every edge caches it (ms), median of ${f?.updates}`, f?.allCachedMs, '(no target)'),
     t('the same update: every mounted file current (ms)', f?.allMountedMs, '(no target)'),
     t('the same update: down messages / payload bytes from the hub', f?.hubMessages, `(${f?.hubBytes ?? '–'} bytes)`),

@@ -66,7 +66,7 @@ if (only.has('edge')) {
   const pods = Number(values['edge-pods']);
   log(`edge: one edge in its own process holding ${pods} sim pods: memory per pod, steady sync time`);
   results.edge = await runEdgeBench({ pods, syncs: 50, log }, resultsDir);
-  log('edge: memory per cached ConfigMap and Secret (1,000 of each, 1 KiB, mounted by 100 pods), median of 3 runs');
+  log('edge: memory per cached ConfigMap and per Secret (1,000 of 1 KiB, mounted by 100 pods), median of 3 runs of each');
   results.edgeConfig = await runEdgeConfigMemory({ pods: 100, objects: 1000, runs: 3, log });
   const nodes = Number(values.nodes);
   log(`edge: one ConfigMap mounted on ${nodes} hollow edges, updated 5 times`);
