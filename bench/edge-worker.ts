@@ -13,7 +13,7 @@ import { settledMemory } from './edge-memory.js';
  * heap holds nothing of the cloud's: a real edge (lowdb cache, sim runtime, no local API).
  * Prints `ready` after its first sync; then answers each stdin line with one JSON line:
  *   memory    heap in use and RSS after full collections
- *   state     pods held, containers running, statuses not yet acknowledged
+ *   state     pods, ConfigMaps and Secrets held, containers running, statuses not yet acknowledged
  *   syncs <n> the wall time of each of n edged syncs run back to back (ms)
  *   reboot    restarts the edge as after a node reboot and times its first sync and
  *             until every held pod shows Running in the edge's own status
@@ -43,9 +43,10 @@ function start(o: WorkerOptions, dataDir: string, logger: Logger, reboot = false
   return startEdge({ nodeName: o.nodeName, brokerUrl: o.brokerUrl, token: o.token, dataDir, localApiPort: null, logger, reboot, maxPods: o.maxPods });
 }
 
-async function state(edge: EdgeHandle): Promise<{ pods: number; running: number; outbox: number }> {
+async function state(edge: EdgeHandle): Promise<{ pods: number; configMaps: number; secrets: number; running: number; outbox: number }> {
   const running = (await edge.runtime.listContainers()).filter((c) => c.state === 'running').length;
-  return { pods: podsIn(edge.cache).length, running, outbox: edge.cache.outbox().length };
+  const held = (kind: string): number => edge.cache.objects().filter((o) => o.kind === kind).length;
+  return { pods: podsIn(edge.cache).length, configMaps: held('ConfigMap'), secrets: held('Secret'), running, outbox: edge.cache.outbox().length };
 }
 
 async function timeSyncs(edge: EdgeHandle, count: number): Promise<number[]> {

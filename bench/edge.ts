@@ -1,15 +1,12 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { ApiClient } from '../cloud/client/client.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import type { Pod } from '../shared/types.js';
 import { Cluster } from '../sim/local-cluster.js';
 import { perItemKiB, type MemorySample } from './edge-memory.js';
+import { EdgeWorker } from './edge-worker-client.js';
 import { benchPod, readyNodes, waitUntil } from './scale-cluster.js';
 import { createAll } from './scheduler.js';
 import { median, percentile, round } from './stats.js';
@@ -57,32 +54,6 @@ export const DEFAULT_EDGE_PODS = 1000;
 const NODE = 'edge-1';
 const WARM_UP_SYNCS = 5;
 const ns = { resource: 'pods', namespace: 'default' };
-
-/** The edge worker process, one JSON line per command. */
-class EdgeWorker {
-  private readonly child: ChildProcessByStdio<Writable, Readable, null>;
-  private readonly lines: AsyncIterator<string>;
-
-  constructor(options: { brokerUrl: string; token: string; nodeName: string; maxPods: number }) {
-    const script = fileURLToPath(new URL('./edge-worker.js', import.meta.url));
-    this.child = spawn(process.execPath, ['--expose-gc', script, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
-  }
-
-  async ask<T>(command?: string): Promise<T> {
-    if (command) this.child.stdin.write(command + '\n');
-    const { value, done } = await this.lines.next();
-    if (done) throw new Error('edge bench worker exited');
-    return JSON.parse(value) as T;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const closed = once(this.child, 'close');
-    this.child.stdin.end();
-    await closed;
-  }
-}
 
 const isRunning = (p: Pod): boolean => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.ready);
 

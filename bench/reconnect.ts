@@ -2,10 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { firstValueFrom, filter, skip } from 'rxjs';
-import { realClock, wallDelay } from '../shared/clock.js';
+import { realClock } from '../shared/clock.js';
 import type { Pod } from '../shared/types.js';
 import { Cluster } from '../sim/local-cluster.js';
 import { allPods, nodeConverged } from './convergence.js';
+import { partition, until } from './partition.js';
+import { configReconnect } from './reconnect-config.js';
 import { median, percentile, round } from './stats.js';
 
 /*
@@ -22,26 +24,10 @@ const pinned = (name: string, node: string): Pod => ({
   spec: { nodeName: node, containers: [{ name: 'main', image: 'kedge.io/bench:1' }] },
 });
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await wallDelay(20);
-  }
-}
-
 async function converged(cluster: Cluster, nodes: string[]): Promise<boolean> {
   const pods = await allPods(cluster);
   for (const node of nodes) if (!(await nodeConverged(cluster, node, pods))) return false;
   return true;
-}
-
-async function partition(cluster: Cluster, nodes: string[]): Promise<void> {
-  for (const n of nodes) {
-    cluster.link(n).cut();
-    cluster.link(n).reset();
-  }
-  await until(async () => nodes.every((n) => !cluster.cloud.hub.connectedNodes().includes(n)), 'the cloud to see the nodes gone');
 }
 
 interface HealTiming {
@@ -121,7 +107,7 @@ export async function manyNodes(nodes = 100): Promise<Record<string, number>> {
 }
 
 export async function runReconnectBench(resultsDir = 'bench/results'): Promise<Record<string, unknown>> {
-  const result = { singleNode: await singleNode(), manyNodes: await manyNodes() };
+  const result = { singleNode: await singleNode(), manyNodes: await manyNodes(), configMaps: await configReconnect({ runs: 10 }) };
   await mkdir(resultsDir, { recursive: true });
   await writeFile(join(resultsDir, 'reconnect.json'), JSON.stringify(result, null, 2) + '\n');
   return result;

@@ -51,6 +51,25 @@ export function targets(r: Results): Target[] {
     t(`one edge: ${r.edge?.fillMs?.firstHalfPods} pods created on the idle edge → all Running in the cloud (ms)`, r.edge?.fillMs?.firstHalf, `(then as many more: ${r.edge?.fillMs?.secondHalf ?? '–'})`),
     t(`one edge rebooted with ${r.edge?.pods} pods cached: first sync done (ms)`, r.edge?.rebootFirstSyncMs, '(no target)'),
     t('one edge rebooted: all pods Running in its own status (ms)', r.edge?.rebootAllRunningMs, '(no target)'),
+    ...configTargets(r, t),
+  ];
+}
+
+const perObject = (k: Results | undefined): string => `(marginal ${k?.marginalHeapKiB ?? '–'}; RSS ${k?.rssKiB ?? '–'}, marginal ${k?.marginalRssKiB ?? '–'})`;
+
+/** Issue 19's figures: ConfigMaps and Secrets cached, mounted, updated and resynced. */
+function configTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
+  const m = r.edgeConfig;
+  const f = r.configFanout;
+  const c = r.reconnect?.configMaps;
+  return [
+    t(`one edge: memory per cached and mounted ConfigMap (${m?.objects} of ${m?.bytes} B, ${m?.pods} pods), heap after GC (KiB), median of ${m?.runs}`, m?.configMap?.heapKiB, perObject(m?.configMap)),
+    t('one edge: memory per cached and mounted Secret, heap after GC (KiB)', m?.secret?.heapKiB, perObject(m?.secret)),
+    t(`ConfigMap (${f?.configMapBytes} B) mounted on ${f?.nodes} hollow edges, updated: every edge caches it (ms), median of ${f?.updates}`, f?.allCachedMs, '(no target)'),
+    t('the same update: every mounted file current (ms)', f?.allMountedMs, '(no target)'),
+    t('the same update: down messages / payload bytes from the hub', f?.hubMessages, `(${f?.hubBytes ?? '–'} bytes)`),
+    t(`reconnect, 1 node, ${c?.pods} pods mounting ${c?.configMaps} ConfigMaps, ${c?.changedPerRun} changed: heal → every mounted file current, p50 (ms)`, c?.p50FromHealMs, `(after MQTT is back: ${c?.p50FromConnectMs ?? '–'})`),
+    t('the same reconnect: messages both ways / bytes on the link per run', c?.messagesPerRun, `(${c?.bytesPerRun ?? '–'} bytes)`),
   ];
 }
 

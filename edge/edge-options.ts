@@ -10,6 +10,7 @@ import type { Edged } from './edged/edged.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 import type { Runtime } from './runtime/runtime.js';
+import type { VolumeHosts } from './volumes/volume-hosts.js';
 
 /** What startEdge (edge/main.ts) takes and gives back. */
 
@@ -58,6 +59,8 @@ export interface EdgeHandle {
   runtime: Runtime;
   hub: EdgeHub;
   edged: Edged;
+  /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
+  volumeHosts: VolumeHosts;
   connectivity$: Observable<Connectivity>;
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */

@@ -131,6 +131,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     runtime,
     hub,
     edged,
+    volumeHosts,
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,

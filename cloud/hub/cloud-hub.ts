@@ -86,12 +86,14 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const { api, clock, timing, signal } = options;
   const logger = options.logger.child('hub');
   const ledger = options.ledger ?? new MemoryAckLedger();
-  const counters: HubStats = { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0 };
+  const counters: HubStats = { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0, sentBytes: 0 };
   const stamper = new EnvelopeStamper('cloud', options.epoch);
   const link = options.transport;
   const publish = (node: string, message: DownMessage): void => {
     if (!link.connectivity.connected) return; // the node re-sends, or we do after its next hello
-    link.publish(topics.down(node), encode(message)).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
+    const payload = encode(message);
+    counters.sentBytes += payload.length;
+    link.publish(topics.down(node), payload).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
   };
   const transport: SessionTransport = {
     send(node: string, draft: DownDraft): DownMessage {

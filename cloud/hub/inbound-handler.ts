@@ -31,6 +31,8 @@ export interface HubStats {
   resent: number;
   /** Edge acks that matched an apply/delete we sent [SYNC-5]. */
   acked: number;
+  /** Payload bytes of every down message handed to the broker (sends and re-sends). */
+  sentBytes: number;
 }
 
 export interface InboundDeps {

@@ -55,6 +55,11 @@ export class MemoryVolumeHost implements VolumeHost {
     return this.payloads.get(dir)?.files ?? [];
   }
 
+  /** The files a pod's volume holds (none for an unknown one). */
+  filesFor(target: VolumeTarget): readonly PlannedFile[] {
+    return this.filesAt(volumeDir(this.options.dataDir, target));
+  }
+
   /** How many times the payload at `dir` was written. */
   writesAt(dir: string): number {
     return this.payloads.get(dir)?.writes ?? 0;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
 import { startCloudHub, type CloudHubHandle } from '../../cloud/hub/cloud-hub.js';
 import { FakeClock } from '../../shared/clock.js';
+import { encode } from '../../shared/protocol/codec.js';
 import { memoryLogger } from '../../shared/log.js';
 import type { DownMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import { defaultTiming } from '../../shared/timing.js';
@@ -93,6 +94,15 @@ describe('cloud hub over the in-memory broker, on fake time', () => {
     await pass(clock, 1);
     await e.expect(isType('apply'), 3, 'second re-send');
     expect(hub.stats().resent).toBe(2);
+  });
+
+  it('counts the payload bytes of every down message it publishes, re-sends included', async () => {
+    await createPod('web', 'edge-1');
+    const e = await edge();
+    await hello(e);
+    await pass(clock, timing.resendMinMs);
+    await e.expect(isType('apply'), 2, 're-sent apply');
+    expect(hub.stats().sentBytes).toBe(e.received.reduce((sum, m) => sum + encode(m).length, 0));
   });
 
   it('sends a pod created while connected, and a tombstone when it is deleted', async () => {

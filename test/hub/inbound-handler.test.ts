@@ -23,7 +23,7 @@ function refusingHub() {
     apiAsNode: () => refusing,
     clock: new FakeClock(),
     logger: silentLogger,
-    stats: { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0 },
+    stats: { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0, sentBytes: 0 },
     transport: { send: (_node, draft) => (sent.push(draft), draft as DownMessage), resend: () => {} },
     // Not reached by node statuses and heartbeats.
     sessions: undefined as never,
