@@ -1,6 +1,7 @@
 import type { KubeObject, Pod } from './types.js';
 import type { LabelSelector } from './apps-types.js';
 import type { ObjectReference } from './service-types.js';
+import { podReferences } from './pod-references.js';
 
 /**
  * core/v1 PersistentVolume and PersistentVolumeClaim, storage.k8s.io/v1 StorageClass: the
@@ -100,14 +101,7 @@ export function isDefaultClass(sc: StorageClass): boolean {
 
 /** The claims a pod's volumes name (spec.volumes[].persistentVolumeClaim.claimName), in order, once each. */
 export function podClaimNames(pod: Pod): string[] {
-  const volumes = pod.spec.volumes;
-  if (!Array.isArray(volumes)) return [];
-  const names: string[] = [];
-  for (const v of volumes as { persistentVolumeClaim?: { claimName?: unknown } }[]) {
-    const name = v?.persistentVolumeClaim?.claimName;
-    if (typeof name === 'string' && name !== '' && !names.includes(name)) names.push(name);
-  }
-  return names;
+  return podReferences(pod).flatMap((ref) => (ref.kind === 'PersistentVolumeClaim' ? [ref.name] : []));
 }
 
 /** The local-path provisioner (rancher/local-path-provisioner), which kedge runs on the cloud. */
