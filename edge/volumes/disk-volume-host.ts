@@ -27,10 +27,13 @@ async function kindOf(path: string): Promise<PathKind> {
  */
 export class DiskVolumeHost implements VolumeHost {
   private readonly digests = new Map<string, string>();
+  /** The pods with a directory here: listed from disk once (what a restart left), then kept as they come and go. */
+  private known: Set<string> | undefined;
 
   constructor(private readonly options: DiskVolumeHostOptions) {}
 
   async setUp(target: VolumeTarget, plan: VolumePlan): Promise<string> {
+    this.known?.add(target.podUid);
     if (plan.type === 'hostPath') return this.hostPath(plan.path, plan.hostPathType);
     const dir = volumeDir(this.options.dataDir, target);
     await mkdir(podDir(this.options.dataDir, target.podUid), { recursive: true, mode: 0o700 });
@@ -42,11 +45,14 @@ export class DiskVolumeHost implements VolumeHost {
   async tearDownPod(podUid: string): Promise<void> {
     const dir = podDir(this.options.dataDir, podUid);
     await rm(dir, { recursive: true, force: true });
+    this.known?.delete(podUid);
     for (const key of this.digests.keys()) if (key.startsWith(`${dir}/`)) this.digests.delete(key);
   }
 
+  /** Asked on every sync of every edge: the disk is read only the first time. */
   async podUids(): Promise<string[]> {
-    return readdir(join(this.options.dataDir, PODS_DIR)).catch(() => []);
+    this.known ??= new Set(await readdir(join(this.options.dataDir, PODS_DIR)).catch(() => []));
+    return [...this.known];
   }
 
   private async writeFiles(dir: string, files: PlannedFile[]): Promise<void> {
