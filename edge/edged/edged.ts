@@ -141,8 +141,9 @@ export class Edged {
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
       }
       // A pod's volumes go once it is gone from the cache and the runtime alike (all pods are known only when none is held back).
-      if (!heldOnly) await this.volumes.cleanUp(new Set([...desired.map((p) => p.metadata.uid ?? ''), ...actual.sandboxes.map((s) => s.podUid)]));
-      this.waits.keepOnly(new Set(desired.map((p) => p.metadata.uid ?? '')));
+      const heldUids = desired.map((p) => p.metadata.uid ?? '');
+      if (!heldOnly) await this.volumes.cleanUp(new Set([...heldUids, ...actual.sandboxes.map((s) => s.podUid)]));
+      this.waits.keepOnly(new Set(heldUids));
       this.prober.update(wanted, actual);
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual, volumes);
