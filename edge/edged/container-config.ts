@@ -86,7 +86,7 @@ export function containerEnv(pod: Pod, container: Container, where: PodPlacement
   const env = new Map<string, string>(envFromEntries(container.envFrom ?? [], namespace, sources.objects));
   const unset: string[] = [];
   for (const e of container.env ?? []) {
-    const value = envValue(e, { pod, container, where, sources, earlier: (name) => env.get(name) });
+    const value = envValue(e, { pod, namespace, container, where, sources, earlier: (name) => env.get(name) });
     if (value === SKIP) continue;
     if (value !== undefined) env.set(e.name, value);
     else unset.push(unresolvable(e));
@@ -104,6 +104,7 @@ function resourceValue(field: ResourceFieldSelector, pod: Pod, container: Contai
 
 interface EnvContext {
   pod: Pod;
+  namespace: string;
   container: Container;
   where: PodPlacement;
   sources: EnvSources;
@@ -111,12 +112,11 @@ interface EnvContext {
 }
 
 /** One variable's value (a plain one may refer to `earlier` ones); SKIP for an optional key that is absent; undefined when the edge cannot resolve it. */
-function envValue(e: EnvVar, { pod, container, where, sources, earlier }: EnvContext): string | typeof SKIP | undefined {
+function envValue(e: EnvVar, { pod, namespace, container, where, sources, earlier }: EnvContext): string | typeof SKIP | undefined {
   const from = e.valueFrom;
   if (e.value || !from) return e.value ? expandVars(e.value, earlier) : '';
   if (from.fieldRef) return fieldRefValue(pod, from.fieldRef.fieldPath, where);
   if (from.resourceFieldRef) return resourceValue(from.resourceFieldRef, pod, container, sources);
-  const namespace = pod.metadata.namespace ?? 'default';
   if (from.configMapKeyRef) return keyRefValue('ConfigMap', from.configMapKeyRef, namespace, sources.objects);
   if (from.secretKeyRef) return keyRefValue('Secret', from.secretKeyRef, namespace, sources.objects);
   return undefined;

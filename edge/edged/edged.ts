@@ -30,7 +30,7 @@ export interface EdgedDeps {
   crashPoint?: CrashPoint;
   /** While true, pods the runtime runs that the cache does not hold are left running: the cache was lost, and the cloud has yet to say. */
   keepUnheldPods?: () => boolean;
-  /** The ConfigMaps, Secrets (and claims) pods refer to; default: those the cache holds, read anew each sync. */
+  /** The ConfigMaps, Secrets (and claims) pods refer to; default: those the cache holds, each read a lookup in it now. */
   objects?: PodObjects;
   /** Where pods' volumes are materialised; default: in memory only. */
   volumeHosts?: VolumeHosts;
@@ -70,11 +70,13 @@ export class Edged {
   private reportAll = false;
   private readonly prober: Prober;
   private readonly volumes: VolumeManager;
+  private readonly objects: PodObjects;
   private readonly waits = new ContainerWaits();
 
   constructor(private readonly deps: EdgedDeps) {
     const { runtime, clock, timing, logger } = deps;
     this.volumes = new VolumeManager(deps.volumeHosts ?? memoryVolumeHosts());
+    this.objects = deps.objects ?? cachedPodObjects(deps.cache);
     this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync() });
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
     this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
@@ -127,8 +129,9 @@ export class Edged {
       const desired = podsIn(cache);
       const heldOnly = this.deps.keepUnheldPods?.() ?? false;
       let { actual, nextStart } = await this.snapshot(desired, heldOnly);
-      const objects = this.deps.objects ?? cachedPodObjects(cache);
-      const volumes = await this.volumes.setUpPods(desired.filter(isDesired), objects);
+      const { objects } = this;
+      const wanted = desired.filter(isDesired);
+      const volumes = await this.volumes.setUpPods(wanted, objects);
       const actions = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, {
@@ -138,9 +141,10 @@ export class Edged {
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
       }
       // A pod's volumes go once it is gone from the cache and the runtime alike (all pods are known only when none is held back).
-      if (!heldOnly) await this.volumes.cleanUp(new Set([...desired.map((p) => p.metadata.uid ?? ''), ...actual.sandboxes.map((s) => s.podUid)]));
-      this.waits.keepOnly(new Set(desired.map((p) => p.metadata.uid ?? '')));
-      this.prober.update(desired.filter(isDesired), actual);
+      const heldUids = desired.map((p) => p.metadata.uid ?? '');
+      if (!heldOnly) await this.volumes.cleanUp(new Set([...heldUids, ...actual.sandboxes.map((s) => s.podUid)]));
+      this.waits.keepOnly(new Set(heldUids));
+      this.prober.update(wanted, actual);
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual, volumes);
       this.followUp(earliest(this.nextLook(actual, nextStart), nextRestartAt(actions)));

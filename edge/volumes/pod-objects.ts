@@ -1,17 +1,6 @@
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
-import type { KubeObject } from '../../shared/types.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { CachedObject, LocalCache } from '../metamanager/local-cache.js';
-
-/** The part of a PersistentVolumeClaim the edge reads: which volume it is bound to. */
-export interface BoundClaim extends KubeObject {
-  spec?: { volumeName?: string };
-  status?: { phase?: string };
-}
-
-/** The part of a PersistentVolume the edge reads: where its data lives on the node. */
-export interface NodeLocalVolume extends KubeObject {
-  spec?: { hostPath?: { path: string; type?: string }; local?: { path: string } };
-}
 
 /**
  * The objects a pod's env and volumes refer to, as the edge holds them (kubelet's
@@ -21,8 +10,8 @@ export interface NodeLocalVolume extends KubeObject {
 export interface PodObjects {
   configMap(namespace: string, name: string): ConfigMap | undefined;
   secret(namespace: string, name: string): Secret | undefined;
-  persistentVolumeClaim?(namespace: string, name: string): BoundClaim | undefined;
-  persistentVolume?(name: string): NodeLocalVolume | undefined;
+  persistentVolumeClaim?(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  persistentVolume?(name: string): PersistentVolume | undefined;
 }
 
 /** The object of `kind` the cache holds under this name, if any (a lookup by name: O(1)). */
@@ -40,7 +29,7 @@ export function cachedPodObjects(cache: Pick<LocalCache, 'find'>): PodObjects {
   return {
     configMap: (namespace, name) => held<ConfigMap>(cache, 'ConfigMap', namespace, name),
     secret: (namespace, name) => held<Secret>(cache, 'Secret', namespace, name),
-    persistentVolumeClaim: (namespace, name) => held<BoundClaim>(cache, 'PersistentVolumeClaim', namespace, name),
-    persistentVolume: (name) => held<NodeLocalVolume>(cache, 'PersistentVolume', undefined, name),
+    persistentVolumeClaim: (namespace, name) => held<PersistentVolumeClaim>(cache, 'PersistentVolumeClaim', namespace, name),
+    persistentVolume: (name) => held<PersistentVolume>(cache, 'PersistentVolume', undefined, name),
   };
 }

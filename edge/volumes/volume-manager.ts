@@ -35,10 +35,14 @@ export class VolumeManager {
 
   constructor(private readonly deps: VolumeManagerDeps) {}
 
-  /** Sets up the volumes of each pod from `objects` (the ConfigMaps, Secrets, … the edge holds now). */
+  /**
+   * Sets up the volumes of each pod from `objects` (the ConfigMaps, Secrets, … the edge holds
+   * now). Only pods with volumes are in the result: one without has nothing to wait for.
+   */
   async setUpPods(pods: readonly Pod[], objects: PodObjects): Promise<Map<string, PodVolumes>> {
     const out = new Map<string, PodVolumes>();
-    await Promise.all(pods.map(async (pod) => out.set(pod.metadata.uid ?? '', await this.setUpPod(pod, objects))));
+    const withVolumes = pods.filter((pod) => (pod.spec.volumes?.length ?? 0) > 0);
+    await Promise.all(withVolumes.map(async (pod) => out.set(pod.metadata.uid ?? '', await this.setUpPod(pod, objects))));
     return out;
   }
 

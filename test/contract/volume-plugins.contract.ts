@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../edge/runtime/runtime.js';
 import { containerMounts } from '../../edge/volumes/container-mounts.js';
-import type { BoundClaim, NodeLocalVolume, PodObjects } from '../../edge/volumes/pod-objects.js';
+import type { PodObjects } from '../../edge/volumes/pod-objects.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { VolumeHost } from '../../edge/volumes/volume-plan.js';
 import { VolumeManager } from '../../edge/volumes/volume-manager.js';
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
@@ -44,8 +45,8 @@ export function volumePluginsContract(name: string, open: () => Promise<VolumeHa
     let h: VolumeHarness;
     let configMaps: Map<string, ConfigMap>;
     let secrets: Map<string, Secret>;
-    let claims: Map<string, BoundClaim> | undefined;
-    let volumes: Map<string, NodeLocalVolume>;
+    let claims: Map<string, PersistentVolumeClaim> | undefined;
+    let volumes: Map<string, PersistentVolume>;
     let manager: VolumeManager;
     const objects: PodObjects = {
       configMap: (ns, n) => configMaps.get(`${ns}/${n}`),
