@@ -2,7 +2,7 @@ import type { IntOrPercent } from '../../../shared/apps-types.js';
 import type { ControllerRevision, DaemonSet, DaemonSetUpdateStrategy } from '../../../shared/daemonset-types.js';
 import type { StatusCause } from '../../../shared/errors.js';
 import { stableJson } from '../../client/object-meta.js';
-import { invalidValue, required } from '../admission/admission.js';
+import { invalidValue, required, unsupported } from '../admission/admission.js';
 import { immutableSelector, intOrPercent, isZero, noActiveDeadline, nonNegative, validateWorkloadSpec } from './apps-validation.js';
 import type { AdmissionContext } from './registry.js';
 
@@ -20,7 +20,7 @@ function validateUpdateStrategy(strategy: DaemonSetUpdateStrategy): StatusCause[
   const at = 'spec.updateStrategy';
   if (strategy.type === 'OnDelete') return [];
   if (strategy.type !== 'RollingUpdate') {
-    return [{ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(strategy)}: supported values: "RollingUpdate", "OnDelete"`, field: at }];
+    return [unsupported(at, strategy, ['RollingUpdate', 'OnDelete'])];
   }
   if (!strategy.rollingUpdate || typeof strategy.rollingUpdate !== 'object') return [required(`${at}.rollingUpdate`)];
   const { maxUnavailable, maxSurge } = strategy.rollingUpdate;

@@ -1,10 +1,9 @@
 import type { StatusCause } from '../../../shared/errors.js';
 import type { StatefulSet, StatefulSetSpec } from '../../../shared/statefulset-types.js';
 import { stableJson } from '../../client/object-meta.js';
-import { invalidValue, required } from '../admission/admission.js';
+import { invalidValue, required, unsupported } from '../admission/admission.js';
 import { noActiveDeadline, nonNegative, validateWorkloadSpec } from './apps-validation.js';
 import type { AdmissionContext } from './registry.js';
-import { unsupported } from './storage-validation.js';
 
 /** ValidateStatefulSet and ValidateStatefulSetUpdate (k8s.io/kubernetes pkg/apis/apps/validation), with kube's wording. */
 
