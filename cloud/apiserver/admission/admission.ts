@@ -48,6 +48,11 @@ export function invalidValue(field: string, value: unknown, why: string): Status
   return { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${why}`, field };
 }
 
+export function unsupported(field: string, value: unknown, supported: readonly string[]): StatusCause {
+  const list = supported.map((s) => JSON.stringify(s)).join(', ');
+  return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${list}`, field };
+}
+
 const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const labelValue = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 

@@ -6,11 +6,16 @@ import { age } from '../rest/tables.js';
 
 /** `kubectl get deployments` / `replicasets` columns, as kube-apiserver's printDeployment and printReplicaSet. */
 
-export const wideColumns = [
+/** The wide CONTAINERS and IMAGES columns. */
+export const templateColumns = [
   { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.' },
   { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.' },
-  { name: 'Selector', type: 'string', priority: 1, description: 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.' },
 ];
+
+/** CONTAINERS, IMAGES, then SELECTOR with each kind's own description. */
+export const wideColumns = (selectorDescription: string) => [...templateColumns, { name: 'Selector', type: 'string', priority: 1, description: selectorDescription }];
+
+const replicaSelector = 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.';
 
 /** CONTAINERS, IMAGES and SELECTOR cells. */
 export function wideCells(template: PodTemplateSpec | undefined, selector: LabelSelector | undefined): string[] {
@@ -29,7 +34,7 @@ export const deploymentPrinter: Printer = {
     { name: 'Up-to-date', type: 'string', description: 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.' },
     { name: 'Available', type: 'string', description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.' },
     ageColumn,
-    ...wideColumns,
+    ...wideColumns(replicaSelector),
   ],
   cells(obj, now) {
     const d = obj as Deployment;
@@ -52,7 +57,7 @@ export const replicaSetPrinter: Printer = {
     { name: 'Current', type: 'integer', description: 'Replicas is the most recently observed number of non-terminating pods.' },
     { name: 'Ready', type: 'integer', description: 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.' },
     ageColumn,
-    ...wideColumns,
+    ...wideColumns(replicaSelector),
   ],
   cells(obj, now) {
     const rs = obj as ReplicaSet;

@@ -67,6 +67,12 @@ export function templatePodCauses(template: PodTemplateSpec, at = 'spec.template
   return (podStrategy.validate?.(asPod, { now: 0, operation: 'create' }) ?? []).map((c) => ({ ...c, field: c.field ? `${at}.${c.field}` : c.field }));
 }
 
+/** DaemonSets and StatefulSets refuse a template with activeDeadlineSeconds (their pods run until told to stop). */
+export function noActiveDeadline(spec: WorkloadSpec, kind: string): StatusCause[] {
+  const deadline = (spec?.template?.spec as { activeDeadlineSeconds?: unknown } | undefined)?.activeDeadlineSeconds;
+  return deadline == null ? [] : [invalidValue('spec.template.spec.activeDeadlineSeconds', deadline, `activeDeadlineSeconds in ${kind} is not Supported`)];
+}
+
 /** The pod spec, validated as a pod's. Pods of a workload always restart. */
 function validateTemplateSpec(template: PodTemplateSpec): StatusCause[] {
   const causes = templatePodCauses(template);

@@ -7,6 +7,8 @@ import { age } from '../rest/tables.js';
 
 /** `kubectl get jobs` / `cronjobs` columns, as kube-apiserver 1.32's printJob and printCronJob. */
 
+const podCountSelector = 'A label query over pods that should match the pod count.';
+
 const hasCondition = (job: Job, type: string): boolean => job.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
 
 /** The STATUS cell: the first of these that holds. */
@@ -39,8 +41,7 @@ export const jobPrinter: Printer = {
     { name: 'Completions', type: 'string', description: 'The desired number of successfully finished pods the job should be run with.' },
     { name: 'Duration', type: 'string', description: 'Time required to complete the job.' },
     ageColumn,
-    ...wideColumns.slice(0, 2),
-    { name: 'Selector', type: 'string', priority: 1, description: 'A label query over pods that should match the pod count.' },
+    ...wideColumns(podCountSelector),
   ],
   cells(obj, now) {
     const job = obj as Job;
@@ -60,8 +61,7 @@ export const cronJobPrinter: Printer = {
     { name: 'Active', type: 'integer', description: 'A list of pointers to currently running jobs.' },
     { name: 'Last Schedule', type: 'string', description: 'Information when was the last time the job was successfully scheduled.' },
     ageColumn,
-    ...wideColumns.slice(0, 2),
-    { name: 'Selector', type: 'string', priority: 1, description: 'A label query over pods that should match the pod count.' },
+    ...wideColumns(podCountSelector),
   ],
   cells(obj, now) {
     const cj = obj as CronJob;

@@ -3,16 +3,11 @@ import { CronError, parseCron } from '../../../shared/cron-schedule.js';
 import type { StatusCause } from '../../../shared/errors.js';
 import { isEmptySelector, selectorMatches } from '../../../shared/label-selector.js';
 import { stableJson } from '../../client/object-meta.js';
-import { invalidValue, required } from '../admission/admission.js';
+import { invalidValue, required, unsupported } from '../admission/admission.js';
 import { nonNegative, templatePodCauses, validateExpressions } from './apps-validation.js';
 import type { AdmissionContext } from './registry.js';
 
 /** batch/v1 validation (ValidateJob, ValidateCronJob): the parts kedge relies on, in kube's wording. */
-
-const notSupported = (field: string, value: unknown, supported: string[]): StatusCause => ({
-  reason: 'FieldValueNotSupported', field,
-  message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
-});
 
 /** Time zones kedge evaluates schedules in (see docs/controllers.md). */
 export const SUPPORTED_TIME_ZONES = ['UTC', 'Etc/UTC'];
@@ -25,11 +20,11 @@ export function validateJob(job: Job, ctx: AdmissionContext): StatusCause[] {
 function validateJobSpec(spec: JobSpec, at: string, selectorRequired: boolean): StatusCause[] {
   const causes = ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'].flatMap((f) => nonNegative(`${at}.${f}`, spec[f]));
   const mode = spec.completionMode;
-  if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') causes.push(notSupported(`${at}.completionMode`, mode, ['NonIndexed', 'Indexed']));
+  if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') causes.push(unsupported(`${at}.completionMode`, mode, ['NonIndexed', 'Indexed']));
   if (mode === 'Indexed') causes.push({ reason: 'FieldValueForbidden', field: `${at}.completionMode`, message: 'Forbidden: kedge does not implement Indexed Jobs' });
   const replacement = spec.podReplacementPolicy;
   if (replacement !== undefined && replacement !== 'TerminatingOrFailed' && replacement !== 'Failed') {
-    causes.push(notSupported(`${at}.podReplacementPolicy`, replacement, ['Failed', 'TerminatingOrFailed']));
+    causes.push(unsupported(`${at}.podReplacementPolicy`, replacement, ['Failed', 'TerminatingOrFailed']));
   }
   const selector = spec.selector;
   if (selector === undefined || selector === null) {
@@ -44,7 +39,7 @@ function validateJobSpec(spec: JobSpec, at: string, selectorRequired: boolean): 
   }
   causes.push(...templatePodCauses(template, `${at}.template`));
   const policy = template.spec?.restartPolicy;
-  if (policy !== 'OnFailure' && policy !== 'Never') causes.push(notSupported(`${at}.template.spec.restartPolicy`, policy ?? '', ['OnFailure', 'Never']));
+  if (policy !== 'OnFailure' && policy !== 'Never') causes.push(unsupported(`${at}.template.spec.restartPolicy`, policy ?? '', ['OnFailure', 'Never']));
   return causes;
 }
 
@@ -64,7 +59,7 @@ export function validateCronJob(cj: CronJob): StatusCause[] {
   causes.push(...validateSchedule(spec.schedule), ...validateTimeZone(spec.timeZone));
   causes.push(...['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'].flatMap((f) => nonNegative(`spec.${f}`, spec[f as keyof typeof spec])));
   const policy = spec.concurrencyPolicy;
-  if (policy !== undefined && !['Allow', 'Forbid', 'Replace'].includes(policy)) causes.push(notSupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
+  if (policy !== undefined && !['Allow', 'Forbid', 'Replace'].includes(policy)) causes.push(unsupported('spec.concurrencyPolicy', policy, ['Allow', 'Forbid', 'Replace']));
   const jobSpec = spec.jobTemplate?.spec;
   if (!jobSpec || typeof jobSpec !== 'object') return [...causes, required('spec.jobTemplate.spec')];
   return [...causes, ...validateJobSpec(jobSpec, 'spec.jobTemplate.spec', false)];

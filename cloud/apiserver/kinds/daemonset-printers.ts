@@ -17,8 +17,7 @@ export const daemonSetPrinter: Printer = {
     { name: 'Available', type: 'integer', description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)' },
     { name: 'Node Selector', type: 'string', description: 'NodeSelector is a selector which must be true for the pod to fit on a node.' },
     ageColumn,
-    ...wideColumns.slice(0, 2),
-    { name: 'Selector', type: 'string', priority: 1, description: 'A label query over pods that are managed by the daemon set.' },
+    ...wideColumns('A label query over pods that are managed by the daemon set.'),
   ],
   cells(obj, now) {
     const ds = obj as DaemonSet;

@@ -5,7 +5,7 @@ import { defaultDaemonSet } from '../../client/daemonset-defaults.js';
 import { sameTemplate } from '../../client/template-equality.js';
 import { normalizePodSpecQuantities } from '../admission/quantity-validation.js';
 import { APPS_GROUP } from './apps-resources.js';
-import { checkTypes, type Shape } from './node-decoding.js';
+import { anyObject, checkTypes, labelledMeta, selectorShape, type Shape } from './node-decoding.js';
 import { controllerRevisionPrinter, daemonSetPrinter } from './daemonset-printers.js';
 import { validateControllerRevision, validateDaemonSet } from './daemonset-validation.js';
 import type { PrepareContext, ResourceDef, ResourceStrategy } from './registry.js';
@@ -13,17 +13,16 @@ import type { PrepareContext, ResourceDef, ResourceStrategy } from './registry.j
 /** apps/v1 DaemonSets (with a status subresource) and the ControllerRevisions that keep their template history. */
 
 /** The DaemonSet fields kedge reads, type-checked as Go's decoding would (400 for a value of the wrong type). */
-const object: Shape = { fields: {} };
 const daemonSetShape: Shape = {
   fields: {
-    metadata: { fields: { annotations: { map: 'string' }, labels: { map: 'string' } } },
+    metadata: labelledMeta,
     spec: {
       fields: {
-        selector: { fields: { matchLabels: { map: 'string' }, matchExpressions: { list: object } } },
+        selector: selectorShape,
         template: {
           fields: {
-            metadata: { fields: { labels: { map: 'string' }, annotations: { map: 'string' } } },
-            spec: { fields: { containers: { list: object }, tolerations: { list: object }, nodeSelector: { map: 'string' }, affinity: object, hostNetwork: 'bool', nodeName: 'string' } },
+            metadata: labelledMeta,
+            spec: { fields: { containers: { list: anyObject }, tolerations: { list: anyObject }, nodeSelector: { map: 'string' }, affinity: anyObject, hostNetwork: 'bool', nodeName: 'string' } },
           },
         },
         updateStrategy: { fields: { type: 'string', rollingUpdate: { fields: { maxUnavailable: 'intOrString', maxSurge: 'intOrString' } } } },

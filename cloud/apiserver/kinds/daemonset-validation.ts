@@ -2,8 +2,8 @@ import type { IntOrPercent } from '../../../shared/apps-types.js';
 import type { ControllerRevision, DaemonSet, DaemonSetUpdateStrategy } from '../../../shared/daemonset-types.js';
 import type { StatusCause } from '../../../shared/errors.js';
 import { stableJson } from '../../client/object-meta.js';
-import { invalidValue, required } from '../admission/admission.js';
-import { immutableSelector, intOrPercent, isZero, nonNegative, validateWorkloadSpec } from './apps-validation.js';
+import { invalidValue, required, unsupported } from '../admission/admission.js';
+import { immutableSelector, intOrPercent, isZero, noActiveDeadline, nonNegative, validateWorkloadSpec } from './apps-validation.js';
 import type { AdmissionContext } from './registry.js';
 
 /** ValidateDaemonSet and ValidateControllerRevision (k8s.io/kubernetes pkg/apis/apps/validation), with kube's wording. */
@@ -12,11 +12,7 @@ export function validateDaemonSet(ds: DaemonSet, ctx: AdmissionContext): StatusC
   const spec = ds.spec;
   const causes = [...validateWorkloadSpec(spec, 'daemonset'), ...immutableSelector(ds, ctx)];
   if (!spec || typeof spec !== 'object') return causes;
-  if (spec.template?.spec && (spec.template.spec as { activeDeadlineSeconds?: unknown }).activeDeadlineSeconds != null) {
-    const value = (spec.template.spec as { activeDeadlineSeconds?: unknown }).activeDeadlineSeconds;
-    causes.push(invalidValue('spec.template.spec.activeDeadlineSeconds', value, 'activeDeadlineSeconds in DaemonSet is not Supported'));
-  }
-  causes.push(...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit));
+  causes.push(...noActiveDeadline(spec, 'DaemonSet'), ...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit));
   return [...causes, ...validateUpdateStrategy(spec.updateStrategy ?? {})];
 }
 
@@ -24,7 +20,7 @@ function validateUpdateStrategy(strategy: DaemonSetUpdateStrategy): StatusCause[
   const at = 'spec.updateStrategy';
   if (strategy.type === 'OnDelete') return [];
   if (strategy.type !== 'RollingUpdate') {
-    return [{ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(strategy)}: supported values: "RollingUpdate", "OnDelete"`, field: at }];
+    return [unsupported(at, strategy, ['RollingUpdate', 'OnDelete'])];
   }
   if (!strategy.rollingUpdate || typeof strategy.rollingUpdate !== 'object') return [required(`${at}.rollingUpdate`)];
   const { maxUnavailable, maxSurge } = strategy.rollingUpdate;

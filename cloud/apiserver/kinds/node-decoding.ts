@@ -9,6 +9,11 @@ import { undecodable } from './config-data.js';
 export type Shape = 'string' | 'bool' | 'number' | 'intOrString' | { list: Shape } | { map: Shape } | { fields: Record<string, Shape> };
 
 const text = 'string';
+
+/** Pieces of the workload kinds' shapes: any object, labels and annotations, a label selector. */
+export const anyObject: Shape = { fields: {} };
+export const labelledMeta: Shape = { fields: { labels: { map: text }, annotations: { map: text } } };
+export const selectorShape: Shape = { fields: { matchLabels: { map: text }, matchExpressions: { list: anyObject } } };
 const condition: Shape = { fields: { type: text, status: text, reason: text, message: text, lastHeartbeatTime: text, lastTransitionTime: text } };
 const nodeShape: Shape = {
   fields: {

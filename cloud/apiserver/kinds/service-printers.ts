@@ -54,7 +54,6 @@ function externalIP(svc: Service): string {
   }
 }
 
-/** labels.FormatLabels: sorted "k=v" pairs, or <none>. */
 /** labels.FormatLabels: "k=v,…" sorted by key, or "<none>". */
 export function labelsText(labels: Record<string, string> | undefined): string {
   const pairs = Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -3,8 +3,8 @@ import { defaultStatefulSet } from '../../client/statefulset-defaults.js';
 import { normalizePodSpecQuantities } from '../admission/quantity-validation.js';
 import { age } from '../rest/tables.js';
 import { APPS_GROUP } from './apps-resources.js';
-import { wideCells, wideColumns } from './apps-printers.js';
-import { checkTypes, type Shape } from './node-decoding.js';
+import { templateColumns, wideCells } from './apps-printers.js';
+import { anyObject, checkTypes, labelledMeta, selectorShape, type Shape } from './node-decoding.js';
 import { ageColumn, nameColumn } from './printers.js';
 import type { Printer, ResourceDef, ResourceStrategy } from './registry.js';
 import { validateStatefulSet } from './statefulset-validation.js';
@@ -12,16 +12,15 @@ import { validateStatefulSet } from './statefulset-validation.js';
 /** apps/v1 StatefulSets, with status and scale subresources. */
 
 /** The StatefulSet fields kedge reads, type-checked as Go's decoding would (400 for a value of the wrong type). */
-const object: Shape = { fields: {} };
 const statefulSetShape: Shape = {
   fields: {
-    metadata: { fields: { annotations: { map: 'string' }, labels: { map: 'string' } } },
+    metadata: labelledMeta,
     spec: {
       fields: {
         replicas: 'number',
-        selector: { fields: { matchLabels: { map: 'string' }, matchExpressions: { list: object } } },
-        template: { fields: { metadata: { fields: { labels: { map: 'string' }, annotations: { map: 'string' } } }, spec: { fields: { containers: { list: object }, volumes: { list: object } } } } },
-        volumeClaimTemplates: { list: object },
+        selector: selectorShape,
+        template: { fields: { metadata: labelledMeta, spec: { fields: { containers: { list: anyObject }, volumes: { list: anyObject } } } } },
+        volumeClaimTemplates: { list: anyObject },
         serviceName: 'string',
         podManagementPolicy: 'string',
         updateStrategy: { fields: { type: 'string', rollingUpdate: { fields: { partition: 'number', maxUnavailable: 'intOrString' } } } },
@@ -48,7 +47,7 @@ const statefulSetStrategy: ResourceStrategy = {
 
 /** `kubectl get statefulsets` columns, as kube-apiserver's printStatefulSet. */
 const statefulSetPrinter: Printer = {
-  columns: [nameColumn, { name: 'Ready', type: 'string', description: 'Number of the pod with ready state' }, ageColumn, ...wideColumns.slice(0, 2)],
+  columns: [nameColumn, { name: 'Ready', type: 'string', description: 'Number of the pod with ready state' }, ageColumn, ...templateColumns],
   cells(obj, now) {
     const sts = obj as StatefulSet;
     const ready = `${sts.status?.readyReplicas ?? 0}/${sts.spec?.replicas ?? 0}`;

@@ -1,10 +1,9 @@
 import type { StatusCause } from '../../../shared/errors.js';
 import type { StatefulSet, StatefulSetSpec } from '../../../shared/statefulset-types.js';
 import { stableJson } from '../../client/object-meta.js';
-import { invalidValue, required } from '../admission/admission.js';
-import { nonNegative, validateWorkloadSpec } from './apps-validation.js';
+import { invalidValue, required, unsupported } from '../admission/admission.js';
+import { noActiveDeadline, nonNegative, validateWorkloadSpec } from './apps-validation.js';
 import type { AdmissionContext } from './registry.js';
-import { unsupported } from './storage-validation.js';
 
 /** ValidateStatefulSet and ValidateStatefulSetUpdate (k8s.io/kubernetes pkg/apis/apps/validation), with kube's wording. */
 
@@ -16,9 +15,7 @@ export function validateStatefulSet(sts: StatefulSet, ctx: AdmissionContext): St
   const spec = sts.spec;
   const causes = validateWorkloadSpec(spec, 'statefulset');
   if (!spec || typeof spec !== 'object') return causes;
-  const deadline = (spec.template?.spec as { activeDeadlineSeconds?: unknown } | undefined)?.activeDeadlineSeconds;
-  if (deadline != null) causes.push(invalidValue('spec.template.spec.activeDeadlineSeconds', deadline, 'activeDeadlineSeconds in StatefulSet is not Supported'));
-  causes.push(...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit), ...nonNegative('spec.ordinals.start', spec.ordinals?.start));
+  causes.push(...noActiveDeadline(spec, 'StatefulSet'), ...nonNegative('spec.revisionHistoryLimit', spec.revisionHistoryLimit), ...nonNegative('spec.ordinals.start', spec.ordinals?.start));
   causes.push(...podManagementCauses(spec), ...updateStrategyCauses(spec), ...retentionCauses(spec));
   if (ctx.operation === 'update' && ctx.old) causes.push(...updateCauses(spec, (ctx.old as StatefulSet).spec));
   return causes;

@@ -2,17 +2,12 @@ import type { StatusCause } from '../../../shared/errors.js';
 import { parseQuantity } from '../../../shared/quantity.js';
 import { ACCESS_MODES, type AccessMode, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../../shared/storage-types.js';
 import { stableJson } from '../../client/object-meta.js';
-import { checkSubdomain, invalidValue, required } from '../admission/admission.js';
+import { checkSubdomain, invalidValue, required, unsupported } from '../admission/admission.js';
 import type { AdmissionContext } from './registry.js';
 
 /** ValidatePersistentVolume, ValidatePersistentVolumeClaim(Update) and ValidateStorageClass(Update), with kube's wording. */
 
 const forbidden = (field: string, why: string): StatusCause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${why}`, field });
-
-export function unsupported(field: string, value: unknown, supported: readonly string[]): StatusCause {
-  const list = supported.map((s) => JSON.stringify(s)).join(', ');
-  return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${list}`, field };
-}
 
 const SORTED_MODES = [...ACCESS_MODES].sort();
 const VOLUME_MODES = ['Block', 'Filesystem'];
