@@ -59,7 +59,7 @@ export interface HubTables {
   reportedConditions: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
-  /** ConfigMaps and Secrets (by name) that at least one bound pod references [SYNC-18]. */
+  /** ConfigMaps, Secrets, claims and volumes (by name) that at least one bound pod needs [SYNC-18]. */
   referenced: number;
 }
 

@@ -66,7 +66,7 @@ export class NodeSession {
     this.reconcile(uid);
   }
 
-  /** [SYNC-18] A ConfigMap or Secret one of the node's pods references, in its newest version. */
+  /** [SYNC-18] A ConfigMap, Secret, claim or volume one of the node's pods needs, in its newest version. */
   want(object: Desired): void {
     this.desired.set(object.ref.uid, object);
     this.reconcile(object.ref.uid);

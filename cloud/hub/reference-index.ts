@@ -1,5 +1,5 @@
 import { podReferences } from '../../shared/pod-references.js';
-import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
+import type { SyncedKind, SyncedObject } from '../../shared/protocol/synced-objects.js';
 import type { PersistentVolumeClaim } from '../../shared/storage-types.js';
 import type { Pod } from '../../shared/types.js';
 import type { CacheEvent } from '../informer/informer.js';
@@ -7,10 +7,10 @@ import { desiredOf, type Desired } from './resync.js';
 
 /**
  * The kinds the cloud syncs to a node with the pods that reference them [SYNC-18]: a pod names
- * the first three; a PersistentVolume is named by the claim (spec.volumeName), not the pod.
+ * ConfigMaps, Secrets and claims (shared/pod-references.ts); a PersistentVolume is named by the
+ * claim (spec.volumeName), not the pod.
  */
-export type ReferencedKind = 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim' | 'PersistentVolume';
-const SYNCED_REFERENCES: ReadonlySet<string> = new Set<ReferencedKind>(['ConfigMap', 'Secret', 'PersistentVolumeClaim']);
+export type ReferencedKind = Exclude<SyncedKind, 'Pod'>;
 
 /** What a node's session is to do: hold this version of an object, or no longer hold a uid. */
 export type ReferenceAction = { type: 'want'; node: string; object: Desired } | { type: 'unwant'; node: string; uid: string };
@@ -20,9 +20,7 @@ const keyOf = (kind: string, namespace: string | undefined, name: string | undef
 /** The keys of what a bound pod references, in its namespace. */
 function referenceKeys(pod: Pod): string[] {
   const { namespace } = pod.metadata;
-  return podReferences(pod)
-    .filter((ref) => SYNCED_REFERENCES.has(ref.kind))
-    .map((ref) => keyOf(ref.kind, namespace, ref.name));
+  return podReferences(pod).map((ref) => keyOf(ref.kind, namespace, ref.name));
 }
 
 /** The key of what an object references in turn: the volume a claim is bound to (PVs are cluster-scoped). */

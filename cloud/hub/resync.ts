@@ -42,7 +42,7 @@ export interface ResyncPlan {
  * [SYNC-10] The answer to a hello: exactly the difference between what the node should hold
  * (`wanted`: its pods and the objects they reference) and what it says it holds. An object
  * held under the same name but another uid is both applied (new uid) and deleted (old uid).
- * ConfigMaps and Secrets go before pods, so a pod finds what it references. Pure.
+ * Referenced objects go before pods, so a pod finds what it references. Pure.
  */
 export function planResync(wanted: Iterable<Desired>, holds: readonly ObjectRef[]): ResyncPlan {
   const held = new Map(holds.map((ref) => [ref.uid, ref]));

@@ -73,7 +73,7 @@ export class Sessions {
     if (node) this.get(node).podBound(event.object);
   }
 
-  /** [SYNC-18] What the reference index planned: ConfigMaps and Secrets wanted by, or no longer wanted by, nodes. */
+  /** [SYNC-18] What the reference index planned: referenced objects wanted by, or no longer wanted by, nodes. */
   onReferences(actions: readonly ReferenceAction[]): void {
     for (const action of actions) {
       if (action.type === 'want') this.get(action.node).want(action.object);

@@ -47,7 +47,8 @@ export class CloudMessageHandler {
       }
       case 'delete': {
         const deleted = cache.delete(message.ref); // [SYNC-7][SYNC-13]
-        if (!deleted) logger.info('a tombstone for a uid not held: remembered, nothing to remove', { ref: message.ref });
+        // Only a pod's uid is remembered as gone for good (cache-document.ts [SYNC-13][SYNC-18]).
+        if (!deleted) logger.info('a tombstone for a uid not held: nothing to remove', { ref: message.ref, remembered: cache.tombstoned(message.ref.uid) });
         return this.persistThenAck(message.id, deleted);
       }
       case 'ack':

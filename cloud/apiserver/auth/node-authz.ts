@@ -72,9 +72,7 @@ export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: Acces
 async function referencedByOwnPod(node: string, kind: ReferencedKind, attrs: Attributes, facts: AccessFacts): Promise<Verdict> {
   const refused = getOneProblem(attrs);
   if (refused) return refused;
-  const pods = (await facts.podsBoundTo?.(node)) ?? [];
-  if (pods.some((pod) => podReferences(pod).some((ref) => ref.kind === kind && ref.name === attrs.name))) return true;
-  return noRelationship(node);
+  return (await ownPodReferences(node, undefined, kind, attrs.name, facts)) || noRelationship(node);
 }
 
 /**
@@ -86,12 +84,16 @@ async function boundToOwnPodsClaim(node: string, attrs: Attributes, facts: Acces
   const refused = getOneProblem(attrs);
   if (refused) return refused;
   const claimRef = ((await facts.stored()) as PersistentVolume | undefined)?.spec?.claimRef;
-  const claim = claimRef?.namespace && claimRef.name ? await facts.claim?.(claimRef.namespace, claimRef.name) : undefined;
-  if (claim && claimRef?.namespace && claim.spec?.volumeName === attrs.name) {
-    const pods = (await facts.podsBoundTo?.(node, claimRef.namespace)) ?? [];
-    if (pods.some((pod) => podReferences(pod).some((ref) => ref.kind === 'PersistentVolumeClaim' && ref.name === claim.metadata.name))) return true;
-  }
-  return noRelationship(node);
+  if (!claimRef?.namespace || !claimRef.name) return noRelationship(node);
+  const claim = await facts.claim?.(claimRef.namespace, claimRef.name);
+  if (claim?.spec?.volumeName !== attrs.name) return noRelationship(node);
+  return (await ownPodReferences(node, claimRef.namespace, 'PersistentVolumeClaim', claimRef.name, facts)) || noRelationship(node);
+}
+
+/** Whether a pod bound to `node` in `namespace` (default: the request's) references this object. */
+async function ownPodReferences(node: string, namespace: string | undefined, kind: ReferencedKind, name: string | undefined, facts: AccessFacts): Promise<boolean> {
+  const pods = (await facts.podsBoundTo?.(node, namespace)) ?? [];
+  return pods.some((pod) => podReferences(pod).some((ref) => ref.kind === kind && ref.name === name));
 }
 
 /** kube's refusal of anything but a get of one object (a list, a watch, a subresource) through the graph. */
