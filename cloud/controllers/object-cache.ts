@@ -1,5 +1,6 @@
-import type { KubeObject } from '../../shared/types.js';
+import { objectKey, type KubeObject } from '../../shared/types.js';
 import type { CacheEvent } from '../informer/informer.js';
+import { controllerRefOf } from './controller-ref.js';
 
 /** An informer's objects by namespace and name, for the lookups a controller makes. */
 export class ObjectCache<T extends KubeObject> {
@@ -40,4 +41,12 @@ export class ObjectCache<T extends KubeObject> {
 export function newerCopy<T extends KubeObject>(a: T | undefined, b: T | undefined): T | undefined {
   if (!a || !b || a.metadata.uid !== b.metadata.uid) return a;
   return Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion) ? b : a;
+}
+
+/** The key of the `kind` in `owners` that controls `obj` (by name, then same uid), if the cache holds it: one lookup, no walk. */
+export function controllerKeyIn<T extends KubeObject>(owners: ObjectCache<T>, kind: string, obj: KubeObject | undefined): string | undefined {
+  const ref = obj && controllerRefOf(obj);
+  if (!ref || ref.kind !== kind) return undefined;
+  const owner = owners.get(obj.metadata.namespace, ref.name);
+  return owner && owner.metadata.uid === ref.uid ? objectKey(owner.metadata) : undefined;
 }

@@ -34,6 +34,9 @@ function lookup(claims: PersistentVolumeClaim[], volumes: PersistentVolume[] = [
   };
 }
 
+const unexpected = (): never => {
+  throw new Error('looked up');
+};
 const using = (...claimNames: string[]): Pod => pod({ volumes: claimNames.map((claimName, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName } })) });
 const summary = (action: ScheduleAction): string =>
   action.type === 'bind' ? `bind ${action.node}` : action.type === 'selectNode' ? `select ${action.node} for ${action.claims.map((c) => c.metadata.name).join(',')}` : action.type === 'unschedulable' ? action.message : action.type;
@@ -60,4 +63,14 @@ describe("the scheduler's volume rules (VolumeBinding)", () => {
   for (const c of cases) {
     it(c.name, () => expect(summary(planSchedule({ pod: c.pod, schedulerName: 'default-scheduler', nodes, start: 0, volumes: c.volumes }).action)).toBe(c.want));
   }
+
+  it('a pod without claims asks the volume lookup nothing', () => {
+    const untouchable: VolumeLookup = { claim: unexpected, volume: unexpected, storageClass: unexpected, volumes: unexpected };
+    const configOnly = pod({ volumes: [{ name: 'cfg', configMap: { name: 'app' } }] });
+    for (const p of [pod(), configOnly]) expect(summary(planSchedule({ pod: p, schedulerName: 'default-scheduler', nodes, start: 0, volumes: untouchable }).action)).toBe('bind edge-1');
+  });
+  it('a claim among other volumes is still checked', () => {
+    const mixed = pod({ volumes: [{ name: 'cfg', configMap: { name: 'app' } }, { name: 'data', persistentVolumeClaim: { claimName: 'data' } }] });
+    expect(summary(planSchedule({ pod: mixed, schedulerName: 'default-scheduler', nodes, start: 0, volumes: lookup([]) }).action)).toBe('0/3 nodes are available: persistentvolumeclaim "data" not found.');
+  });
 });

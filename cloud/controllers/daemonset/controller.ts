@@ -6,7 +6,7 @@ import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
 import { controllerRefOf } from '../controller-ref.js';
-import { ObjectCache } from '../object-cache.js';
+import { controllerKeyIn, ObjectCache } from '../object-cache.js';
 import { Expectations } from '../replicaset/expectations.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyDaemonSetActions } from './apply.js';
@@ -65,12 +65,7 @@ async function startDaemonSetController(ctx: ControllerContext): Promise<Running
   };
 
   /** The key of the DaemonSet controlling `obj`, if it is one we know (same uid). */
-  const ownerKey = (obj: KubeObject): string | undefined => {
-    const ref = controllerRefOf(obj);
-    if (!ref || ref.kind !== 'DaemonSet') return undefined;
-    const ds = daemonSets.get(obj.metadata.namespace, ref.name);
-    return ds && ds.metadata.uid === ref.uid ? objectKey(ds.metadata) : undefined;
-  };
+  const ownerKey = (obj: KubeObject): string | undefined => controllerKeyIn(daemonSets, 'DaemonSet', obj);
   /** An orphan may be adopted by any DaemonSet selecting it. */
   const addSelecting = (obj: KubeObject): void => {
     for (const ds of daemonSets.list(obj.metadata.namespace)) {

@@ -5,7 +5,7 @@ import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
 import { controllerRefOf } from '../controller-ref.js';
-import { ObjectCache } from '../object-cache.js';
+import { controllerKeyIn, ObjectCache } from '../object-cache.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyDeploymentActions } from './apply.js';
 import { planDeployment } from './plan.js';
@@ -37,12 +37,7 @@ async function startDeploymentController(ctx: ControllerContext, options: Deploy
   const loop = new ControllerLoop({ clock, logger, reconcile, concurrency: options.concurrency });
 
   /** The key of the Deployment controlling `obj`, if it is one we know (same uid). */
-  const ownerKey = (obj: ReplicaSet | undefined): string | undefined => {
-    const ref = obj && controllerRefOf(obj);
-    if (!ref || ref.kind !== 'Deployment') return undefined;
-    const d = deployments.get(obj.metadata.namespace, ref.name);
-    return d && d.metadata.uid === ref.uid ? objectKey(d.metadata) : undefined;
-  };
+  const ownerKey = (obj: ReplicaSet | undefined): string | undefined => controllerKeyIn(deployments, 'Deployment', obj);
   const add = (key: string | undefined): void => void (key !== undefined && loop.queue.add(key));
   const addSelecting = (rs: ReplicaSet): void => {
     for (const d of deployments.list(rs.metadata.namespace)) {

@@ -6,7 +6,7 @@ import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerLoop, source } from '../controller-loop.js';
-import { newerCopy, ObjectCache } from '../object-cache.js';
+import { controllerKeyIn, newerCopy, ObjectCache } from '../object-cache.js';
 import { Expectations } from '../replicaset/index.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyJobActions, removeTrackingFinalizer } from './apply.js';
@@ -53,11 +53,8 @@ async function startJobController(ctx: ControllerContext): Promise<RunningContro
 
   /** The key of the Job controlling `pod` if we know it, else (for a pod still held by the finalizer) its orphan key. */
   const keyOf = (pod: Pod): string | undefined => {
-    const ref = controllerRefOf(pod);
-    if (!ref || ref.kind !== 'Job') return undefined;
-    const job = jobs.get(pod.metadata.namespace, ref.name);
-    if (job && job.metadata.uid === ref.uid) return objectKey(job.metadata);
-    return hasTrackingFinalizer(pod) ? ORPHAN + objectKey(pod.metadata) : undefined;
+    if (controllerRefOf(pod)?.kind !== 'Job') return undefined;
+    return controllerKeyIn(jobs, 'Job', pod) ?? (hasTrackingFinalizer(pod) ? ORPHAN + objectKey(pod.metadata) : undefined);
   };
   const onPod = (e: CacheEvent<Pod>): void => {
     pods.apply(e);

@@ -8,7 +8,7 @@ import { applyReplicaSetActions } from './apply.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerLoop, source } from '../controller-loop.js';
 import { Expectations } from './expectations.js';
-import { ObjectCache } from '../object-cache.js';
+import { controllerKeyIn, ObjectCache } from '../object-cache.js';
 import { planReplicaSet } from './plan.js';
 
 export interface ReplicaSetControllerOptions {
@@ -49,12 +49,7 @@ async function startReplicaSetController(ctx: ControllerContext, options: Replic
   const add = (key: string | undefined): void => void (key !== undefined && loop.queue.add(key));
 
   /** The key of the ReplicaSet controlling `pod`, if it is one we know (same uid). */
-  const ownerKey = (pod: Pod): string | undefined => {
-    const ref = controllerRefOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-    const rs = replicaSets.get(pod.metadata.namespace, ref.name);
-    return rs && rs.metadata.uid === ref.uid ? objectKey(rs.metadata) : undefined;
-  };
+  const ownerKey = (pod: Pod): string | undefined => controllerKeyIn(replicaSets, 'ReplicaSet', pod);
   /** An orphan may be adopted by any ReplicaSet selecting it. */
   const addSelecting = (pod: Pod): void => {
     for (const rs of replicaSets.list(pod.metadata.namespace)) {

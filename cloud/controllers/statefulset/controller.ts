@@ -7,7 +7,7 @@ import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
 import { controllerRefOf } from '../controller-ref.js';
-import { ObjectCache } from '../object-cache.js';
+import { controllerKeyIn, ObjectCache } from '../object-cache.js';
 import { splitKey } from '../replicaset/controller.js';
 import { applyStatefulSetActions } from './apply.js';
 import { planStatefulSet } from './plan.js';
@@ -37,12 +37,16 @@ async function startStatefulSetController(ctx: ControllerContext): Promise<Runni
     for (const sts of sets.list(namespace)) if (which(sts)) loop.queue.add(objectKey(sts.metadata));
   };
 
-  /** A pod or revision wakes the set controlling it; an orphan wakes every set selecting it (it may be adopted). */
+  const add = (key: string | undefined): void => void (key !== undefined && loop.queue.add(key));
+  /** A pod or revision wakes the set controlling it (now or before); an orphan wakes every set selecting it (it may be adopted). */
   const onOwned = (e: CacheEvent<KubeObject>): void => {
     if (e.type === 'SYNCED') return;
-    const owners = [e.object, ...(e.type === 'MODIFIED' ? [e.old] : [])].map(controllerRefOf);
-    if (owners.some((ref) => ref !== undefined)) {
-      addIn(e.object.metadata.namespace, (sts) => owners.some((ref) => ref?.kind === 'StatefulSet' && ref.uid === sts.metadata.uid));
+    const old = e.type === 'MODIFIED' ? e.old : undefined;
+    if (controllerRefOf(e.object) || (old && controllerRefOf(old))) {
+      const key = controllerKeyIn(sets, 'StatefulSet', e.object);
+      const oldKey = controllerKeyIn(sets, 'StatefulSet', old);
+      add(key);
+      if (oldKey !== key) add(oldKey);
     } else if (e.type !== 'DELETED') {
       addIn(e.object.metadata.namespace, (sts) => selectorMatches(sts.spec.selector, e.object.metadata.labels));
     }
