@@ -101,6 +101,8 @@ export function isDefaultClass(sc: StorageClass): boolean {
 
 /** The claims a pod's volumes name (spec.volumes[].persistentVolumeClaim.claimName), in order, once each. */
 export function podClaimNames(pod: Pod): string[] {
+  // Claims come only from volumes: most pods name none, and skip the walk over their containers.
+  if (!pod.spec?.volumes?.length) return [];
   return podReferences(pod).flatMap((ref) => (ref.kind === 'PersistentVolumeClaim' ? [ref.name] : []));
 }
 

@@ -8,8 +8,7 @@ import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSche
 import { SchedulerCache } from './scheduler-cache.js';
 import type { ReportUnschedulable } from './unschedulable.js';
 import { VolumeCache } from './volume-cache.js';
-import { claimNamesOf } from './volume-binding.js';
-import { ANN_SELECTED_NODE, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
+import { ANN_SELECTED_NODE, podClaimNames, type PersistentVolume, type PersistentVolumeClaim, type StorageClass } from '../../shared/storage-types.js';
 
 export interface SchedulingLoopDeps {
   api: ApiClient;
@@ -144,4 +143,4 @@ export class SchedulingLoop {
   }
 }
 
-const usesClaims = (pod: Pod | undefined): boolean => pod !== undefined && claimNamesOf(pod).length > 0;
+const usesClaims = (pod: Pod | undefined): boolean => pod !== undefined && podClaimNames(pod).length > 0;

@@ -42,13 +42,8 @@ export type VolumeCheck =
 
 const fullyBound = (claim: PersistentVolumeClaim): boolean => Boolean(claim.spec.volumeName) && claim.metadata.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 
-/** The claims the pod names; a pod without volumes (most of them) costs no walk of its spec. */
-export function claimNamesOf(pod: Pod): string[] {
-  return pod.spec?.volumes?.length ? podClaimNames(pod) : [];
-}
-
 export function volumePreFilter(pod: Pod, lookup: VolumeLookup): VolumeCheck {
-  const names = claimNamesOf(pod);
+  const names = podClaimNames(pod);
   if (names.length === 0) return { type: 'none' };
   const namespace = pod.metadata.namespace ?? 'default';
   const bound: PersistentVolumeClaim[] = [];
