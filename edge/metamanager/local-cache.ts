@@ -2,13 +2,15 @@ import type { ConfigMap, Secret } from '../../shared/config-types.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
 import type { PersistentVolume, PersistentVolumeClaim } from '../../shared/storage-types.js';
-import type { Pod, PodStatus } from '../../shared/types.js';
+import type { Endpoints, Service } from '../../shared/service-types.js';
+import type { Node, Pod, PodStatus } from '../../shared/types.js';
 import { CacheDocument, emptyCacheData } from './cache-document.js';
 
 /**
  * One object the cloud sent, as the edge holds it: a pod bound to this node, a ConfigMap,
  * Secret or claim one of them references, or the volume such a claim is bound to (cluster-
- * scoped: no namespace) [SYNC-18]. A pod's `object.status` is the edge's own view.
+ * scoped: no namespace) [SYNC-18]; a Service or Endpoints kube-proxy routes, or this node's
+ * own Node (cluster-scoped) [SYNC-19]. A pod's `object.status` is the edge's own view.
  */
 export type CachedObject = CachedVersion &
   (
@@ -17,6 +19,9 @@ export type CachedObject = CachedVersion &
     | { kind: 'Secret'; object: Secret }
     | { kind: 'PersistentVolumeClaim'; object: PersistentVolumeClaim }
     | { kind: 'PersistentVolume'; object: PersistentVolume }
+    | { kind: 'Service'; object: Service }
+    | { kind: 'Endpoints'; object: Endpoints }
+    | { kind: 'Node'; object: Node }
   );
 
 interface CachedVersion {
