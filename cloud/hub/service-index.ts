@@ -67,9 +67,7 @@ export class ServiceIndex {
     named[kind] = event.type === 'DELETED' ? undefined : trimmed(kind, event.object);
     const audienceNow = this.audience(named);
     const reachedNow = audienceNow === audienceBefore ? reachedBefore : this.reached(named);
-    if (audienceNow === 'everyone') this.everyone.add(named);
-    else this.everyone.delete(named);
-    if (!named.Service && !named.Endpoints) this.names.get(namespace)?.delete(name);
+    this.keep(named, audienceNow);
     const actions: ReferenceAction[] = [];
     const now = named[kind];
     for (const node of reachedBefore.keys()) {
@@ -77,10 +75,7 @@ export class ServiceIndex {
     }
     if (now) for (const node of reachedNow.keys()) actions.push({ type: 'want', node, object: now });
     const sibling = named[other(kind)];
-    if (sibling && audienceNow !== audienceBefore) {
-      for (const node of reachedNow.keys()) if (!reachedBefore.has(node)) actions.push({ type: 'want', node, object: sibling });
-      for (const node of reachedBefore.keys()) if (!reachedNow.has(node)) actions.push({ type: 'unwant', node, uid: sibling.ref.uid });
-    }
+    if (sibling && audienceNow !== audienceBefore) moved(sibling, reachedBefore, reachedNow, actions);
     return actions;
   }
 
@@ -114,6 +109,17 @@ export class ServiceIndex {
     }
   }
 
+  /** Files the name under its audience; forgets it once neither object is left. */
+  private keep(named: Named, audience: Audience): void {
+    const gone = !named.Service && !named.Endpoints;
+    if (audience === 'everyone' && !gone) this.everyone.add(named);
+    else this.everyone.delete(named);
+    if (!gone) return;
+    const byName = this.names.get(named.namespace);
+    byName?.delete(named.name);
+    if (byName?.size === 0) this.names.delete(named.namespace);
+  }
+
   private named(namespace: string, name: string): Named {
     let byName = this.names.get(namespace);
     if (!byName) this.names.set(namespace, (byName = new Map()));
@@ -137,4 +143,10 @@ export class ServiceIndex {
 /** A set of node names, or a map keyed by them. */
 type NodeSet = Pick<ReadonlySet<string> | ReadonlyMap<string, unknown>, 'has' | 'keys'>;
 const EMPTY: NodeSet = new Set<string>();
+/** An object whose name changed audience: wanted where it reaches now only, unwanted where it reached before only. */
+function moved(object: Desired, before: NodeSet, now: NodeSet, actions: ReferenceAction[]): void {
+  for (const node of now.keys()) if (!before.has(node)) actions.push({ type: 'want', node, object });
+  for (const node of before.keys()) if (!now.has(node)) actions.push({ type: 'unwant', node, uid: object.ref.uid });
+}
+
 const objectsOf = (named: Named): Desired[] => [named.Service, named.Endpoints].filter((o): o is Desired => o !== undefined);
