@@ -62,7 +62,7 @@ async function podsRunning(cluster: Cluster, fleet: Fleet, log: (line: string) =
 }
 
 /** Waits until `done(node)` holds for every node; the time (from `began`) at which the last one did. */
-async function lastOf(nodes: string[], done: (node: string) => boolean, began: number, timeoutMs = 60_000): Promise<number> {
+export async function lastOf(nodes: string[], done: (node: string) => boolean, began: number, timeoutMs = 60_000): Promise<number> {
   const pending = new Set(nodes);
   while (pending.size) {
     for (const node of pending) if (done(node)) pending.delete(node);

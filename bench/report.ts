@@ -52,6 +52,7 @@ export function targets(r: Results): Target[] {
     t(`one edge rebooted with ${r.edge?.pods} pods cached: first sync done (ms)`, r.edge?.rebootFirstSyncMs, '(no target)'),
     t('one edge rebooted: all pods Running in its own status (ms)', r.edge?.rebootAllRunningMs, '(no target)'),
     ...configTargets(r, t),
+    ...serviceTargets(r, t),
   ];
 }
 
@@ -70,6 +71,16 @@ function configTargets(r: Results, t: (figure: string, measured: number | undefi
     t('the same update: down messages / payload bytes from the hub', f?.hubMessages, `(${f?.hubBytes ?? '–'} bytes)`),
     t(`reconnect, 1 node, ${c?.pods} pods mounting ${c?.configMaps} ConfigMaps, ${c?.changedPerRun} changed: heal → every mounted file current, p50 (ms)`, c?.p50FromHealMs, `(after MQTT is back: ${c?.p50FromConnectMs ?? '–'})`),
     t('the same reconnect: messages both ways / bytes on the link per run', c?.messagesPerRun, `(${c?.bytesPerRun ?? '–'} bytes)`),
+  ];
+}
+
+/** Issue 20's sync figures: Services and Endpoints synced to the edges that route them [SYNC-19]. */
+function serviceTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
+  const s = r.serviceSync;
+  return [
+    t(`${s?.services} Services x ${s?.endpointsPerService} endpoints synced to the ${s?.routingNodes} of ${s?.nodes} hollow edges running a pod of their namespace: payload bytes from the hub per routing edge`, s?.bytesPerRoutingNode, `(${s?.messagesPerRoutingNode ?? '–'} messages; ${s?.heldByOtherNodes ?? '–'} held by the other edges)`),
+    t('the same: creates → every routing edge holds them all (ms)', s?.allSyncedMs, '(no target)'),
+    t(`one Endpoints changed → every routing edge holds it (ms), median of ${s?.changes}`, s?.endpointsChangeMs, `(${s?.endpointsChangeBytes ?? '–'} bytes from the hub)`),
   ];
 }
 

@@ -9,6 +9,7 @@ import { runEdgeConfigMemory } from './edge-config.js';
 import { runReconnectBench } from './reconnect.js';
 import { writeReport } from './report.js';
 import { runScaleBench } from './scale.js';
+import { runServiceSync } from './service-sync.js';
 import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
@@ -71,6 +72,8 @@ if (only.has('edge')) {
   const nodes = Number(values.nodes);
   log(`edge: one ConfigMap mounted on ${nodes} hollow edges, updated 5 times`);
   results.configFanout = await runConfigFanout({ nodes, updates: 5, log });
+  log(`edge: 100 Services of 10 endpoints synced to the half of ${nodes} hollow edges that run a pod of their namespace, one Endpoints changed 5 times`);
+  results.serviceSync = await runServiceSync({ nodes, services: 100, endpoints: 10, changes: 5, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -20,6 +20,9 @@ import { LogRequests } from './log-requests.js';
 import { BoundPods } from './bound-pods.js';
 import { ReferenceIndex } from './reference-index.js';
 import { followReferencedObjects } from './referenced-objects.js';
+import { ServiceIndex } from './service-index.js';
+import { OwnNodes } from './own-nodes.js';
+import { followNetworkObjects } from './network-sync.js';
 import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
@@ -123,7 +126,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const nodes$ = informers.of<Node>({ resource: 'nodes' });
   const references = new ReferenceIndex();
   const referenced = followReferencedObjects(informers, references, sessions);
-  const ready = Promise.all([podsReady, nodesReady, referenced.synced]);
+  const services = new ServiceIndex();
+  const network = followNetworkObjects(informers, services, new OwnNodes(), sessions);
+  const ready = Promise.all([podsReady, nodesReady, referenced.synced, network.synced]);
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
@@ -134,14 +139,15 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const subscriptions: Subscription[] = [
     pods$.subscribe((event) => {
       boundPods.onPodEvent(event);
-      // What a pod references goes down before it, and its tombstones after it.
-      const actions = references.onPodEvent(event);
+      // What a pod references (and its namespace's Services) goes down before it, and its tombstones after it.
+      const actions = [...references.onPodEvent(event), ...services.onPodEvent(event)];
       sessions.onReferences(actions.filter((a) => a.type === 'want'));
       sessions.onPodEvent(event);
       sessions.onReferences(actions.filter((a) => a.type === 'unwant'));
       if (event.type === 'SYNCED') podsSynced();
     }),
     ...referenced.subscriptions,
+    ...network.subscriptions,
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';

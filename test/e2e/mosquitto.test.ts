@@ -10,6 +10,7 @@ import { hashPassword } from '../../cloud/hub/password-hash.js';
 import { JOIN_NAMESPACE, nodeCredentialSecret } from '../../cloud/join/secrets.js';
 import { startCloud, type Cloud } from '../../cloud/main.js';
 import { startEdge, type EdgeHandle } from '../../edge/main.js';
+import { podsIn } from '../../edge/metamanager/local-cache.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
@@ -177,7 +178,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       expect(realClock.now() - cutAt).toBeGreaterThan(timing.nodeMonitorGraceMs);
       expect(edge.hub.connectivity.connected).toBe(false);
       expect(await containers()).toEqual(before);
-      expect(edge.cache.objects().map((o) => o.uid)).toEqual([scheduled.metadata.uid]);
+      expect(podsIn(edge.cache).map((p) => p.metadata.uid)).toEqual([scheduled.metadata.uid]);
 
       link.heal();
       await waitFor(async () => (await readyOf()) === 'True' && running((await cloudPods())[0]) && cloud.hub.connectedNodes().includes('edge-1'), 'edge-1 Ready with hello Running again', 10_000, 20);
@@ -185,7 +186,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       expect(after.map((p) => [p.metadata.uid, p.spec.nodeName])).toEqual([[scheduled.metadata.uid, 'edge-1']]);
       expect(after[0]!.status?.containerStatuses?.[0]?.restartCount).toBe(0);
       expect(await containers()).toEqual(before);
-      expect(edge.cache.objects().map((o) => o.uid)).toEqual([scheduled.metadata.uid]);
+      expect(podsIn(edge.cache).map((p) => p.metadata.uid)).toEqual([scheduled.metadata.uid]);
     });
 
     it('admits a node that joined the running cloud once the configuration is written again and reloaded', async () => {
@@ -242,7 +243,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       expect(hellos).toBe(0);
       expect(edge.hub.connectivity.connected).toBe(true);
       expect(await runningPod('first')).toMatchObject({ metadata: { uid: first.metadata.uid } });
-      expect(edge.cache.objects().map((o) => o.name).sort()).toEqual(['first', 'second']);
+      expect(podsIn(edge.cache).map((p) => p.metadata.name).sort()).toEqual(['first', 'second']);
       expect(cloud.hub.connectedNodes()).toEqual(['edge-3']);
     });
   });

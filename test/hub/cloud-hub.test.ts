@@ -239,7 +239,8 @@ describe('cloud hub over the in-memory broker, on fake time', () => {
     hub = await startCloudHub({ api, apiAsNode: () => api, ...sync.cloudLink(), clock, timing, logger: logs, ledger });
     await runUntil(clock, () => hub.connectedNodes().includes('edge-1'), 'edge-1 resumed');
     const [apply] = await e.expect((m) => m.type === 'apply' && m.ref.uid === api2.metadata.uid, 1, 'the pod created meanwhile');
-    expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['web', 'api']);
+    // Its own Node [SYNC-19] and web went down once, before the restart; the resume sends only api.
+    expect(e.received.filter(isType('apply')).map((m) => m.type === 'apply' && m.ref.name)).toEqual(['edge-1', 'web', 'api']);
     expect(e.received.filter(isType('synced'))).toHaveLength(1);
     await e.send({ type: 'ack', parentId: apply!.id });
     await runUntil(clock, () => ledger.get('edge-1', api2.metadata.uid!), 'api in the ledger');

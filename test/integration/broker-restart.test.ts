@@ -73,7 +73,8 @@ describe('the embedded broker restarts (in memory: it forgets every session and 
       const { items } = await c.api.list<NodeSync>({ resource: 'nodesyncs', group: 'sync.kedge.io' });
       return items.every((s) => {
         const want = after.filter((p) => p.spec.nodeName === s.metadata.name).map((p) => p.metadata.uid!).sort();
-        return JSON.stringify(Object.keys(s.status?.objects ?? {}).sort()) === JSON.stringify(want);
+        const pods = Object.entries(s.status?.objects ?? {}).filter(([, o]) => o.kind === 'Pod'); // beside its Node and Services [SYNC-19]
+        return JSON.stringify(pods.map(([uid]) => uid).sort()) === JSON.stringify(want);
       }) && items.length === 2;
     }, 'NodeSyncs match the pods');
   });

@@ -8,11 +8,11 @@ import type { KubeObject, ObjectList, Pod } from '../../shared/types.js';
 
 /**
  * TEST DOUBLE. A tiny in-memory ApiClient over MemoryStore: enough of get/list/create/
- * replace/patch(merge)/delete/watch for pods, nodes, ConfigMaps and Secrets, plus pods/status, nodes/status and
+ * replace/patch(merge)/delete/watch for pods, nodes, ConfigMaps, Secrets, Services and Endpoints, plus pods/status, nodes/status and
  * pods/binding. No authentication, admission, validation or selectors.
  */
-const NAMESPACED = new Set(['pods', 'configmaps', 'secrets']);
-const KINDS: Record<string, string> = { pods: 'Pod', nodes: 'Node', namespaces: 'Namespace', configmaps: 'ConfigMap', secrets: 'Secret' };
+const NAMESPACED = new Set(['pods', 'configmaps', 'secrets', 'services', 'endpoints']);
+const KINDS: Record<string, string> = { pods: 'Pod', nodes: 'Node', namespaces: 'Namespace', configmaps: 'ConfigMap', secrets: 'Secret', services: 'Service', endpoints: 'Endpoints' };
 
 interface Binding extends KubeObject {
   target: { name: string };

@@ -1,7 +1,7 @@
 import { CLOUD_USERNAME } from '../../cloud/hub/acl.js';
 import type { FakeClock } from '../../shared/clock.js';
 import { decodeDown, decodePresence, decodeUp, encode } from '../../shared/protocol/codec.js';
-import { EnvelopeStamper, type DownDraft, type DownMessage, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
+import { EnvelopeStamper, type DownDraft, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
 import { topics } from '../../shared/protocol/topics.js';
 import type { SessionSpec, Transport } from '../../shared/transport.js';
 import { CLOUD_PASSWORD, type MemorySync } from './memory-sync.js';
@@ -76,6 +76,13 @@ export class NodeDouble extends PeerDouble<DownMessage> {
     const message = this.stamper.stamp(draft) as UpMessage;
     await this.publish(topics.up(this.node), encode(message));
     return message;
+  }
+
+  /** Says hello holding `holds` and waits (on fake time) for its `synced`; returns that. */
+  async hello(holds: ObjectRef[] = [], bootId = 'b'): Promise<DownMessage> {
+    const h = await this.send({ type: 'hello', body: { bootId, holds } });
+    const [synced] = await this.expect((m) => m.type === 'synced' && m.parentId === h.id, 1, 'synced');
+    return synced!;
   }
 
   presence(online: boolean): Promise<void> {
