@@ -2,7 +2,7 @@ import type { EndpointAddress, Endpoints, Service, ServicePort, ServiceSpec } fr
 import type { Pod } from '../../../shared/types.js';
 
 /** A Service `name` in `default` with a ClusterIP and `ports`; `spec` overrides. */
-export function service(name: string, ports: ServicePort[], spec: Partial<ServiceSpec> = {}, namespace = 'default'): Service {
+export function service(name: string, ports: ServicePort[], spec: Partial<ServiceSpec> = {}, namespace = 'default'): Service & { kind: 'Service' } {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -17,7 +17,7 @@ export function address(ip: string, node = 'edge-2', pod?: string): EndpointAddr
 }
 
 /** The Endpoints of Service `name`: one subset with these ready addresses and ports. */
-export function endpoints(name: string, addresses: EndpointAddress[], ports: { name?: string; port: number; protocol?: string }[], notReady: EndpointAddress[] = [], namespace = 'default'): Endpoints {
+export function endpoints(name: string, addresses: EndpointAddress[], ports: { name?: string; port: number; protocol?: string }[], notReady: EndpointAddress[] = [], namespace = 'default'): Endpoints & { kind: 'Endpoints' } {
   return {
     apiVersion: 'v1',
     kind: 'Endpoints',
@@ -27,7 +27,7 @@ export function endpoints(name: string, addresses: EndpointAddress[], ports: { n
 }
 
 /** A pod `name` (uid `uid-<name>`) on edge-1 in this phase, Ready or not. */
-export function podOn(name: string, ready: boolean, phase: 'Running' | 'Pending' | 'Failed' = 'Running', node = 'edge-1'): Pod {
+export function podOn(name: string, ready: boolean, phase: 'Running' | 'Pending' | 'Failed' = 'Running', node = 'edge-1'): Pod & { kind: 'Pod' } {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
