@@ -106,7 +106,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     options.localApiPort === null
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api'), clock,
-          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs) });
+          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs),
+          ...(kubeProxy ? { metrics: () => kubeProxy.rules.counters.text() } : {}) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });

@@ -55,7 +55,7 @@ describe('kube-proxy in a running edge (offline: from its cache)', () => {
   const start = (): Promise<EdgeHandle> => fleet.start({ brokerUrl: 'memory://broker', transport: sync.transport, token: NODE_PASSWORD, dataDir: dir, nodeIp: '127.0.0.1' });
   const portal = async (): Promise<number> => (JSON.parse(await readFile(join(dir, PORTALS_FILE), 'utf8')) as { portals: Record<string, number> }).portals['default/web:http']!;
 
-  it('routes at once from the cache, gives a process pod the portal in its env, and keeps the portal across a restart', async () => {
+  it('routes at once from the cache, gives a process pod the portal in its env, counts in /metrics, and keeps the portal across a restart', async () => {
     const port = Number(echo.endpoint.split(':')[1]);
     const clientPod = pod('client', 'u-client', { runtimeClassName: 'process', restartPolicy: 'Never', containers: [{ name: 'app', ...client }] });
     await seed([service('web', [{ name: 'http', port: 80 }]), endpoints('web', [{ ip: '127.0.0.1', nodeName: 'edge-2' }], [{ name: 'http', port }]), { ...clientPod, kind: 'Pod' }]);
@@ -71,6 +71,8 @@ describe('kube-proxy in a running edge (offline: from its cache)', () => {
       return lines.find((l) => l.text.startsWith('heard') || l.text.startsWith('error'))?.text;
     }, 'the client pod to reach the Service', { stepMs: 100 });
     expect(said).toBe(`heard echo-1 at 127.0.0.1:${first}`);
+    const metrics = await (await fetch(`${edge.localApiUrl}/metrics`)).text();
+    expect(metrics).toContain('kedge_proxy_connections_total{service="default/web:http"} 2');
 
     await fleet.stopAll();
     await start();
