@@ -52,6 +52,7 @@ export function targets(r: Results): Target[] {
     t(`one edge rebooted with ${r.edge?.pods} pods cached: first sync done (ms)`, r.edge?.rebootFirstSyncMs, '(no target)'),
     t('one edge rebooted: all pods Running in its own status (ms)', r.edge?.rebootAllRunningMs, '(no target)'),
     ...configTargets(r, t),
+    ...proxyTargets(r, t),
   ];
 }
 
@@ -70,6 +71,16 @@ function configTargets(r: Results, t: (figure: string, measured: number | undefi
     t('the same update: down messages / payload bytes from the hub', f?.hubMessages, `(${f?.hubBytes ?? '–'} bytes)`),
     t(`reconnect, 1 node, ${c?.pods} pods mounting ${c?.configMaps} ConfigMaps, ${c?.changedPerRun} changed: heal → every mounted file current, p50 (ms)`, c?.p50FromHealMs, `(after MQTT is back: ${c?.p50FromConnectMs ?? '–'})`),
     t('the same reconnect: messages both ways / bytes on the link per run', c?.messagesPerRun, `(${c?.bytesPerRun ?? '–'} bytes)`),
+  ];
+}
+
+/** Issue 20's figures: kube-proxy's userspace data plane against a direct connection. */
+function proxyTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
+  const p = r.proxy;
+  return [
+    t(`kube-proxy portal: download throughput (MB/s, ${p?.megabytes} MB, best of ${p?.runs}) / direct`, p?.throughputMBps?.proxy, `(direct ${p?.throughputMBps?.direct ?? '–'}; ratio ${p?.throughputMBps?.ratio ?? '–'})`),
+    t(`kube-proxy portal: round trip of ${p?.requestBytes} B, p50 (µs)`, p?.roundTripUs?.proxy?.p50, `(direct ${p?.roundTripUs?.direct?.p50 ?? '–'}; ratio ${p?.roundTripUs?.p50Ratio ?? '–'})`),
+    t('kube-proxy portal: round trip p99 (µs)', p?.roundTripUs?.proxy?.p99, `(direct ${p?.roundTripUs?.direct?.p99 ?? '–'}; ratio ${p?.roundTripUs?.p99Ratio ?? '–'})`),
   ];
 }
 
