@@ -30,6 +30,7 @@ export class ServiceListener {
   private bound: number | undefined;
   private retry: Cancel | undefined;
   private closed = false;
+  private failing = false;
 
   constructor(private readonly options: ListenerOptions) {
     this.server = createServer((socket) => options.onConnection(socket));
@@ -42,7 +43,10 @@ export class ServiceListener {
     const { host, port, what, logger } = this.options;
     return new Promise((resolve) => {
       const onError = (err: NodeJS.ErrnoException): void => {
-        logger.warn(`cannot listen for ${what}; trying again`, { address: `${host}:${port}`, error: err.code ?? err.message, retryMs: this.options.retryMs });
+        // The first failure of a streak is a WARN; the retries that follow it, debug lines.
+        const log = this.failing ? logger.debug.bind(logger) : logger.warn.bind(logger);
+        log(`cannot listen for ${what}; trying again`, { address: `${host}:${port}`, error: err.code ?? err.message, retryMs: this.options.retryMs });
+        this.failing = true;
         this.scheduleRetry();
         resolve();
       };
@@ -51,6 +55,8 @@ export class ServiceListener {
         this.server.removeListener('error', onError);
         if (this.closed) return resolve(void this.server.close());
         this.bound = (this.server.address() as AddressInfo).port;
+        if (this.failing) logger.info(`listening for ${what} at last`, { address: `${host}:${this.bound}` });
+        this.failing = false;
         this.options.onBound?.(this.bound);
         resolve();
       });

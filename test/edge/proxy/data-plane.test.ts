@@ -9,7 +9,7 @@ import { ProxyRules, type ProxyRulesDeps } from '../../../edge/network/proxy/pro
 import type { ServiceRule } from '../../../edge/network/proxy/service-rules.js';
 import { dialTcp } from '../../../edge/network/proxy/tcp-relay.js';
 import { FakeClock } from '../../../shared/clock.js';
-import { silentLogger } from '../../../shared/log.js';
+import { memoryLogger, silentLogger } from '../../../shared/log.js';
 import { freePort } from '../../support/free-port.js';
 import { settle } from '../../support/settle.js';
 import { backend, closed, dialPort, firstWords, whoAnswers, type Backend } from './sockets.js';
@@ -138,8 +138,14 @@ describe('the userspace data plane (real sockets on loopback)', () => {
   it('a taken NodePort is logged and tried again, never fatal; the portal serves meanwhile', async () => {
     const taken = await backend('squatter');
     const nodePort = Number(taken.endpoint.split(':')[1]);
-    const { port } = await serving([backends[1]!.endpoint], { bindRetryMs: 1000 }, { nodePort });
+    const logger = memoryLogger('kube-proxy');
+    const { port } = await serving([backends[1]!.endpoint], { bindRetryMs: 1000, logger }, { nodePort });
     expect(await whoAnswers(port)).toBe('b');
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(1000);
+      await settle();
+    }
+    expect(logger.lines.filter((l) => l.includes('cannot listen'))).toHaveLength(1); // then debug lines only
     await taken.close();
     await clock.advance(1000);
     await settle();
