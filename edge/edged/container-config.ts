@@ -79,9 +79,10 @@ const unresolvable = (e: EnvVar): string => `${e.name}: fieldRef ${e.valueFrom?.
  * The container's environment as the kubelet builds it (makeEnvironmentVariables): `envFrom`
  * first (each key with its prefix), then `env` in order, which wins; each `value` expanded
  * against the variables before it (and the Service variables), each `valueFrom` read from the
- * pod, its ConfigMaps and Secrets; then each Service variable whose name is still unset. A missing object or key not marked optional throws an EnvError (the container is
- * not created: CreateContainerConfigError); a fieldRef the edge cannot read is left unset, and
- * said so in `unset`.
+ * pod, its ConfigMaps and Secrets; then each Service variable whose name is still unset. A
+ * missing object or key not marked optional throws an EnvError (the container is not created:
+ * CreateContainerConfigError); a fieldRef the edge cannot read is left unset, and said so in
+ * `unset`.
  */
 export function containerEnv(pod: Pod, container: Container, where: PodPlacement, sources: EnvSources = NO_OBJECTS): { env: Record<string, string>; unset: string[] } {
   const namespace = pod.metadata.namespace ?? 'default';
