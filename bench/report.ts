@@ -53,6 +53,7 @@ export function targets(r: Results): Target[] {
     t('one edge rebooted: all pods Running in its own status (ms)', r.edge?.rebootAllRunningMs, '(no target)'),
     ...configTargets(r, t),
     ...serviceTargets(r, t),
+    ...proxyTargets(r, t),
   ];
 }
 
@@ -81,6 +82,16 @@ function serviceTargets(r: Results, t: (figure: string, measured: number | undef
     t(`${s?.services} Services x ${s?.endpointsPerService} endpoints synced to the ${s?.routingNodes} of ${s?.nodes} hollow edges running a pod of their namespace: payload bytes from the hub per routing edge`, s?.bytesPerRoutingNode, `(${s?.messagesPerRoutingNode ?? '–'} messages; ${s?.heldByOtherNodes ?? '–'} held by the other edges)`),
     t('the same: creates → every routing edge holds them all (ms)', s?.allSyncedMs, '(no target)'),
     t(`one Endpoints changed → every routing edge holds it (ms), median of ${s?.changes}`, s?.endpointsChangeMs, `(${s?.endpointsChangeBytes ?? '–'} bytes from the hub)`),
+  ];
+}
+
+/** Issue 20's figures: kube-proxy's userspace data plane against a direct connection. */
+function proxyTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
+  const p = r.proxy;
+  return [
+    t(`kube-proxy portal: download throughput (MB/s, ${p?.megabytes} MB, best of ${p?.runs}) / direct`, p?.throughputMBps?.proxy, `(direct ${p?.throughputMBps?.direct ?? '–'}; ratio ${p?.throughputMBps?.ratio ?? '–'})`),
+    t(`kube-proxy portal: round trip of ${p?.requestBytes} B, p50 (µs)`, p?.roundTripUs?.proxy?.p50, `(direct ${p?.roundTripUs?.direct?.p50 ?? '–'}; ratio ${p?.roundTripUs?.p50Ratio ?? '–'})`),
+    t('kube-proxy portal: round trip p99 (µs)', p?.roundTripUs?.proxy?.p99, `(direct ${p?.roundTripUs?.direct?.p99 ?? '–'}; ratio ${p?.roundTripUs?.p99Ratio ?? '–'})`),
   ];
 }
 

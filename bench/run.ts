@@ -7,6 +7,7 @@ import { runConfigFanout } from './config-fanout.js';
 import { DEFAULT_EDGE_PODS, runEdgeBench } from './edge.js';
 import { runEdgeConfigMemory } from './edge-config.js';
 import { runReconnectBench } from './reconnect.js';
+import { runProxyBench } from './proxy.js';
 import { writeReport } from './report.js';
 import { runScaleBench } from './scale.js';
 import { runServiceSync } from './service-sync.js';
@@ -14,12 +15,12 @@ import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy]
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -74,6 +75,10 @@ if (only.has('edge')) {
   results.configFanout = await runConfigFanout({ nodes, updates: 5, log });
   log(`edge: 100 Services of 10 endpoints synced to the half of ${nodes} hollow edges that run a pod of their namespace, one Endpoints changed 5 times`);
   results.serviceSync = await runServiceSync({ nodes, services: 100, endpoints: 10, changes: 5, log });
+}
+if (only.has('proxy')) {
+  log('proxy: kube-proxy\'s userspace data plane against a direct connection: 200 MB download (best of 3), 20,000 round trips of 64 B');
+  results.proxy = await runProxyBench({ megabytes: 200, runs: 3, rounds: 20_000, size: 64, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -9,6 +9,7 @@ import type { CrashPoint } from './crash-point.js';
 import type { Edged } from './edged/edged.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
+import type { EdgeComponent } from './network/edge-component.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { VolumeHosts } from './volumes/volume-hosts.js';
 
@@ -46,6 +47,8 @@ export interface EdgeOptions {
   lock?: DataDirLock;
   /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
   transport?: TransportFactory;
+  /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */
+  serviceProxy?: boolean;
 }
 
 export interface EdgeHandle {
@@ -61,6 +64,8 @@ export interface EdgeHandle {
   edged: Edged;
   /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
   volumeHosts: VolumeHosts;
+  /** The parts a user may stop and start (`kedge component ... --node`): kube-proxy when it runs. */
+  components: EdgeComponent[];
   connectivity$: Observable<Connectivity>;
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */

@@ -24,6 +24,8 @@ export interface LocalApiDeps {
   logger: Logger;
   /** Default KUBE_LISTENER_TIMEOUTS. */
   timeouts?: ListenerTimeouts;
+  /** GET /metrics: counters in Prometheus' text format (kube-proxy's data plane); none: 404. */
+  metrics?: () => string;
 }
 
 export interface LocalApi {
@@ -68,6 +70,7 @@ function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): v
     return;
   }
   if (path === '/connection') return reply(res, 200, connection(deps));
+  if (path === '/metrics' && deps.metrics) return reply(res, 200, deps.metrics());
   reply(res, 404, { message: `no such path ${path}` });
 }
 

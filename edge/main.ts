@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { merge, Subject } from 'rxjs';
 import { lockDataDir } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
@@ -21,6 +22,7 @@ import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
 import { podsIn, refOf } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
+import { openKubeProxy, serviceEnvFrom } from './network/proxy/kube-proxy.js';
 import type { Runtime } from './runtime/runtime.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
@@ -89,18 +91,29 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.
   const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts });
+  const podStatuses = new Subject<void>();
+  const kubeProxy = options.serviceProxy === false ? undefined
+    : await openKubeProxy({ dataDir, nodeName, nodeAddress: hostIP, cache, changes$: merge(handler.changes$, podStatuses), clock, logger: logger.child('kube-proxy'), durable });
+  const serviceEnv = serviceEnvFrom(cache, kubeProxy ? (key) => kubeProxy.rules.portalOf(key) : undefined);
+  const onStatusQueued = (): void => {
+    statuses.flush();
+    podStatuses.next();
+  };
+  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued, keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts, serviceEnv });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
     options.localApiPort === null
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api'), clock,
-          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs) });
+          lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs),
+          ...(kubeProxy ? { metrics: () => kubeProxy.rules.counters.text() } : {}) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });
 
+  // From the cache as read: an edge restarted offline routes at once.
+  await kubeProxy?.agent.start();
   edged.start(handler.changes$);
   statuses.start();
   hub.start();
@@ -109,6 +122,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   let stopping: Promise<void> | undefined;
   const stop = async (shutdownGraceMs?: number): Promise<void> => {
     await localApi?.close();
+    await kubeProxy?.close();
     stopHeartbeat();
     statuses.stop();
     await edged.stop();
@@ -132,6 +146,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     hub,
     edged,
     volumeHosts,
+    components: kubeProxy ? [kubeProxy.agent] : [],
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,

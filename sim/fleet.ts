@@ -101,6 +101,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       // A thousand edges in one process: a durable write's fsyncs and extra steps, a thousandfold, would
       // make the process, not the cloud, what the scale figures measure.
       durableWrites: false,
+      serviceProxy: false, // no listeners: a thousand edges share one machine
       clock,
       timing,
       logger: logger.child(node),

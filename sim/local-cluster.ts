@@ -27,6 +27,8 @@ export interface ClusterOptions<C extends Clock> {
   logger?: Logger;
   /** 'mqtt' only: every edge through its own link proxy (`link(node)`), so that its cable can be pulled. */
   links?: boolean;
+  /** Run kube-proxy on the edges (listeners on their node address, port 0 portals); default false, so tests and benches open none. */
+  serviceProxy?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export class Cluster<C extends Clock = Clock> {
     readonly cloud: Cloud,
     private readonly logger: Logger,
     private readonly wiring: ClusterWiring,
+    private readonly serviceProxy: boolean,
   ) {}
 
   static async start<C extends Clock>(options: ClusterOptions<C>): Promise<Cluster<C>> {
@@ -58,7 +61,7 @@ export class Cluster<C extends Clock = Clock> {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });
-    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring);
+    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring, options.serviceProxy ?? false);
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;
   }
@@ -67,7 +70,7 @@ export class Cluster<C extends Clock = Clock> {
     return this.cloud.api;
   }
 
-  async startEdge(node: string, extra: { reboot?: boolean } = {}): Promise<EdgeHandle> {
+  async startEdge(node: string, extra: { reboot?: boolean; nodeIp?: string } = {}): Promise<EdgeHandle> {
     const edge = await startEdge({
       nodeName: node,
       ...(await this.wiring.edge(node, this.cloud)),
@@ -78,6 +81,7 @@ export class Cluster<C extends Clock = Clock> {
       timing: this.timing,
       logger: this.logger,
       random: () => 0.5,
+      serviceProxy: this.serviceProxy,
       ...extra,
     });
     this.edges.set(node, edge);

@@ -70,27 +70,32 @@ export function fieldRefValue(pod: Pod, fieldPath: string, where: PodPlacement):
   return Object.hasOwn(fields, fieldPath) ? fields[fieldPath] : undefined;
 }
 
+const NO_SERVICES: ReadonlyMap<string, string> = new Map();
+
 /** Why a `fieldRef` the edge cannot resolve leaves its variable unset. */
 const unresolvable = (e: EnvVar): string => `${e.name}: fieldRef ${e.valueFrom?.fieldRef?.fieldPath ?? ''} is not supported`;
 
 /**
  * The container's environment as the kubelet builds it (makeEnvironmentVariables): `envFrom`
  * first (each key with its prefix), then `env` in order, which wins; each `value` expanded
- * against the variables before it, each `valueFrom` read from the pod, its ConfigMaps and
- * Secrets. A missing object or key not marked optional throws an EnvError (the container is
- * not created: CreateContainerConfigError); a fieldRef the edge cannot read is left unset, and
- * said so in `unset`.
+ * against the variables before it (and the Service variables), each `valueFrom` read from the
+ * pod, its ConfigMaps and Secrets; then each Service variable whose name is still unset. A
+ * missing object or key not marked optional throws an EnvError (the container is not created:
+ * CreateContainerConfigError); a fieldRef the edge cannot read is left unset, and said so in
+ * `unset`.
  */
 export function containerEnv(pod: Pod, container: Container, where: PodPlacement, sources: EnvSources = NO_OBJECTS): { env: Record<string, string>; unset: string[] } {
   const namespace = pod.metadata.namespace ?? 'default';
   const env = new Map<string, string>(envFromEntries(container.envFrom ?? [], namespace, sources.objects));
+  const services = sources.serviceEnv?.(pod) ?? NO_SERVICES;
   const unset: string[] = [];
   for (const e of container.env ?? []) {
-    const value = envValue(e, { pod, namespace, container, where, sources, earlier: (name) => env.get(name) });
+    const value = envValue(e, { pod, namespace, container, where, sources, earlier: (name) => env.get(name) ?? services.get(name) });
     if (value === SKIP) continue;
     if (value !== undefined) env.set(e.name, value);
     else unset.push(unresolvable(e));
   }
+  for (const [name, value] of services) if (!env.has(name)) env.set(name, value);
   return { env: Object.fromEntries(env), unset };
 }
 

@@ -13,6 +13,7 @@ import { cachedPodObjects, type PodObjects } from '../volumes/pod-objects.js';
 import { memoryVolumeHosts, type VolumeHosts } from '../volumes/volume-hosts.js';
 import { VolumeManager, type PodVolumes } from '../volumes/volume-manager.js';
 import { applyPodActions } from './apply-actions.js';
+import type { EnvSources } from './env-sources.js';
 import { ContainerWaits, withoutUnmounted } from './container-waits.js';
 import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
@@ -34,6 +35,8 @@ export interface EdgedDeps {
   objects?: PodObjects;
   /** Where pods' volumes are materialised; default: in memory only. */
   volumeHosts?: VolumeHosts;
+  /** A pod's Service variables, added to a container's env when it is created; default: none. */
+  serviceEnv?: (pod: Pod) => ReadonlyMap<string, string>;
 }
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
@@ -135,7 +138,7 @@ export class Edged {
       const actions = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, {
-          hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: { objects },
+          hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: this.envSources(),
           volumePaths: (uid) => volumes.get(uid)?.paths, onConfigResult: (uid, name, message) => this.waits.configResult(uid, name, message),
         });
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
@@ -151,6 +154,11 @@ export class Edged {
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }
+  }
+
+  private envSources(): EnvSources {
+    const { serviceEnv } = this.deps;
+    return serviceEnv ? { objects: this.objects, serviceEnv } : { objects: this.objects };
   }
 
   /**

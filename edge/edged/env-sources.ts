@@ -1,12 +1,14 @@
 import type { ConfigMap, Secret } from '../../shared/config-types.js';
-import type { EnvFromSource, KeySelector } from '../../shared/types.js';
+import type { EnvFromSource, KeySelector, Pod } from '../../shared/types.js';
 import type { PodObjects } from '../volumes/pod-objects.js';
 import type { Allocatable } from './resource-field.js';
 
-/** Where a container's env comes from besides its pod: the ConfigMaps and Secrets the edge holds, and the node's allocatable. */
+/** Where a container's env comes from besides its pod: the ConfigMaps and Secrets the edge holds, the node's allocatable, the Services. */
 export interface EnvSources {
   objects: PodObjects;
   allocatable?: Allocatable;
+  /** The pod's Service variables (kubelet's service env), read when a container is created; none: no Service variables. */
+  serviceEnv?: (pod: Pod) => ReadonlyMap<string, string>;
 }
 
 export const NO_OBJECTS: EnvSources = { objects: { configMap: () => undefined, secret: () => undefined } };
