@@ -9,6 +9,7 @@ import type { CrashPoint } from './crash-point.js';
 import type { Edged } from './edged/edged.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
+import type { EdgeComponent } from './network/edge-component.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { VolumeHosts } from './volumes/volume-hosts.js';
 
@@ -59,6 +60,8 @@ export interface EdgeHandle {
   runtime: Runtime;
   hub: EdgeHub;
   edged: Edged;
+  /** The parts a user may stop and start (`kedge component stop kube-proxy --node …`; the local API's /components). */
+  components: EdgeComponent[];
   /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
   volumeHosts: VolumeHosts;
   connectivity$: Observable<Connectivity>;
