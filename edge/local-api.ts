@@ -68,7 +68,8 @@ function connection(deps: LocalApiDeps): ConnectionReport {
 function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://local');
   const path = url.pathname;
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = pathParts(path);
+  if (!parts) return refuse(res, 'BadRequest', `malformed path ${path}`);
   const { components, runtime } = deps;
   if (parts[0] === 'components' && components) return routeComponents({ ...deps, components, token: deps.token }, req, res, parts);
   if (parts[0] === 'cri' && runtime) return routeCri({ ...deps, runtime }, req, res, parts, url.searchParams);
@@ -81,6 +82,15 @@ function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): v
   }
   if (path === '/connection') return reply(res, 200, connection(deps));
   reply(res, 404, { message: `no such path ${path}` });
+}
+
+/** The path's segments, decoded; undefined when one is not valid percent-encoding. */
+function pathParts(path: string): string[] | undefined {
+  try {
+    return path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
 }
 
 function fail(deps: LocalApiDeps, res: ServerResponse, err: Error): void {

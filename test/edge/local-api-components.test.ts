@@ -76,6 +76,7 @@ describe("the edge's local API: /components", () => {
     expect(get.status).toBe(405);
     expect(await get.json()).toEqual({ error: 'MethodNotAllowed', message: 'GET /components/kube-proxy/stop is not allowed; use POST' });
     expect((await post(`${url}/components`, TOKEN)).status).toBe(405);
+    expect(await (await fetch(`${url}/components/%E0%A4%A`)).json()).toEqual({ error: 'BadRequest', message: 'malformed path /components/%E0%A4%A' });
     const pods = await post(`${url}/pods`, TOKEN);
     expect(pods.status).toBe(405);
     expect(await pods.json()).toMatchObject({ error: 'MethodNotAllowed' });
