@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './commands/backup.js';
 import { brokerConfigCommand } from './commands/broker-config.js';
 import { cloudCommand } from './commands/cloud.js';
 import { componentCommand } from './commands/component.js';
+import { crictlCommand } from './commands/crictl.js';
 import { demoCommand } from './commands/demo.js';
 import { edgeCommand } from './commands/edge.js';
 import { fleetCommand } from './commands/fleet.js';
@@ -29,6 +30,7 @@ const program = new Command('kedge')
   .addCommand(fleetCommand())
   .addCommand(linkCommand())
   .addCommand(componentCommand())
+  .addCommand(crictlCommand())
   .addCommand(scenarioCommand())
   .addCommand(tokenCommand())
   .addCommand(backupCommand())

@@ -62,10 +62,10 @@ export interface EdgeHandle {
   runtime: Runtime;
   hub: EdgeHub;
   edged: Edged;
+  /** The parts a user may stop and start (`kedge component stop kube-proxy --node …`; the local API's /components). */
+  components: EdgeComponent[];
   /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
   volumeHosts: VolumeHosts;
-  /** The parts a user may stop and start (`kedge component ... --node`): kube-proxy when it runs. */
-  components: EdgeComponent[];
   connectivity$: Observable<Connectivity>;
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */

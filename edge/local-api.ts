@@ -6,6 +6,11 @@ import type { Clock } from '../shared/clock.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import type { ConnectionReport } from '../shared/wire/dashboard.js';
 import type { LocalCache } from './metamanager/local-cache.js';
+import { routeCri } from './cri/cri-routes.js';
+import { routeComponents } from './local-api-components.js';
+import { refuse, reply } from './local-api-replies.js';
+import type { EdgeComponent } from './network/edge-component.js';
+import type { Runtime } from './runtime/runtime.js';
 
 /** What GET /connection answers. */
 export type { ConnectionReport };
@@ -26,6 +31,14 @@ export interface LocalApiDeps {
   timeouts?: ListenerTimeouts;
   /** GET /metrics: counters in Prometheus' text format (kube-proxy's data plane); none: 404. */
   metrics?: () => string;
+  /** The bearer token a change (POST) must carry; none: every change is refused. */
+  token?: string;
+  /** The parts a user may stop and start; enables /components. */
+  components?: () => readonly EdgeComponent[];
+  /** Told after a component was stopped or started. */
+  onComponentChange?: () => void;
+  /** The node's runtime; enables the CRI reads under /cri. */
+  runtime?: Runtime;
 }
 
 export interface LocalApi {
@@ -54,15 +67,15 @@ function connection(deps: LocalApiDeps): ConnectionReport {
   };
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
-  res.end(text);
-}
-
 function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): void {
-  const path = new URL(req.url ?? '/', 'http://local').pathname;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, { message: 'the local API is read-only' });
+  const url = new URL(req.url ?? '/', 'http://local');
+  const path = url.pathname;
+  const parts = pathParts(path);
+  if (!parts) return refuse(res, 'BadRequest', `malformed path ${path}`);
+  const { components, runtime } = deps;
+  if (parts[0] === 'components' && components) return routeComponents({ ...deps, components, token: deps.token }, req, res, parts);
+  if (parts[0] === 'cri' && runtime) return routeCri({ ...deps, runtime }, req, res, parts, url.searchParams);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 'MethodNotAllowed', `${req.method} ${path} is not allowed: the local API is read-only but for POST /components/<name>/stop|start`);
   if (path === '/healthz') return reply(res, 200, 'ok');
   if (path === '/pods') {
     const ready = deps.ready?.() ?? Promise.resolve();
@@ -74,14 +87,25 @@ function route(deps: LocalApiDeps, req: IncomingMessage, res: ServerResponse): v
   reply(res, 404, { message: `no such path ${path}` });
 }
 
+/** The path's segments, decoded; undefined when one is not valid percent-encoding. */
+function pathParts(path: string): string[] | undefined {
+  try {
+    return path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
 function fail(deps: LocalApiDeps, res: ServerResponse, err: Error): void {
   deps.logger.error('local API request failed', { error: err.message });
   if (!res.headersSent) reply(res, 500, { message: 'internal error' });
 }
 
 /**
- * The edge's read-only HTTP endpoint on 127.0.0.1. Everything comes from the local cache and
- * the hub's connectivity, so it answers while the cloud is unreachable.
+ * The edge's HTTP endpoint on 127.0.0.1. Everything comes from the local cache, the runtime,
+ * the edge's components and the hub's connectivity, so it answers while the cloud is
+ * unreachable. Reads are open (as the kubelet's read-only port); the one change it takes,
+ * stopping or starting a component, wants the token in the edge's data dir.
  */
 export async function startLocalApi(deps: LocalApiDeps): Promise<LocalApi> {
   const timeouts = deps.timeouts ?? KUBE_LISTENER_TIMEOUTS;

@@ -24,6 +24,10 @@ import { podsIn, refOf } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
 import { openKubeProxy, serviceEnvFrom } from './network/proxy/kube-proxy.js';
 import type { Runtime } from './runtime/runtime.js';
+import { AgentRuntime, BUILT_IN_COMPONENTS } from './runtime/agent-runtime.js';
+import { ComponentLogs } from './component-logs.js';
+import type { EdgeComponent } from './network/edge-component.js';
+import { loadLocalApiToken } from './local-api-token.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
@@ -36,10 +40,11 @@ const DEFAULT_NODE_IP = '127.0.0.1';
 
 /** The edge's composition root: hub + cache + edged + runtime + local API, on a data dir it alone holds. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
-  const logger = options.logger ?? createLogger(`edge/${options.nodeName}`);
+  const componentLogs = new ComponentLogs(BUILT_IN_COMPONENTS, options.clock ?? realClock);
+  const logger = componentLogs.tap(options.logger ?? createLogger(`edge/${options.nodeName}`));
   const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: `kedge edge ${options.nodeName}`, logger }));
   try {
-    const edge = await startHolding(options, logger);
+    const edge = await startHolding(options, logger, componentLogs);
     return { ...edge, stop: () => edge.stop().finally(() => lock.release()), shutdown: (graceMs) => edge.shutdown(graceMs).finally(() => lock.release()) };
   } catch (err) {
     await lock.release();
@@ -47,7 +52,7 @@ export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
   }
 }
 
-async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeHandle> {
+async function startHolding(options: EdgeOptions, logger: Logger, componentLogs: ComponentLogs): Promise<EdgeHandle> {
   const { nodeName, dataDir } = options;
   const timing = options.timing ?? defaultTiming;
   const clock = options.clock ?? realClock;
@@ -58,7 +63,10 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const durable = options.durableWrites ?? true;
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
   const { crashPoint } = options;
-  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger });
+  // The parts a user may stop and start (kube-proxy, kedge-cni): the local API and the kedge-agent runtime follow them.
+  const components: EdgeComponent[] = [];
+  const agents = new AgentRuntime({ components: () => components, clock, hostIp: hostIP, logs: (name) => componentLogs.lines(name) });
+  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, agents });
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -107,12 +115,14 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
       ? undefined
       : await startLocalApi({ port: options.localApiPort, cache, connectivity: () => hub.connectivity, ready: () => edged.ready(), logger: logger.child('local-api'), clock,
           lastHeardFromBroker: () => hub.lastHeardFromBroker, keepaliveSeconds: keepaliveSeconds(timing.keepaliveMs),
+          token: await loadLocalApiToken(dataDir), components: () => components, runtime, onComponentChange: () => void edged.sync(),
           ...(kubeProxy ? { metrics: () => kubeProxy.rules.counters.text() } : {}) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });
 
   // From the cache as read: an edge restarted offline routes at once.
+  if (kubeProxy) components.push(kubeProxy.agent);
   await kubeProxy?.agent.start();
   edged.start(handler.changes$);
   statuses.start();
@@ -145,8 +155,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     runtime,
     hub,
     edged,
+    components,
     volumeHosts,
-    components: kubeProxy ? [kubeProxy.agent] : [],
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,
@@ -173,16 +183,17 @@ function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logge
   });
 }
 
-/** The node's runtimes by RuntimeClass handler: `sim` (the default) and `process`. */
+/** The node's runtimes by RuntimeClass handler: `sim` (the default), `process` and `kedge-agent`. */
 async function openRuntimes(
   options: EdgeOptions,
-  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger },
+  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger; agents: AgentRuntime },
 ): Promise<{ runtime: Runtime; processes: ProcessRuntime }> {
   const { nodeName, dataDir } = options;
   const { timing, clock, reboot, durable, logger } = deps;
   const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
   const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: deps.hostIP, logger: logger.child('process'), crashPoint: options.crashPoint });
-  return { runtime: new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim'), processes };
+  const handlers = new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]);
+  return { runtime: new RuntimeByHandler(handlers, 'sim'), processes };
 }
 
 /** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */

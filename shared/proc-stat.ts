@@ -6,6 +6,13 @@ import { readFile, readlink } from 'node:fs/promises';
  * Undefined when no such process runs (a zombie has finished running, so it counts as gone).
  */
 export async function processStartTime(pid: number): Promise<string | undefined> {
+  const fields = await statFields(pid);
+  if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  return fields[22 - 3];
+}
+
+/** The fields of /proc/<pid>/stat from the third (its state) on: field N is at N - 3. Undefined when no such process exists. */
+export async function statFields(pid: number): Promise<string[] | undefined> {
   let text: string;
   try {
     text = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -13,9 +20,7 @@ export async function processStartTime(pid: number): Promise<string | undefined>
     return undefined;
   }
   // The command name (field 2) is in parentheses and may itself hold spaces or ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
-  return fields[22 - 3];
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
 }
 
 /** This boot of the machine (Linux's boot_id): start times and pids start again at every boot. Undefined elsewhere. */

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { cliName } from '../shared/cli-name.js';
 import { writePrivate } from '../shared/private-file.js';
 import { demoFilePath, type DemoFile } from '../shared/demo-file.js';
@@ -8,6 +9,11 @@ export { demoFilePath, readDemoFile, type DemoFile, type DemoNode } from '../sha
 export const DEFAULT_DEMO_DATA_DIR = '.kedge/demo';
 /** What a demo is called in its data dir's lock (lock-holders.ts), and to a second demo. */
 export const DEMO_COMMAND = 'kedge demo';
+
+/** Where a demo's edge keeps its cache, runtime state and local API token. */
+export function edgeDataDir(dataDir: string, node: string): string {
+  return join(dataDir, 'edges', node);
+}
 
 /** `bin/kedge <args>` (cliName) for the demo with `dataDir`, naming it unless it is the default one. */
 export function kedgeCommandFor(dataDir: string, args: string): string {

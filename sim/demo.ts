@@ -6,7 +6,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
-import { DEMO_COMMAND, demoFilePath, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { DEMO_COMMAND, demoFilePath, edgeDataDir, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
@@ -62,9 +62,7 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-export function edgeDataDir(dataDir: string, node: string): string {
-  return join(dataDir, 'edges', node);
-}
+export { edgeDataDir };
 
 /** What an edge may take to stop, on top of its pods' shutdown grace period. */
 const EDGE_STOP_MARGIN_MS = 5_000;

@@ -6,6 +6,7 @@ import { logSettings, withLogOptions } from '../log-options.js';
 import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 import { requireEveryOption } from '../required-options.js';
+import { DEFAULT_LOCAL_API_PORT } from '../edge-local-api.js';
 
 export function edgeCommand(): Command {
   const command = withLogOptions(new Command('edge')
@@ -19,7 +20,7 @@ export function edgeCommand(): Command {
         .makeOptionMandatory(),
     )
     .option('--data-dir <dir>', 'where the cache and runtime state live (default .kedge/edge/<node>)')
-    .option('--local-api-port <port>', 'port of the local read-only API on 127.0.0.1', port, 10550)
+    .option('--local-api-port <port>', 'port of the local API on 127.0.0.1', port, DEFAULT_LOCAL_API_PORT)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContainerState, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, Pod, PodCondition, PodPhase, PodStatus } from '../../shared/types.js';
-import type { ContainerInfo, Sandbox } from '../runtime/runtime.js';
+import { containerIdOf, type ContainerInfo, type Sandbox } from '../runtime/runtime.js';
 import type { ProbeStatuses } from '../prober/probe-status.js';
 import { initDone } from './plan-containers.js';
 import { attemptsOf, restartBackoff, shouldRestart, shouldRestartInit, type TimeScale } from './restart-policy.js';
@@ -10,6 +10,7 @@ export interface PodStatusInput {
   pod: Pod;
   sandbox: Sandbox | undefined;
   containers: ContainerInfo[];
+  /** The runtime's name, for a container that does not say which runtime runs it. */
   runtimeName: string;
   hostIP: string;
   now: number;
@@ -23,7 +24,8 @@ export interface PodStatusInput {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function imageIdOf(image: string): string {
+/** The imageID a container's status shows: its image with a digest made from its name (no image is pulled). */
+export function imageIdOf(image: string): string {
   const name = String(image); // a forged apply may carry anything
   return `${name}@sha256:${createHash('sha256').update(name).digest('hex')}`;
 }
@@ -45,8 +47,9 @@ export function qosClassOf(pod: Pod): string {
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
-/** A container not yet running waits for ContainerCreating, or PodInitializing in a pod with init containers (as the kubelet says). */
+/** A container not yet running waits for ContainerCreating, or PodInitializing in a pod with init containers (as the kubelet says), or for what its runtime says stops it (ErrImagePull). */
 function stateOf(c: ContainerInfo | undefined, pod: Pod): ContainerState {
+  if (c?.state === 'created' && c.waiting) return { waiting: { ...c.waiting } };
   if (!c || c.state === 'created') return { waiting: { reason: pod.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating' } };
   if (c.state === 'running') return { running: { startedAt: iso(c.startedAt ?? c.createdAt) } };
   if (c.state === 'exited') return terminated(c);
@@ -63,7 +66,7 @@ export const LOST_CONTAINER: ContainerStateTerminated = { exitCode: 255, reason:
 function carriedLastState(input: PodStatusInput, name: string, latest: ContainerInfo | undefined): ContainerState {
   const reported = input.pod.status?.containerStatuses?.find((s) => s.name === name);
   if (!latest || !reported?.containerID || latest.attempt === 0) return {};
-  if (reported.containerID === `${input.runtimeName}://${latest.id}`) return structuredClone(reported.lastState);
+  if (reported.containerID.endsWith(`://${latest.id}`)) return structuredClone(reported.lastState);
   // The reported container is gone: its end is this one's lastState.
   if (reported.state.terminated) return { terminated: structuredClone(reported.state.terminated) };
   if (reported.state.running) {
@@ -120,7 +123,7 @@ function containerStatus(input: PodStatusInput, name: string, image: string, ini
     lastState,
     ...crashLoopState(input, attempts, init),
   };
-  if (latest) status.containerID = `${input.runtimeName}://${latest.id}`;
+  if (latest) status.containerID = containerIdOf(input.runtimeName, latest);
   if (latest?.mounts?.length) status.volumeMounts = latest.mounts.map((m) => ({ name: m.name, mountPath: m.containerPath, ...(m.readOnly ? { readOnly: true } : {}) }));
   return status;
 }

@@ -12,7 +12,7 @@ import { infoOf, newRecord, shimOf, type ProcessRecord, type ProcessState } from
 import { containerEnv, containerPaths, removeContainerFiles, spawnShim } from './process-spawn.js';
 import { containerDir, makeContainerRoot, removeContainerDir } from './process-root.js';
 import { ShimWatch } from './shim-watch.js';
-import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ContainerProcess, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
 export { PROCESS_STATE_FILE } from './process-state.js';
@@ -164,6 +164,12 @@ export class ProcessRuntime implements Runtime {
     if (!(await this.shims.isRunning(record))) throw new KedgeError('Conflict', `container not running (${containerId})`);
     const { env, workingDir } = record.spec;
     return execCommand({ command, env: containerEnv(env), workingDir, timeoutMs, clock: this.options.clock });
+  }
+
+  /** The running container's process group: its shim leads it, the container's processes are in it. */
+  async processOf(containerId: string): Promise<ContainerProcess | undefined> {
+    const record = this.container(containerId);
+    return (await this.shims.isRunning(record)) ? { group: record.pid! } : undefined;
   }
 
   /** Stops listening to its children, as a dying edge process would: a later instance takes over. */

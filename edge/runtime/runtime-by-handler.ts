@@ -1,10 +1,11 @@
 import { KedgeError } from '../../shared/errors.js';
-import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ContainerProcess, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
 
 /**
  * Several runtimes behind one seam, as the kubelet picks a CRI handler by RuntimeClass: a
  * sandbox goes to the runtime its `runtimeHandler` names (the default one when none), and
- * everything about a sandbox or container goes to the runtime that made it.
+ * everything about a sandbox or container goes to the runtime that made it. Listed, each
+ * sandbox says its handler and each container the runtime that runs it (its containerID's scheme).
  */
 export class RuntimeByHandler implements Runtime {
   private readonly owners = new Map<string, Runtime>();
@@ -73,12 +74,17 @@ export class RuntimeByHandler implements Runtime {
     return (await this.ownerOf(containerId)).simulatedProbe?.(containerId, kind);
   }
 
+  /** The real processes of a container, from a runtime that runs them (none from the others). */
+  async processOf(containerId: string): Promise<ContainerProcess | undefined> {
+    return (await this.ownerOf(containerId)).processOf?.(containerId);
+  }
+
   async listSandboxes(): Promise<Sandbox[]> {
-    return this.listAll((r) => r.listSandboxes());
+    return this.listAll(async (r, handler) => (await r.listSandboxes()).map((s) => (handler === this.defaultHandler ? s : { ...s, runtimeHandler: handler })));
   }
 
   async listContainers(): Promise<ContainerInfo[]> {
-    return this.listAll((r) => r.listContainers());
+    return this.listAll(async (r) => (await r.listContainers()).map((c) => ({ ...c, runtime: r.name })));
   }
 
   nextStartAt(): number | undefined {
@@ -90,10 +96,10 @@ export class RuntimeByHandler implements Runtime {
     return this.runtimes.get(this.defaultHandler)!;
   }
 
-  private async listAll<T extends { id: string }>(list: (r: Runtime) => Promise<T[]>): Promise<T[]> {
+  private async listAll<T extends { id: string }>(list: (r: Runtime, handler: string) => Promise<T[]>): Promise<T[]> {
     const out: T[] = [];
-    for (const runtime of this.runtimes.values()) {
-      for (const item of await list(runtime)) {
+    for (const [handler, runtime] of this.runtimes) {
+      for (const item of await list(runtime, handler)) {
         this.owners.set(item.id, runtime);
         out.push(item);
       }

@@ -21,6 +21,8 @@ export interface Sandbox {
   ip: string;
   createdAt: number;
   state: 'ready' | 'notready';
+  /** The RuntimeClass handler it was run with (set by RuntimeByHandler); none: the node's default. */
+  runtimeHandler?: string;
 }
 
 /** A volume mounted into a container, as CRI's Mount: `hostPath` (the volume, or the path in it a subPath names) at `containerPath`. */
@@ -74,6 +76,15 @@ export interface ContainerInfo {
   starting?: boolean;
   /** The mounts it was created with. */
   mounts?: Mount[];
+  /** The name of the runtime that runs it (set by RuntimeByHandler): its containerID is `<runtime>://<id>`. */
+  runtime?: string;
+  /** Why a container that was asked to start cannot (an image that cannot be pulled): its waiting reason and message. */
+  waiting?: { reason: string; message: string };
+}
+
+/** The real processes behind a container: its process group (led by its shim, which is not the container). */
+export interface ContainerProcess {
+  group: number;
 }
 
 /** One line of a container's output, with when it was written (ms since the epoch). */
@@ -121,4 +132,11 @@ export interface Runtime {
    * ready, if the runtime can tell: edged looks again right then instead of polling for it.
    */
   nextStartAt?(): number | undefined;
+  /** For a runtime whose containers are real processes: the running container's process group; undefined when it does not run. */
+  processOf?(containerId: string): Promise<ContainerProcess | undefined>;
+}
+
+/** The container id as containerStatuses[].containerID says it: `<runtime>://<id>`, the runtime named as the one that runs it. */
+export function containerIdOf(runtimeName: string, c: Pick<ContainerInfo, 'id' | 'runtime'>): string {
+  return `${c.runtime ?? runtimeName}://${c.id}`;
 }

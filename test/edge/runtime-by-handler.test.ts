@@ -8,6 +8,9 @@ import type { Runtime } from '../../edge/runtime/runtime.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
+import { AgentRuntime } from '../../edge/runtime/agent-runtime.js';
+import { derivePodStatus } from '../../edge/edged/pod-status.js';
+import { pod } from './fixtures.js';
 
 describe('RuntimeByHandler', () => {
   const dirs: string[] = [];
@@ -65,5 +68,26 @@ describe('RuntimeByHandler', () => {
     await expect(runtime.exec(real, ['true'], 1000)).rejects.toMatchObject({ code: 'Conflict' });
     expect(await runtime.simulatedProbe(real, 'readiness')).toBeUndefined();
     await expect(runtime.exec('nope', ['true'], 1000)).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('lists each container with the runtime that runs it, and each sandbox with its handler: containerIDs say process://, sim://, kedge-agent://', async () => {
+    const clock = new FakeClock();
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
+    dirs.push(dir);
+    const agents = new AgentRuntime({ components: () => [], clock, hostIp: '127.0.0.1' });
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock })], ['kedge-agent', agents]]), 'sim');
+    const idOf: Record<string, string> = {};
+    for (const handler of ['sim', 'process', 'kedge-agent']) {
+      const sandbox = await runtime.runSandbox({ podUid: handler, name: handler, namespace: 'default', ...(handler === 'sim' ? {} : { runtimeHandler: handler }) });
+      idOf[handler] = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0 });
+    }
+    const containers = await runtime.listContainers();
+    expect(Object.fromEntries(containers.map((c) => [c.podUid, c.runtime]))).toEqual({ sim: 'sim', process: 'process', 'kedge-agent': 'kedge-agent' });
+    expect(Object.fromEntries((await runtime.listSandboxes()).map((s) => [s.podUid, s.runtimeHandler]))).toEqual({ sim: undefined, process: 'process', 'kedge-agent': 'kedge-agent' });
+    for (const handler of ['sim', 'process', 'kedge-agent']) {
+      const sandbox = (await runtime.listSandboxes()).find((s) => s.podUid === handler)!;
+      const status = derivePodStatus({ pod: pod('p', handler), sandbox, containers, runtimeName: runtime.name, hostIP: '127.0.0.1', now: clock.now() });
+      expect(status.containerStatuses![0]!.containerID).toBe(`${handler}://${idOf[handler]}`);
+    }
   });
 });
