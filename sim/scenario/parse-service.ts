@@ -1,4 +1,4 @@
-import { selectorOf, type Fields } from './fields.js';
+import { isMapping, selectorOf, type Fields } from './fields.js';
 import type { NodeCheck } from './parse-expect.js';
 import type { PodRef, ServiceExpectation } from './types.js';
 
@@ -15,11 +15,11 @@ function podRef(f: Fields, field: string): PodRef | undefined {
     const selector = selectorOf(f, field);
     return selector === undefined ? undefined : { selector };
   }
-  const inner = f.nested(field);
-  if (!inner) return undefined;
+  if (!isMapping(value)) return f.problem(field, `expected a pod's name, a selector, or { name } or { selector, newest }, got ${JSON.stringify(value)}`);
+  const inner = f.nested(field)!;
   inner.only(['name', 'selector', 'newest']);
   const [name, selector, newest] = [inner.string('name'), selectorOf(inner), inner.int('newest', 1, MANY)];
-  if (inner.has('name') === inner.has('selector')) return inner.problem(undefined, `field "${field}": give a pod name or a selector, not both`);
+  if (inner.has('name') === inner.has('selector')) return f.problem(field, 'give a pod name or a selector, not both');
   if (newest !== undefined && !inner.has('selector')) return inner.problem('newest', 'newest goes with a selector');
   if (name !== undefined) return { name };
   if (selector === undefined) return undefined;
@@ -36,7 +36,7 @@ function servedBy(f: Fields): { min: number; max: number } | undefined {
   if (!inner) return undefined;
   inner.only(['min', 'max']);
   const [min, max] = [inner.int('min', 0, MANY), inner.int('max', 0, MANY)];
-  if (!inner.has('min') && !inner.has('max')) return inner.problem(undefined, 'field "servedBy": give min, max or both');
+  if (!inner.has('min') && !inner.has('max')) return f.problem('servedBy', 'give min, max or both');
   const range = { min: min ?? 0, max: max ?? MANY };
   if (range.min > range.max) return inner.problem('min', `min ${range.min} is above max ${range.max}`);
   return range;
