@@ -68,7 +68,7 @@ export async function act(step: ActionStep, d: ActDeps): Promise<string | undefi
     }
     case 'stop':
     case 'start':
-      await cluster.component(step.component, step.kind);
+      await (step.node === undefined ? cluster.component(step.component, step.kind) : cluster.edgeComponent(step.node, step.component, step.kind));
       return undefined;
     case 'wait':
       await d.clock.sleep(step.ms / d.timeScale, d.signal);

@@ -10,7 +10,10 @@ import type { Pod } from '../../shared/types.js';
 import { edgeDataDir, startDemo, type Demo } from '../demo.js';
 import { readContainerFile } from './container-file.js';
 import { waitForReadyNodes } from '../fleet-pods.js';
+import { actOnEdgeComponent } from './edge-component.js';
+import { httpGet } from './http-get.js';
 import type { EdgeConnection } from './judge.js';
+import type { Reply } from './judge-service.js';
 
 /** What a scenario acts on and looks at: the seam between the runner and a running demo. */
 export interface ScenarioCluster {
@@ -20,6 +23,10 @@ export interface ScenarioCluster {
   /** Ends the edge process (kill -9 with `crash`) and starts it again (as after a reboot with `reboot`). */
   restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void>;
   component(name: string, action: 'stop' | 'start'): Promise<void>;
+  /** Stops or starts an edge's own component (kube-proxy, kedge-cni) through its local API. */
+  edgeComponent(node: string, name: string, action: 'stop' | 'start'): Promise<void>;
+  /** One HTTP GET from the runner's machine, on a connection of its own (a Service's nodePort, say). */
+  httpGet(url: string): Promise<Reply>;
   /** The edge's own view, from its local API. */
   edgePods(node: string): Promise<Pod[]>;
   edgeConnection(node: string): Promise<EdgeConnection>;
@@ -49,6 +56,9 @@ async function getJson<T>(url: string): Promise<T> {
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   return (await res.json()) as T;
 }
+
+/** A GET of the service expectation answers within this long (real time), or counts as no answer. */
+const HTTP_TIMEOUT_MS = 1_000;
 
 /** How long (real time) every node may take to be Ready after the demo started. */
 const READY_TIMEOUT_MS = 30_000;
@@ -97,6 +107,8 @@ async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster
         throw new Error(`${action} ${name}: ${message ?? `HTTP ${res.status}`}`);
       }
     },
+    edgeComponent: (node, name, action) => actOnEdgeComponent(localApi(node), edgeDataDir(dataDir, node), name, action),
+    httpGet: (url) => httpGet(url, HTTP_TIMEOUT_MS),
     edgePods: async (node) => (await getJson<{ items: Pod[] }>(`${localApi(node)}/pods`)).items,
     edgeConnection: (node) => getJson<EdgeConnection>(`${localApi(node)}/connection`),
     edgeFile: (node, podUid, container, path) => readContainerFile(edgeDataDir(dataDir, node), podUid, container, path),

@@ -1,4 +1,4 @@
-import type { Expectation, PodsExpectation, Step } from './types.js';
+import type { Expectation, PodRef, PodsExpectation, ServiceExpectation, Step } from './types.js';
 
 /** Milliseconds as a short Go-style duration: "1m30s", "40s", "2.5s", "300ms". */
 export function formatDuration(ms: number): string {
@@ -10,7 +10,7 @@ export function formatDuration(ms: number): string {
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${sec ? `${sec}s` : ''}`;
 }
 
-function howMany(e: PodsExpectation): string {
+function howMany(e: { min: number; max: number }): string {
   if (e.min === e.max) return String(e.min);
   if (e.min === 0) return `at most ${e.max}`;
   return e.max >= 100_000 ? `at least ${e.min}` : `${e.min} to ${e.max}`;
@@ -24,10 +24,25 @@ function podsText(e: PodsExpectation): string {
   if (e.scheduled !== undefined) parts.push(e.scheduled ? 'scheduled' : 'unscheduled');
   if (e.minRestarts !== undefined) parts.push(`restarted at least ${e.minRestarts}x`);
   if (e.maxRestarts !== undefined) parts.push(`restarted at most ${e.maxRestarts}x`);
+  if (e.waiting !== undefined) parts.push(`waiting ${e.waiting}`);
+  if (e.message !== undefined) parts.push(`saying "${e.message}"`);
   if (e.node) parts.push(`on ${e.node}`);
   if (e.namespace) parts.push(`in ${e.namespace}`);
   const viewer = e.view === 'cloud' ? 'the cloud sees it' : e.node ? `${e.node} sees it` : 'the edges see it';
   return `${parts.join(' ')} (as ${viewer})`;
+}
+
+const refText = (ref: PodRef): string => ('name' in ref ? ref.name : ref.newest ? `the newest ${ref.newest === 1 ? 'pod' : `${ref.newest} pods`} ${ref.selector}` : `every pod ${ref.selector}`);
+
+function serviceText(e: ServiceExpectation): string {
+  const asked: string[] = [];
+  if (e.answers !== undefined) asked.push(e.answers ? 'answers every request' : 'answers none');
+  if (e.servedBy) asked.push(`${howMany(e.servedBy)} distinct answers`);
+  if (e.includes) asked.push(`${refText(e.includes)} among them`);
+  if (e.excludes) asked.push(`not ${refText(e.excludes)}`);
+  const port = e.port === undefined ? 'nodePort' : `nodePort of port ${e.port}`;
+  const ns = e.namespace === 'default' ? '' : ` in ${e.namespace}`;
+  return `service ${e.service}${ns} through ${e.node}'s address and ${port} (${e.requests} GET ${e.path}): ${asked.join(', ')}`;
 }
 
 /** What an expectation asks, in words. Pure. */
@@ -45,6 +60,8 @@ export function describeExpectation(e: Expectation): string {
       return `creating ${(e.object.kind ?? '').toLowerCase()}/${e.object.metadata.name ?? e.object.metadata.generateName} fails${e.status ? ` with HTTP ${e.status}` : ''}`;
     case 'file':
       return `${e.path} in the ${e.selector} pod on ${e.node} holds "${e.contains}" (as ${e.node} sees it)`;
+    case 'service':
+      return serviceText(e);
   }
 }
 
@@ -61,7 +78,7 @@ export function describeStep(step: Step): string {
       return `scale deployment/${step.deployment} to ${step.replicas}`;
     case 'stop':
     case 'start':
-      return `${step.kind} ${step.component}`;
+      return `${step.kind} ${step.component}${step.node ? ` on ${step.node}` : ''}`;
     case 'wait':
       return `wait ${formatDuration(step.ms)}`;
     case 'expect': {

@@ -1,3 +1,4 @@
+import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import { parseGoDuration } from '../../cloud/controllers/node-lifecycle/go-duration.js';
 
 export type Mapping = Record<string, unknown>;
@@ -15,11 +16,20 @@ export class Fields {
     readonly map: Mapping,
     readonly where: string,
     private readonly problems: string[],
+    /** Set on the fields of a nested mapping: its field's name and a dot. */
+    private readonly prefix = '',
   ) {}
 
   problem(field: string | undefined, message: string): undefined {
-    this.problems.push(field === undefined ? `${this.where}: ${message}` : `${this.where}, field "${field}": ${message}`);
+    this.problems.push(field === undefined ? `${this.where}: ${message}` : `${this.where}, field "${this.prefix}${field}": ${message}`);
     return undefined;
+  }
+
+  /** The fields of the mapping in `field` (problems named `field.inner`), or undefined with a problem when it is not a mapping. */
+  nested(field: string): Fields | undefined {
+    const v = this.map[field];
+    if (!isMapping(v)) return this.problem(field, `expected a mapping, got ${shown(v)}`);
+    return new Fields(v, this.where, this.problems, `${this.prefix}${field}.`);
   }
 
   has(field: string): boolean {
@@ -85,5 +95,17 @@ export class Fields {
       return this.problem(field, `expected a name or a list of names, got ${shown(v)}`);
     }
     return list as string[];
+  }
+}
+
+/** The field's label selector, when it is one (`app=web`, `tier in (a,b)`). */
+export function selectorOf(f: Fields, field = 'selector'): string | undefined {
+  const text = f.string(field);
+  if (text === undefined) return undefined;
+  try {
+    parseLabelSelector(text);
+    return text;
+  } catch (err) {
+    return f.problem(field, (err as Error).message);
   }
 }

@@ -25,6 +25,15 @@ export function podPhase(pod: Pod): PodPhaseName {
 
 const isReady = (pod: Pod): boolean => pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 const restarts = (pod: Pod): number => (pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
+const containers = (pod: Pod) => [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+const isWaiting = (pod: Pod, reason: string): boolean => containers(pod).some((c) => c.state?.waiting?.reason === reason);
+
+/** Every message the pod's status carries: its own, its conditions', its containers' (waiting or terminated). */
+function messages(pod: Pod): string[] {
+  const own = [pod.status?.message, ...(pod.status?.conditions ?? []).map((c) => c.message)];
+  const ofContainers = containers(pod).flatMap((c) => [c.state?.waiting?.message, c.state?.terminated?.message]);
+  return [...own, ...ofContainers].filter((m): m is string => typeof m === 'string');
+}
 
 export function nodeReady(node: Node | undefined): ReadyStatus | undefined {
   return node?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
@@ -42,13 +51,16 @@ export function matchingPods(e: PodsExpectation, pods: readonly Pod[]): Pod[] {
       (e.ready === undefined || isReady(p) === e.ready) &&
       (e.scheduled === undefined || Boolean(p.spec.nodeName) === e.scheduled) &&
       (e.minRestarts === undefined || restarts(p) >= e.minRestarts) &&
-      (e.maxRestarts === undefined || restarts(p) <= e.maxRestarts),
+      (e.maxRestarts === undefined || restarts(p) <= e.maxRestarts) &&
+      (e.waiting === undefined || isWaiting(p, e.waiting)) &&
+      (e.message === undefined || messages(p).some((m) => m.includes(e.message!))),
   );
 }
 
 function podLine(p: Pod): string {
   const ready = isReady(p) ? ', ready' : '';
-  return `${p.metadata.name} ${podPhase(p)}${ready} on ${p.spec.nodeName || '(no node)'}`;
+  const waiting = containers(p).find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
+  return `${p.metadata.name} ${podPhase(p)}${ready}${waiting ? ` (${waiting})` : ''} on ${p.spec.nodeName || '(no node)'}`;
 }
 
 /** Lists at most a few, then how many more. */

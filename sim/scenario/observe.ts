@@ -4,6 +4,7 @@ import type { Node, Pod } from '../../shared/types.js';
 import type { ScenarioCluster } from './cluster.js';
 import { judgeConnection, judgeDeployment, judgeFile, judgeNode, judgePods, judgeRejection, type Attempt, type FileRead, type Verdict } from './judge.js';
 import { refOf } from './manifests.js';
+import { checkService } from './observe-service.js';
 import type { Glimpse } from './timeline.js';
 import type { Expectation, FileExpectation, PodsExpectation, RejectedExpectation } from './types.js';
 
@@ -73,6 +74,8 @@ async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict>
       return judgeRejection(e, await attempt(cluster, e));
     case 'file':
       return judgeFile(e, await readPodFile(cluster, e));
+    case 'service':
+      return checkService(cluster, e);
   }
 }
 

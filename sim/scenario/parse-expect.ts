@@ -1,19 +1,20 @@
-import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { Fields } from './fields.js';
+import { selectorOf, type Fields } from './fields.js';
 import { objectProblems } from './manifests.js';
+import { service } from './parse-service.js';
 import { POD_PHASES, type Expectation, type PodsExpectation } from './types.js';
 
 const COMMON = ['expect', 'within', 'for', 'measure'];
 
 /** The fields each kind of expectation takes, besides within, for and measure. */
 export const EXPECT_FIELDS = {
-  pods: ['view', 'node', 'namespace', 'selector', 'phase', 'ready', 'scheduled', 'minRestarts', 'maxRestarts', 'count', 'min', 'max'],
+  pods: ['view', 'node', 'namespace', 'selector', 'phase', 'ready', 'scheduled', 'minRestarts', 'maxRestarts', 'waiting', 'message', 'count', 'min', 'max'],
   node: ['node', 'ready'],
   deployment: ['name', 'namespace', 'available'],
   connection: ['node', 'connected'],
   rejected: ['create', 'status'],
   file: ['node', 'selector', 'namespace', 'container', 'path', 'contains'],
+  service: ['node', 'service', 'namespace', 'port', 'path', 'requests', 'answers', 'servedBy', 'includes', 'excludes'],
 } as const;
 
 export type ExpectKind = keyof typeof EXPECT_FIELDS;
@@ -23,17 +24,6 @@ const MANY = 100_000;
 
 /** The field's node name (or `given`) when it is a node of this scenario (edge-1 … edge-N). */
 export type NodeCheck = (f: Fields, field: string, given?: string) => string | undefined;
-
-function selectorOf(f: Fields): string | undefined {
-  const text = f.string('selector');
-  if (text === undefined) return undefined;
-  try {
-    parseLabelSelector(text);
-    return text;
-  } catch (err) {
-    return f.problem('selector', (err as Error).message);
-  }
-}
 
 function pods(f: Fields, node: NodeCheck): PodsExpectation | undefined {
   const view = f.oneOf('view', ['cloud', 'edge'] as const) ?? 'cloud';
@@ -54,6 +44,8 @@ function pods(f: Fields, node: NodeCheck): PodsExpectation | undefined {
     scheduled: f.bool('scheduled'),
     minRestarts: f.int('minRestarts', 0, MANY),
     maxRestarts: f.int('maxRestarts', 0, MANY),
+    waiting: f.string('waiting'),
+    message: f.string('message'),
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) Object.assign(out, { [key]: value });
   return out;
@@ -101,5 +93,7 @@ export function parseExpectation(f: Fields, node: NodeCheck): Expectation | unde
       return rejected(f);
     case 'file':
       return file(f, node);
+    case 'service':
+      return service(f, node);
   }
 }

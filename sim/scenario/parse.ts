@@ -77,6 +77,15 @@ function edge(f: Fields, kind: EdgeAction, check: NodeCheck): Step | undefined {
   return nodes.every((n) => n !== undefined) ? { kind, nodes: nodes as string[] } : undefined;
 }
 
+/** `stop: scheduler` (the cloud's), or `stop: kube-proxy` with `node: edge-1` (that edge's own). */
+function component(f: Fields, kind: 'stop' | 'start', check: NodeCheck): Step | undefined {
+  f.only([kind, 'node']);
+  const name = f.string(kind, true);
+  const node = f.has('node') ? check(f, 'node') : undefined;
+  if (!name || (f.has('node') && !node)) return undefined;
+  return node === undefined ? { kind, component: name } : { kind, component: name, node };
+}
+
 function step(value: unknown, index: number, check: NodeCheck, problems: string[]): Step | undefined {
   const where = `step ${index + 1}`;
   if (!isMapping(value)) {
@@ -99,11 +108,8 @@ function step(value: unknown, index: number, check: NodeCheck, problems: string[
     case 'scale':
       return scale(f);
     case 'stop':
-    case 'start': {
-      f.only([kind]);
-      const component = f.string(kind, true);
-      return component ? { kind, component } : undefined;
-    }
+    case 'start':
+      return component(f, kind, check);
     case 'wait': {
       f.only(['wait']);
       const ms = f.duration('wait', true);

@@ -57,6 +57,8 @@ export interface EdgeStep {
 export interface ComponentStep {
   kind: 'stop' | 'start';
   component: string;
+  /** An edge's own component (kube-proxy, kedge-cni), acted on through its local API; none: a part of the cloud. */
+  node?: string;
 }
 
 export interface WaitStep {
@@ -97,6 +99,10 @@ export interface PodsExpectation {
   scheduled?: boolean;
   minRestarts?: number;
   maxRestarts?: number;
+  /** A container waits with this reason (ContainerCreating, CrashLoopBackOff, ...). */
+  waiting?: string;
+  /** A message of the pod's status (its own, a condition's or a container's) contains this text. */
+  message?: string;
   min: number;
   max: number;
 }
@@ -145,4 +151,29 @@ export interface FileExpectation {
   contains: string;
 }
 
-export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation | FileExpectation;
+/** Pods named in a service expectation: one by name, or those a selector matches (only the `newest` N created, when given). */
+export type PodRef = { name: string } | { selector: string; newest?: number };
+
+/**
+ * A NodePort Service as a client outside the cluster sees it: `requests` HTTP GETs, each on a
+ * new connection, to the node's InternalIP and the Service's nodePort, judged on the answers.
+ */
+export interface ServiceExpectation {
+  kind: 'service';
+  service: string;
+  namespace: string;
+  node: string;
+  /** Which port of the Service (its number or name); default: its first with a nodePort. */
+  port?: number | string;
+  path: string;
+  requests: number;
+  /** true: every request is answered (2xx); false: none is. */
+  answers?: boolean;
+  /** How many distinct answers (bodies, trimmed). */
+  servedBy?: { min: number; max: number };
+  /** Every pod named must answer / none may. */
+  includes?: PodRef;
+  excludes?: PodRef;
+}
+
+export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation | FileExpectation | ServiceExpectation;

@@ -35,7 +35,7 @@ async function succeed(command: string, args: string[], cwd: string): Promise<st
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
 
 /** What the tarball may hold: the compiled runtime, the dashboard, and the YAML the scenarios read. */
-const SHIPPED = /^(package\.json|README\.md|dist\/.+\.js|dist\/ui\/[^/]+\.(html|css)|examples\/[^/]+\.yaml|scenarios\/[^/]+\.yaml)$/;
+const SHIPPED = /^(package\.json|README\.md|dist\/.+\.js|dist\/ui\/[^/]+\.(html|css)|examples\/[^/]+\.yaml|scenarios\/(manifests\/)?[^/]+\.yaml)$/;
 
 /**
  * `npm pack`, then the tarball installed with `npm install --omit=dev` into an empty project,
@@ -70,7 +70,7 @@ describe('the npm package', () => {
   it('holds the compiled runtime, the dashboard and the scenarios, and no tests, bench results or source maps', () => {
     expect(files.filter((f) => !SHIPPED.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.js$|^dist\/test\/|^dist\/bench\/(?!svg\.js$)/.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['dist/bin/kedge.js', 'dist/ui/index.html', 'dist/ui/app.js', 'scenarios/nodes-rebooted.yaml', 'examples/deployment.yaml']));
+    expect(files).toEqual(expect.arrayContaining(['dist/bin/kedge.js', 'dist/ui/index.html', 'dist/ui/app.js', 'scenarios/nodes-rebooted.yaml', 'scenarios/manifests/echo.yaml', 'examples/deployment.yaml']));
   });
 
   it('installs without dev dependencies and without building', async () => {
@@ -89,6 +89,7 @@ describe('the npm package', () => {
     const list = await run(installedBin, ['scenario', 'list'], project);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('nodes-rebooted');
+    expect(list.stdout).toContain('kube-proxy-down'); // its manifest, in scenarios/manifests/, is shipped too
   });
 
   it('runs a cloud that serves the dashboard, and an edge that joins it, from the installed package', async () => {

@@ -13,10 +13,10 @@ import { waitFor } from '../support/wait.js';
 
 /**
  * Every built-in scenario, run as a user runs it (`kedge scenario run <name>`, real processes),
- * one after another. At time scale 20 the whole file takes about two minutes on two cores.
+ * one after another. At time scale 20 the whole file takes about two and a half minutes on two cores.
  */
 const TIME_SCALE = '20';
-const BUILT_IN = ['nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline'];
+const BUILT_IN = ['nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down'];
 
 let cwd: string;
 
@@ -47,9 +47,9 @@ describe('kedge scenario list and bad input', () => {
   });
 
   it('exits 2 naming the built-ins for an unknown name, and the step and field of a bad file', async () => {
-    const unknown = await kedgeIn('scenario', 'run', 'kube-proxy-down');
+    const unknown = await kedgeIn('scenario', 'run', 'dns-down');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^error: no scenario named "kube-proxy-down" and no such file \(built-in: .*kubelet-cut-off.*\)/);
+    expect(unknown.stderr).toMatch(/^error: no scenario named "dns-down" and no such file \(built-in: .*kubelet-cut-off.*\)/);
     await writeFile(join(cwd, 'bad.yaml'), 'name: bad\ndescription: d\nsteps:\n  - cut: edge-7\n');
     const bad = await kedgeIn('scenario', 'run', 'bad.yaml');
     expect(bad.code).toBe(2);

@@ -4,14 +4,18 @@ import { KedgeError } from '../../shared/errors.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ScenarioCluster } from '../../sim/scenario/cluster.js';
 import type { EdgeConnection } from '../../sim/scenario/judge.js';
+import type { Reply } from '../../sim/scenario/judge-service.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
 
 const GRACE_MS = 40_000;
 
 /**
- * TEST DOUBLE. A cluster of edge-1 and edge-2, each running one pod, on a fake clock: a cut
- * node turns Unknown 40 s of cluster time later, a heal makes it Ready again; with the store
- * stopped every API call fails with 503. Every action is recorded in `actions`.
+ * TEST DOUBLE. A cluster of edge-1 and edge-2 (InternalIP 127.0.1.1 and .2), each running one
+ * pod, on a fake clock: a cut node turns Unknown 40 s of cluster time later, a heal makes it
+ * Ready again; with the store stopped every API call fails with 503. An HTTP GET to a node's
+ * address is answered, round robin, by the name of a Running and ready `app=web` pod, as that
+ * node's kube-proxy knows them: stopped, it keeps the ones it had. Every action is recorded in
+ * `actions`.
  */
 export class FakeScenarioCluster implements ScenarioCluster {
   readonly nodes = ['edge-1', 'edge-2'];
@@ -22,6 +26,9 @@ export class FakeScenarioCluster implements ScenarioCluster {
   private readonly timers = new Map<string, Cancel>();
   private readonly offline = new Set<string>();
   private storeDown = false;
+  /** The endpoints each stopped kube-proxy kept. */
+  private readonly frozen = new Map<string, string[]>();
+  private turns = 0;
 
   constructor(
     private readonly clock: FakeClock,
@@ -38,7 +45,8 @@ export class FakeScenarioCluster implements ScenarioCluster {
 
   async setUp(): Promise<this> {
     for (const name of this.nodes) {
-      await this.fake.create<Node>({ resource: 'nodes' }, { metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+      const addresses = [{ type: 'InternalIP', address: `127.0.1.${this.nodes.indexOf(name) + 1}` }];
+      await this.fake.create<Node>({ resource: 'nodes' }, { metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True' }], addresses } });
       const pod: Pod = {
         metadata: { name: `web-${name}`, namespace: 'default', labels: { app: 'web' } },
         spec: { nodeName: name, containers: [{ name: 'web', image: 'i' }] },
@@ -72,6 +80,21 @@ export class FakeScenarioCluster implements ScenarioCluster {
     this.storeDown = action === 'stop';
   }
 
+  async edgeComponent(node: string, name: string, action: 'stop' | 'start'): Promise<void> {
+    if (name !== 'kube-proxy') throw new Error(`no component "${name}" on this edge`);
+    this.actions.push(`${action} ${name} on ${node}`);
+    if (action === 'stop') this.frozen.set(node, await this.readyWebPods());
+    else this.frozen.delete(node);
+  }
+
+  async httpGet(url: string): Promise<Reply> {
+    const node = this.nodes[Number(new URL(url).hostname.split('.')[3]) - 1];
+    if (!node) return { error: 'timed out' };
+    const endpoints = this.frozen.get(node) ?? (await this.readyWebPods());
+    if (endpoints.length === 0) return { error: 'refused' };
+    return { status: 200, body: `${endpoints[this.turns++ % endpoints.length]}\n` };
+  }
+
   async edgePods(node: string): Promise<Pod[]> {
     return (await this.fake.list<Pod>({ resource: 'pods' })).items.filter((p) => p.spec.nodeName === node);
   }
@@ -88,6 +111,12 @@ export class FakeScenarioCluster implements ScenarioCluster {
   async stop(): Promise<void> {
     for (const cancel of this.timers.values()) cancel();
     this.stopped = true;
+  }
+
+  private async readyWebPods(): Promise<string[]> {
+    const pods = (await this.fake.list<Pod>({ resource: 'pods' })).items;
+    const ready = pods.filter((p) => p.metadata.labels?.app === 'web' && p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    return ready.map((p) => p.metadata.name!).sort();
   }
 
   private async setReady(node: string, status: 'True' | 'Unknown'): Promise<void> {

@@ -5,23 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinScenarios, loadScenarioFile, resolveScenario, UnknownScenarioError } from '../../sim/scenario/catalog.js';
 import { describeStep } from '../../sim/scenario/describe.js';
-import { parseScenario, parseScenarioText, ScenarioFileError } from '../../sim/scenario/parse.js';
+import { parseScenario, parseScenarioText } from '../../sim/scenario/parse.js';
+import { problemsOf, withSteps } from './scenario-problems.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } };
 const base = { name: 'demo', description: 'A test.' };
-const withSteps = (...steps: unknown[]): unknown => ({ ...base, steps });
-
-/** The problems a document has, or [] when it parses. */
-function problemsOf(doc: unknown): string[] {
-  try {
-    parseScenario(doc, 'test.yaml');
-    return [];
-  } catch (err) {
-    if (!(err instanceof ScenarioFileError)) throw err;
-    return err.problems;
-  }
-}
 
 describe('scenario files: what parses', () => {
   it('reads every kind of step, with defaults', () => {
@@ -142,7 +131,7 @@ describe('scenario files: what does not, and how it is told', () => {
     ['delete count without selector', withSteps({ delete: 'pod', name: 'x', count: 2 }), 'step 1 (delete), field "count": count goes with a selector'],
     ['apply without a kind', withSteps({ apply: { apiVersion: 'v1', metadata: { name: 'x' } } }), 'step 1 (apply), field "apply": kind is missing'],
     ['apply of an unknown kind', withSteps({ apply: [pod, { ...pod, kind: 'Gizmo' }] }), 'step 1 (apply), field "apply": object 2: unknown kind "Gizmo"'],
-    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, file, got "weather"'],
+    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, file, service, got "weather"'],
     ['pods without a count', withSteps({ expect: 'pods', phase: 'Running' }), 'step 1 (expect: pods): say how many pods: count, min or max'],
     ['pods with count and min', withSteps({ expect: 'pods', count: 2, min: 1 }), 'step 1 (expect: pods), field "count": give either count or min/max, not both'],
     ['pods with min above max', withSteps({ expect: 'pods', min: 3, max: 2 }), 'step 1 (expect: pods), field "min": min 3 is above max 2'],
@@ -200,15 +189,15 @@ describe('scenario files on disk', () => {
 
   it('resolves a file path first, then a built-in name, and names the built-ins for an unknown one', async () => {
     expect((await resolveScenario('scheduler-down')).source).toBe('scenarios/scheduler-down.yaml');
-    const err = await resolveScenario('kube-proxy-down').catch((e: unknown) => e);
+    const err = await resolveScenario('dns-down').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnknownScenarioError);
-    expect((err as Error).message).toMatch(/^no scenario named "kube-proxy-down" and no such file \(built-in: .*scheduler-down.*\)$/);
+    expect((err as Error).message).toMatch(/^no scenario named "dns-down" and no such file \(built-in: .*scheduler-down.*\)$/);
   });
 
-  it('has seven valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
+  it('has nine valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
-      ['config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
+      ['cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);

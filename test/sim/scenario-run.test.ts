@@ -165,6 +165,29 @@ describe('running scenario steps', () => {
     expect(verdictLine(report)).toBe('FAILED (0 of 1 expectations held): step 2: no component named "scheduler"');
   });
 
+  it("stops an edge's kube-proxy through the edge, and judges a Service through each node's address by who answers", async () => {
+    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, nodePort: 30180 }] } };
+    const added = { ...late, metadata: { name: 'web-new', labels: { app: 'web' } }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
+    const through = (node: string, judged: object) => ({ expect: 'service', service: 'web', node, requests: 6, ...judged });
+    const { report, cluster } = await run([
+      { apply: service },
+      { stop: 'kube-proxy', node: 'edge-1' },
+      { apply: added },
+      through('edge-2', { includes: 'web-new' }),
+      through('edge-1', { answers: true, servedBy: 2, excludes: 'web-new', for: '10s' }),
+      { start: 'kube-proxy', node: 'edge-1' },
+      through('edge-1', { servedBy: 3, includes: 'app=web', within: '10s' }),
+      { stop: 'kedge-cni', node: 'edge-1' },
+    ]);
+    expect(cluster.actions).toEqual(['stop kube-proxy on edge-1', 'start kube-proxy on edge-1']);
+    expect(report.expectations).toMatchObject([
+      { step: 4, outcome: 'held', seen: 'http://127.0.1.2:30180/: 6 of 6 answered ("web-edge-1" ×2, "web-edge-2" ×2, "web-new" ×2)' },
+      { step: 5, outcome: 'held', seen: 'http://127.0.1.1:30180/: 6 of 6 answered ("web-edge-1" ×3, "web-edge-2" ×3)' },
+      { step: 7, outcome: 'held' },
+    ]);
+    expect(report).toMatchObject({ passed: false, error: 'step 8: no component "kedge-cni" on this edge' });
+  });
+
   it('ends a run when interrupted, stopping its own timers', async () => {
     const { report, clock } = await run([{ wait: '10m' }, { cut: 'edge-1' }], { abortAfterMs: 2_000 });
     expect(report).toMatchObject({ passed: false, error: 'step 1: interrupted' });
