@@ -63,6 +63,13 @@ describe('node IPAM: what range each node gets', () => {
     expect(run(cluster, mask, steps)).toEqual(expected);
   });
 
+  it('gives 1,000 nodes 1,000 distinct ranges, in order', () => {
+    const steps = Array.from({ length: 1000 }, (_, i) => ({ add: `n${i}` }));
+    const got = run('127.64.0.0/10', 24, steps);
+    expect(new Set(Object.values(got)).size).toBe(1000);
+    expect([got.n0, got.n255, got.n256, got.n999]).toEqual(['127.64.0.0/24', '127.64.255.0/24', '127.65.0.0/24', '127.67.231.0/24']);
+  });
+
   it('reports CIDRNotAvailable once per waiting node, not on every retry', () => {
     const n = node('c');
     expect(planAllocation(n, undefined, undefined, false)).toEqual([{ type: 'notAvailable', report: true }]);
