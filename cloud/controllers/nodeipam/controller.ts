@@ -37,7 +37,7 @@ async function startNodeIpam(ctx: ControllerContext, config: ClusterCidrConfig):
 
   const reconcile = async (name: string): Promise<void> => {
     const node = nodes.get(name);
-    const actions = planAllocation(node, book.held(name), book.set.next(), book.isStarved(name));
+    const actions = planAllocation(node, book.held(name), () => book.set.next(), book.isStarved(name));
     for (const action of actions) await applyAllocation(node!, action);
   };
 

@@ -54,11 +54,12 @@ export function planNodeEvent(event: Exclude<CacheEvent<Node>, { type: 'SYNCED' 
 
 /**
  * For one node: nothing when it is gone or has a range; its held range written again; else the
- * next free range (`next`, from the set's cursor), or none left. Pure.
+ * next free range (`next()`, read from the set's cursor only when needed), or none left. Pure.
  */
-export function planAllocation(node: Node | undefined, held: Holding | undefined, next: string | undefined, reported: boolean): AllocationAction[] {
+export function planAllocation(node: Node | undefined, held: Holding | undefined, next: () => string | undefined, reported: boolean): AllocationAction[] {
   if (!node || podCIDRsOf(node).length > 0) return [];
   if (held && held.uid === node.metadata.uid) return [{ type: 'write', cidr: held.cidrs[0]! }];
-  if (next === undefined) return [{ type: 'notAvailable', report: !reported }];
-  return [{ type: 'assign', cidr: next }];
+  const cidr = next();
+  if (cidr === undefined) return [{ type: 'notAvailable', report: !reported }];
+  return [{ type: 'assign', cidr }];
 }

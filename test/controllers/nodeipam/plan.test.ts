@@ -21,7 +21,7 @@ function run(cluster: string, mask: number, steps: readonly Step[]): Record<stri
   const plan = (names: string[]): void => {
     for (const name of names) {
       const n = nodes.get(name);
-      for (const action of planAllocation(n, book.held(name), book.set.next(), book.isStarved(name))) {
+      for (const action of planAllocation(n, book.held(name), () => book.set.next(), book.isStarved(name))) {
         if (action.type === 'notAvailable') book.starve(name);
         else {
           if (action.type === 'assign') book.take(name, n!.metadata.uid!, action.cidr);
@@ -72,14 +72,14 @@ describe('node IPAM: what range each node gets', () => {
 
   it('reports CIDRNotAvailable once per waiting node, not on every retry', () => {
     const n = node('c');
-    expect(planAllocation(n, undefined, undefined, false)).toEqual([{ type: 'notAvailable', report: true }]);
-    expect(planAllocation(n, undefined, undefined, true)).toEqual([{ type: 'notAvailable', report: false }]);
+    expect(planAllocation(n, undefined, () => undefined, false)).toEqual([{ type: 'notAvailable', report: true }]);
+    expect(planAllocation(n, undefined, () => undefined, true)).toEqual([{ type: 'notAvailable', report: false }]);
   });
 
   it('writes a held range again while the Node does not show it yet (a Conflict, say), without taking another', () => {
-    expect(planAllocation(node('a'), { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, '10.0.1.0/24', false)).toEqual([{ type: 'write', cidr: '10.0.0.0/24' }]);
-    expect(planAllocation(node('a', '10.0.0.0/24'), { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, '10.0.1.0/24', false)).toEqual([]);
-    expect(planAllocation(undefined, undefined, '10.0.1.0/24', false)).toEqual([]);
+    expect(planAllocation(node('a'), { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, () => '10.0.1.0/24', false)).toEqual([{ type: 'write', cidr: '10.0.0.0/24' }]);
+    expect(planAllocation(node('a', '10.0.0.0/24'), { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, () => '10.0.1.0/24', false)).toEqual([]);
+    expect(planAllocation(undefined, undefined, () => '10.0.1.0/24', false)).toEqual([]);
   });
 
   it.each<[string, Parameters<typeof planNodeEvent>[0], Parameters<typeof planNodeEvent>[1], ReturnType<typeof planNodeEvent>]>([
