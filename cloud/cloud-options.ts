@@ -33,6 +33,10 @@ export interface CloudOptions {
   tlsOnly?: boolean;
   /** More names and addresses for the serving certificate (the API and host addresses always are). */
   tlsSans?: readonly string[];
+  /** The pod network node IPAM cuts into node ranges (kube's --cluster-cidr; default 127.64.0.0/10, loopback). IPv4 only. */
+  clusterCidr?: string;
+  /** The prefix length of each node's range (--node-cidr-mask-size; default 24). */
+  nodeCidrMaskSize?: number;
   /** Components registered but left stopped: "scheduler", "controller-manager", or a controller's name. */
   disable?: readonly string[];
   /** The data dir's lock, taken by the caller and released by the cloud's stop; none: the cloud takes it. */

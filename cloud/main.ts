@@ -14,6 +14,7 @@ import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER
 import { addControlPlane } from './components/control-plane.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
+import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { Counters } from '../shared/counters.js';
 import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
@@ -38,6 +39,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   const clock = options.clock ?? realClock;
   const logger = options.logger ?? silentLogger;
   const timing = options.timing ?? defaultTiming;
+  const podNetwork = clusterCidrConfig(options.clusterCidr ?? DEFAULT_CLUSTER_CIDR, options.nodeCidrMaskSize ?? DEFAULT_NODE_CIDR_MASK_SIZE);
   const abort = new AbortController();
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
@@ -94,7 +96,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     hubPort.connect(hub);
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
     addHub(components, hub, brokerUrl);
-    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources), disabled: new Set(options.disable) });
+    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources, podNetwork), disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();
 

@@ -67,6 +67,15 @@ export { edgeDataDir };
 /** What an edge may take to stop, on top of its pods' shutdown grace period. */
 const EDGE_STOP_MARGIN_MS = 5_000;
 
+/**
+ * Edge i's node address (`--node-ip`): 127.0.1.i on Linux, where all of 127.0.0.0/8 is
+ * loopback, so every edge has its own INTERNAL-IP and NodePort listeners of two edges do not
+ * collide. Elsewhere 127.0.0.1 (macOS answers only 127.0.0.1 unless aliases are added to lo0).
+ */
+export function demoNodeIp(index: number, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'linux' && index >= 1 && index <= 254 ? `127.0.1.${index}` : '127.0.0.1';
+}
+
 function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
 }
@@ -130,8 +139,10 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const edges = demoEdges.processes;
     stops.push(() => demoEdges.stopAll());
     let localApiPort = o.localApiBasePort;
+    let index = 0;
     for (const [node, proxyUrl] of proxyUrls) {
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
+      const nodeIp = demoNodeIp(++index);
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--node-ip', nodeIp, '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });

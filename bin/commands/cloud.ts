@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { isLoopbackHost } from '../../cloud/network.js';
+import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from '../../cloud/controllers/nodeipam/cidr.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { list, port, positive } from '../options.js';
+import { list, numberIn, port, positive } from '../options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
@@ -56,10 +57,17 @@ export function cloudCommand(): Command {
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--cluster-cidr <cidr>', "the pod network (IPv4), cut into one range per node (spec.podCIDR); on one machine a loopback range, so pods listen on real addresses", DEFAULT_CLUSTER_CIDR)
+    .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []));
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
+    try {
+      clusterCidrConfig(o.clusterCidr, o.nodeCidrMaskSize);
+    } catch (err) {
+      command.error(`error: ${(err as Error).message}`, { code: 'kedge.invalidPodNetwork' });
+    }
     const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
     const dataDir = resolve(o.dataDir);
@@ -75,6 +83,8 @@ export function cloudCommand(): Command {
         store: o.store,
         timing: scaleTiming(defaultTiming, o.timeScale),
         disable: o.disable,
+        clusterCidr: o.clusterCidr,
+        nodeCidrMaskSize: o.nodeCidrMaskSize,
         logger,
       });
       // The demo (and scripts) wait for this exact line.

@@ -25,7 +25,7 @@ export function edgeCommand(): Command {
     .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
     .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--host-root <dir>', "where hostPath volumes resolve: a pod's hostPath /data is <dir>/data (default <data-dir>/host; / for the real host paths)")
-    .option('--node-ip <addr>', "the node's address: its InternalIP, and the pod IP of process pods (default 127.0.0.1)", ipAddress)
+    .option('--node-ip <addr>', "the node's address: its InternalIP, where its NodePorts listen (default 127.0.0.1; on another machine, that machine's address). Pod IPs come from the node's podCIDR: loopback addresses of this machine unless the cloud's --cluster-cidr says otherwise", ipAddress)
     .option(
       '--shutdown-grace-period <seconds>',
       "started by a parent (kedge demo): the parent's end stops the process pods, as a node shutdown (SIGTERM, then SIGKILL after at most this long); 0 leaves them running",

@@ -10,14 +10,19 @@ import { localPathProvisioner } from './local-path/index.js';
 import { namespaceController } from './namespace/index.js';
 import { podGarbageCollector } from './pod-gc/index.js';
 import { nodeLifecycleController } from './node-lifecycle/index.js';
+import { nodeIpamController, type ClusterCidrConfig } from './nodeipam/index.js';
 import { persistentVolumeController } from './persistentvolume/index.js';
 import { replicaSetController } from './replicaset/index.js';
 import { statefulSetController } from './statefulset/index.js';
 
-/** The controller-manager's loops, in start order; the garbage and namespace collectors work over every kind in `resources`. */
-export function defaultControllers(resources: readonly ApiResource[]): Controller[] {
+/**
+ * The controller-manager's loops, in start order; the garbage and namespace collectors work
+ * over every kind in `resources`; node IPAM cuts `podNetwork` into node ranges.
+ */
+export function defaultControllers(resources: readonly ApiResource[], podNetwork: ClusterCidrConfig): Controller[] {
   return [
     nodeLifecycleController,
+    nodeIpamController(podNetwork),
     deploymentController(),
     replicaSetController(),
     daemonSetController(),

@@ -22,4 +22,13 @@ describe('kedge options', () => {
     const run = await kedge(...args);
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, message]);
   });
+
+  it.each([
+    [['--node-cidr-mask-size', '8'], 'error: Controller: Invalid --cluster-cidr, mask size of cluster CIDR must be less than or equal to --node-cidr-mask-size configured for CIDR family (--cluster-cidr 127.64.0.0/10 is a /10, --node-cidr-mask-size is 8)'],
+    [['--cluster-cidr', 'fd00::/48'], 'error: invalid --cluster-cidr "fd00::/48": not an IPv4 CIDR such as 127.64.0.0/10 (kedge allocates IPv4 pod ranges only)'],
+  ])('kedge cloud %j refuses the pod network before it starts, exit 1', async (...args) => {
+    const [flags, message] = args as [string[], string];
+    const run = await kedge('cloud', '--data-dir', '/nonexistent/kedge-never-made', '--api-port', '0', '--mqtt-port', '0', ...flags);
+    expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, message]);
+  });
 });

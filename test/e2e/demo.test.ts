@@ -53,6 +53,10 @@ describe.skipIf(!hasKubectl)('kedge demo', () => {
       return r.stdout.split('\n').filter((l) => /^edge-[123]\s+Ready\s/.test(l)).length === 3 && r.stdout;
     }, 'three Ready edges', 10_000, 100);
     expect(out).toMatch(/sim:\/\/\S+/);
+    // NAME STATUS ROLES AGE VERSION INTERNAL-IP …: each edge its own loopback address on Linux (--node-ip 127.0.1.i).
+    const internalIPs = out.split('\n').filter((l) => /^edge-\d/.test(l)).map((l) => l.split(/\s+/).slice(0, 6)).map(([name, , , , , ip]) => `${name} ${ip}`);
+    const expected = process.platform === 'linux' ? ['127.0.1.1', '127.0.1.2', '127.0.1.3'] : ['127.0.0.1', '127.0.0.1', '127.0.0.1'];
+    expect(internalIPs.sort()).toEqual(expected.map((ip, i) => `edge-${i + 1} ${ip}`));
   });
 
   it('runs examples/pod.yaml on an edge within 5 s, lists it in that edge’s /pods, removes it on delete', async () => {

@@ -54,9 +54,13 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
   let demo: Demo;
   let kubectl: ReturnType<typeof kubectlIn>;
   let port: number;
+  /** examples/service.yaml's echo port (8080) in the copy here. */
+  let echoPort: number;
+  /** echo-server's pod IP, where it listens (a loopback address of this machine). */
+  let podIP: string;
   let follower: ChildProcess | undefined;
 
-  const ask = async (path: string): Promise<string> => (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+  const ask = async (path: string): Promise<string> => (await fetch(`http://${podIP}:${port}${path}`)).text();
   const cloudPod = async (name: string): Promise<Pod | undefined> => {
     const run = await kubectl('get', 'pod', name, '-o', 'json');
     return run.code === 0 ? (JSON.parse(run.stdout) as Pod) : undefined;
@@ -69,10 +73,13 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-process-pod-'));
     port = await freePort();
+    echoPort = await freePort();
     demo = await startDemo({ nodes: 1, dataDir: dir, apiPort: 0, mqttPort: 0, localApiBasePort: 0, timeScale: TIME_SCALE, clock: realClock, logger: silentLogger });
     kubectl = kubectlIn(dir, demo.kubeconfigPath);
     await writeFile(join(dir, 'echo-server.yaml'), await echoServerOn(port));
     await writeFile(join(dir, 'crasher.json'), JSON.stringify(crasher));
+    const services = await readFile('examples/service.yaml', 'utf8');
+    await writeFile(join(dir, 'service.yaml'), services.replaceAll('8080', String(echoPort)).replace('replicas: 3', 'replicas: 1'));
   });
 
   afterAll(async () => {
@@ -91,6 +98,9 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
     }, 'echo-server Ready', 15_000, 100);
     expect(pod.spec.nodeName).toBe('edge-1');
     expect(pod.spec.containers[0]!.readinessProbe?.httpGet?.port).toBe(port);
+    podIP = pod.status!.podIP!;
+    expect(podIP).toMatch(/^127\./);
+    if (process.platform === 'linux') expect(podIP).not.toBe('127.0.0.1'); // the demo's edge-1 is 127.0.1.1 there
     expect(await ask('/hello?x=1')).toMatch(/^GET \/hello\?x=1 pid=\d+\n$/);
     // Ready came from the probe: the server was asked for /healthz by then.
     expect((await kubectl('logs', 'echo-server')).stdout).toMatch(/^GET \/healthz$/m);
@@ -104,7 +114,7 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
     });
     const exited = once(follower, 'exit');
     createInterface({ input: follower.stdout! }).on('line', (line) => lines.push(line));
-    await waitFor(() => lines.includes(`listening on 127.0.0.1:${port}`), 'the log so far', 10_000, 20);
+    await waitFor(() => lines.includes(`listening on ${podIP}:${port}`), 'the log so far', 10_000, 20);
 
     for (const n of [1, 2, 3]) await ask(`/follow/${n}`);
     const mine = (): string[] => lines.filter((l) => l.startsWith('GET /follow/'));
@@ -175,5 +185,16 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
 
     expect((await kedge('link', 'heal', 'edge-1', '--data-dir', dir)).code).toBe(0);
     await waitFor(async () => (await cloudCount()) >= offline, `the cloud to see restartCount ${offline}`, 15_000, 100);
+  });
+
+  it("examples/service.yaml applies, and its echo pod answers on its own pod IP", async () => {
+    const applied = await kubectl('apply', '-f', join(dir, 'service.yaml'));
+    expect(applied.stdout).toBe('service/echo created\nservice/echo-nodeport created\ndeployment.apps/echo created\npod/echo-client created\n');
+    const pod = await waitFor(async () => {
+      const list = JSON.parse((await kubectl('get', 'pods', '-l', 'app=echo', '-o', 'json')).stdout) as { items: Pod[] };
+      return list.items.find(isReady);
+    }, 'an echo pod Ready', 15_000, 100);
+    const ip = pod.status!.podIP!;
+    expect(await (await fetch(`http://${ip}:${echoPort}/`)).text()).toBe(`hello from ${pod.metadata.name} on edge-1 (${ip})\n`);
   });
 });

@@ -21,7 +21,7 @@ const README = await readFile(join(repoRoot, 'README.md'), 'utf8');
 const script = sectionCommands(README, SECTION, AT_ONCE_MS);
 
 const portOf = (url: string): number => Number(new URL(url).port);
-const echoServerAlive = async (port: number): Promise<boolean> => fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false);
+const echoServerAlive = async (ip: string, port: number): Promise<boolean> => fetch(`http://${ip}:${port}/healthz`).then(() => true, () => false);
 
 /**
  * The README's "With the demo running" blocks, extracted from README.md now, run line by line
@@ -69,8 +69,9 @@ describe.skipIf(!hasKubectl)(`README.md "${SECTION}", pasted in order against a 
   afterAll(async () => {
     if (demo && checkout) {
       const kubectl = kubectlIn(checkout, join(checkout, '.kedge', 'demo', 'kubeconfig'));
+      const ip = (await kubectl('get', 'pod', 'echo-server', '--ignore-not-found', '-o', 'jsonpath={.status.podIP}')).stdout;
       await kubectl('delete', 'pod', 'echo-server', '--ignore-not-found', '--timeout=20s');
-      await waitFor(async () => !(await echoServerAlive(echoPort)), 'the echo server gone', 20_000, 200).catch(() => undefined);
+      if (ip) await waitFor(async () => !(await echoServerAlive(ip, echoPort)), 'the echo server gone', 20_000, 200).catch(() => undefined);
     }
     await demo?.stop(10_000);
     await killLeftEchoServer(echoPort);

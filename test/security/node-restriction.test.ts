@@ -39,6 +39,7 @@ const changes: Change[] = [
   { label: 'changes a node-restriction label', apply: (n) => (n.metadata.labels!['node-restriction.kubernetes.io/pool'] = 'b'), jsonPatch: [{ op: 'replace', path: '/metadata/labels/node-restriction.kubernetes.io~1pool', value: 'b' }], merge: { metadata: { labels: { 'node-restriction.kubernetes.io/pool': 'b' } } }, expected: labels('node-restriction.kubernetes.io/pool') },
   { label: "sets a kubernetes.io label that is not a kubelet's", apply: (n) => (n.metadata.labels!['kubernetes.io/role'] = 'master'), jsonPatch: [{ op: 'add', path: '/metadata/labels/kubernetes.io~1role', value: 'master' }], merge: { metadata: { labels: { 'kubernetes.io/role': 'master' } } }, expected: labels('kubernetes.io/role') },
   { label: 'sets an owner', apply: (n) => (n.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: 'edge-2', uid: 'u' }]), jsonPatch: [{ op: 'add', path: '/metadata/ownerReferences', value: [{ apiVersion: 'v1', kind: 'Node', name: 'edge-2', uid: 'u' }] }], merge: { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'edge-2', uid: 'u' }] } }, expected: refused('node "edge-1" is not allowed to modify ownerReferences') },
+  { label: 'gives itself a pod range', apply: (n) => (n.spec!.podCIDR = '127.64.9.0/24'), jsonPatch: [{ op: 'add', path: '/spec/podCIDR', value: '127.64.9.0/24' }], merge: { spec: { podCIDRs: ['127.64.9.0/24'] } }, expected: refused('node "edge-1" is not allowed to modify podCIDR') },
   { label: 'sets its own labels and kubelet labels (allowed)', apply: (n) => Object.assign(n.metadata.labels!, { 'example.com/rack': 'r1', 'topology.kubernetes.io/zone': 'z1', 'node.kubernetes.io/instance-type': 'small' }), jsonPatch: [{ op: 'add', path: '/metadata/labels/example.com~1rack', value: 'r1' }, { op: 'add', path: '/metadata/labels/topology.kubernetes.io~1zone', value: 'z1' }, { op: 'add', path: '/metadata/labels/node.kubernetes.io~1instance-type', value: 'small' }], merge: { metadata: { labels: { 'example.com/rack': 'r1', 'topology.kubernetes.io/zone': 'z1', 'node.kubernetes.io/instance-type': 'small' } } }, expected: [200, ''] },
 ];
 
@@ -101,6 +102,31 @@ describe('NodeRestriction: what a node may change on its own Node', () => {
     }
   });
 
+  it('keeps the pod range node IPAM gave it: the node may not change it, its status writes keep it, and nobody changes it once set', async () => {
+    const range = { spec: { podCIDR: '127.64.3.0/24', podCIDRs: ['127.64.3.0/24'] } };
+    expect((await f.json('PATCH', OWN, { body: range, contentType: 'application/merge-patch+json' })).status).toBe(200);
+    expect(await outcome('PATCH', OWN, { spec: { podCIDR: '127.64.4.0/24', podCIDRs: ['127.64.4.0/24'] } }, 'application/merge-patch+json')).toEqual(refused('node "edge-1" is not allowed to modify podCIDR'));
+    expect(await outcome('PATCH', OWN, { spec: { podCIDR: null, podCIDRs: null } }, 'application/merge-patch+json')).toEqual(refused('node "edge-1" is not allowed to modify podCIDR'));
+    const heartbeat = await stored();
+    heartbeat.spec = {};
+    heartbeat.status = { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z' }] };
+    expect(await outcome('PUT', `${OWN}/status`, heartbeat)).toEqual([200, '']);
+    expect((await stored()).spec).toMatchObject(range.spec);
+    const admin = await f.json<Body>('PATCH', OWN, { body: { spec: { podCIDRs: ['127.64.4.0/24'] } }, contentType: 'application/merge-patch+json' });
+    expect([admin.status, admin.body.message]).toEqual([422, 'Node "edge-1" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid']);
+  });
+
+  it('an admin gives a pod range only as a valid CIDR, one per IP family', async () => {
+    const write = async (spec: unknown): Promise<[number, string]> => {
+      const res = await f.json<Body>('PATCH', OWN, { body: { spec }, contentType: 'application/merge-patch+json' });
+      return [res.status, res.body.message ?? ''];
+    };
+    expect(await write({ podCIDRs: ['127.64.3.0'] })).toEqual([422, 'Node "edge-1" is invalid: spec.podCIDRs[0]: Invalid value: "127.64.3.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)']);
+    expect(await write({ podCIDRs: ['10.0.0.0/24', '10.0.1.0/24'] })).toEqual([422, 'Node "edge-1" is invalid: spec.podCIDRs: Invalid value: ["10.0.0.0/24","10.0.1.0/24"]: may specify no more than one CIDR for each IP family']);
+    expect(await write({ podCIDR: '10.0.0.0/24' })).toEqual([200, '']);
+    expect((await stored()).spec).toMatchObject({ podCIDR: '10.0.0.0/24', podCIDRs: ['10.0.0.0/24'] });
+  });
+
   it('an admin still taints, cordons and labels it', async () => {
     const merge = { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { taints: [], unschedulable: true } };
     expect((await f.json('PATCH', OWN, { body: merge, contentType: 'application/strategic-merge-patch+json' })).status).toBe(200);
@@ -134,6 +160,12 @@ describe('NodeRestriction: what a node may register with', () => {
     const node = withLabels({ 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'kubelet.kubernetes.io/x': '1', 'sub.node.kubernetes.io/y': '2', 'example.com/rack': 'r1' });
     node.spec = { taints: [taint] };
     expect((await register(node))[0]).toBe(201);
+  });
+
+  it('refuses a registration with a pod range (node IPAM gives it one)', async () => {
+    const node = withLabels({});
+    node.spec = { podCIDR: '127.64.9.0/24' };
+    expect(await register(node)).toEqual([403, 'nodes "edge-1" is forbidden: node "edge-1" is not allowed to set podCIDR']);
   });
 
   it('registers no other node', async () => {

@@ -10,7 +10,9 @@ import type { AdmissionContext, ResourceDef } from '../kinds/registry.js';
  * with only the labels a kubelet may set on itself, and afterwards may not change its taints,
  * `spec.unschedulable`, its ownerReferences or a label outside that set, so that it cannot
  * steer workloads to itself or away from where an admin sent them. Forbidden, with kube's
- * messages. Requests from anyone but a node pass.
+ * messages. kedge adds one rule: a node neither registers with nor changes its pod range
+ * (spec.podCIDR/podCIDRs): the node-IPAM controller gives it one, unique in the cluster.
+ * Requests from anyone but a node pass.
  */
 export function restrictNodeWrites(def: ResourceDef, obj: KubeObject, ctx: AdmissionContext): void {
   if (def.group !== '' || def.resource !== 'nodes') return;
@@ -23,10 +25,12 @@ export function restrictNodeWrites(def: ResourceDef, obj: KubeObject, ctx: Admis
   if (ctx.operation === 'create') {
     const forbidden = forbiddenLabels(modifiedLabels(next.metadata.labels, undefined));
     if (forbidden.length > 0) throw refuse(`node "${node}" is not allowed to set the following labels: ${forbidden.join(', ')}`);
+    if (!same(next.spec?.podCIDRs, undefined)) throw refuse(`node "${node}" is not allowed to set podCIDR`);
     return;
   }
   const old = (ctx.old ?? { metadata: {} }) as Node;
   if (!same(next.spec?.taints, old.spec?.taints)) throw refuse(`node "${node}" is not allowed to modify taints`);
+  if (!same(next.spec?.podCIDRs, old.spec?.podCIDRs)) throw refuse(`node "${node}" is not allowed to modify podCIDR`);
   if ((next.spec?.unschedulable ?? false) !== (old.spec?.unschedulable ?? false)) throw refuse(`node "${node}" is not allowed to modify unschedulable`);
   if (!same(next.metadata.ownerReferences, old.metadata.ownerReferences)) throw refuse(`node "${node}" is not allowed to modify ownerReferences`);
   const forbidden = forbiddenLabels(modifiedLabels(next.metadata.labels, old.metadata.labels));

@@ -7,6 +7,7 @@ import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
 import { statefulSetResource } from './statefulset-resources.js';
 import { checkNodeTypes } from './node-decoding.js';
+import { normalizePodCIDRs, validatePodCIDRs } from './node-validation.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
 import { normalizeNodeQuantities, validateNodeQuantities } from '../admission/quantity-validation.js';
@@ -34,8 +35,9 @@ const nodeStrategy: ResourceStrategy = {
   normalize(obj) {
     normalizeNodeQuantities((obj as Node).status);
     checkNodeTypes(obj);
+    normalizePodCIDRs(obj as Node);
   },
-  validate: (obj) => validateNodeQuantities((obj as Node).status),
+  validate: (obj, ctx) => [...validateNodeQuantities((obj as Node).status), ...validatePodCIDRs(obj as Node, ctx)],
   fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
 };
 

@@ -1,3 +1,5 @@
+import { formatIPv4, parseIPv4 } from '../../../shared/ipv4.js';
+
 /**
  * The service address range (kube-apiserver's --service-cluster-ip-range) and node port range
  * (--service-node-port-range), and how a free value is picked from each. Pure.
@@ -82,13 +84,4 @@ function lowestFree(from: number, to: number, taken: (offset: number) => boolean
   return undefined;
 }
 
-/** Dotted-quad IPv4 to a number; undefined for anything else. */
-export function parseIPv4(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
-
-export function formatIPv4(n: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
-}
+export { formatIPv4, parseIPv4 };
