@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
 import { isLoopbackHost } from '../../cloud/network.js';
+import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { list, port, positive } from '../options.js';
 import type { PortOption } from '../port-options.js';
@@ -56,6 +57,8 @@ export function cloudCommand(): Command {
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', DEFAULT_CONTROL_PLANE_NODE)
+    .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []));
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
@@ -75,6 +78,8 @@ export function cloudCommand(): Command {
         store: o.store,
         timing: scaleTiming(defaultTiming, o.timeScale),
         disable: o.disable,
+        controlPlaneNode: o.nodeName,
+        agentDaemonSets: o.agentDaemonsets,
         logger,
       });
       // The demo (and scripts) wait for this exact line.
