@@ -42,7 +42,8 @@ export function selectLines(lines: readonly RingLine[], options: LogOptions, now
 export function mirrorPodLogs(logs: ComponentLogs, now: () => number): PodLogs {
   return {
     logs: async (pod, options) => {
-      const container = containerOf(pod, options);
+      // A followed log asks again with the cursor alone, which names the container.
+      const container = containerOf(pod, options.cursor ? { ...options, container: options.cursor.containerId } : options);
       const ring = logs.ring(container);
       const lines = ring.from(options.cursor?.count ?? 0);
       return { text: selectLines(lines, options, now()), cursor: { containerId: container, time: 0, count: ring.end }, exited: false };

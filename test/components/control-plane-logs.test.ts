@@ -80,6 +80,9 @@ describe('mirror pod logs', () => {
     expect(first).toEqual({ text: '1970-01-01T00:00:00.000Z INFO  [cloud] one\n', cursor: { containerId: 'kube-scheduler', time: 0, count: 1 }, exited: false });
     logger.info('two');
     expect((await source.logs(pod('kube-scheduler-cp', ['kube-scheduler']), { cursor: first.cursor })).text).toBe('1970-01-01T00:00:00.000Z INFO  [cloud] two\n');
+    const hub = pod('kedge-hub-cp', ['kedge-hub', 'broker']);
+    const broker = await source.logs(hub, { container: 'broker' });
+    expect((await source.logs(hub, { cursor: broker.cursor })).cursor.containerId).toBe('broker');
     await expect(source.logs(pod('kedge-hub-cp', ['kedge-hub', 'broker']), {})).rejects.toThrow('a container name must be specified for pod kedge-hub-cp, choose one of: [kedge-hub broker]');
     await expect(source.logs(pod('kube-scheduler-cp', ['kube-scheduler']), { container: 'nope' })).rejects.toThrow('container nope is not valid for pod kube-scheduler-cp');
     await expect(source.logs(pod('kube-scheduler-cp', ['kube-scheduler']), { previous: true })).rejects.toThrow('previous terminated container "kube-scheduler" in pod "kube-scheduler-cp" not found');

@@ -93,6 +93,31 @@ describe('the control-plane node', () => {
     expect(c.cloud.hub.connectedNodes()).toEqual(['edge-1']);
   });
 
+  it("serves each mirror pod's log from the cloud's own log, and keeps following it", async () => {
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, controlPlaneNode: NODE });
+    const c = cluster;
+    await runUntil(c.clock, async () => (await kubeSystemPods(c)).size === MIRRORS.length, 'mirror pods');
+    const url = (pod: string, query = ''): string => `${c.cloud.apiUrl.replace(/^https:/, 'http:')}/api/v1/namespaces/kube-system/pods/${pod}/log${query}`;
+    const headers = { authorization: `Bearer ${c.cloud.credentials.admin}` };
+    const scheduler = await (await fetch(url(`kube-scheduler-${NODE}`), { headers })).text();
+    expect(scheduler).toMatch(/INFO  \[components\] component started \{"component":"scheduler"\}\n/);
+    expect(scheduler).not.toMatch(/"component":"hub"|\[hub/);
+    expect(await (await fetch(url(`kedge-hub-${NODE}`, '?container=kedge-hub'), { headers })).text()).toMatch(/\[hub\/hub\] cloud hub started/);
+
+    const abort = new AbortController();
+    const res = await fetch(url(`kube-scheduler-${NODE}`, '?follow=true&tailLines=0'), { headers, signal: abort.signal });
+    let followed = '';
+    const reading = (async () => {
+      for await (const part of res.body!) followed += Buffer.from(part as Uint8Array).toString();
+    })().catch(() => undefined);
+    await c.cloud.components.stop('scheduler');
+    await runUntil(c.clock, () => followed.includes('component stopped {"component":"scheduler"}'), 'the followed log to show the stop');
+    await c.cloud.components.start('scheduler');
+    await runUntil(c.clock, () => followed.includes('component started {"component":"scheduler"}'), 'and the start after it');
+    abort.abort();
+    await reading;
+  });
+
   it('is off unless asked: the in-process cluster has only its edges', async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
     await pass(cluster.clock, 2_000, 500);
