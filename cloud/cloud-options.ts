@@ -49,6 +49,13 @@ export interface CloudOptions {
    * transport (unless `transport` says otherwise); no MQTT port is opened. Ignored with `brokerUrl`.
    */
   inProcessBroker?: InProcessBrokerMaker;
+  /**
+   * Registers the cloud as a control-plane Node of this name, with mirror pods of its components
+   * in kube-system and their logs (`kedge cloud --node-name`); none: the cloud is no node.
+   */
+  controlPlaneNode?: string;
+  /** Creates the edge agents' kube-system DaemonSets (kube-proxy, kedge-cni) at start, as `kedge cloud` does. */
+  agentDaemonSets?: boolean;
 }
 
 export interface Cloud {

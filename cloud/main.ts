@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { lockDataDir } from '../shared/data-dir-lock.js';
+import { networkInterfaces, release } from 'node:os';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
@@ -12,6 +13,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type Brok
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
+import { ComponentLogs, cloudLogRouter, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
@@ -37,9 +39,13 @@ async function openStore(options: CloudOptions): Promise<Store> {
 /** The cloud's composition root: the only place that constructs its concrete parts. */
 export async function startCloud(options: CloudOptions): Promise<Cloud> {
   const clock = options.clock ?? realClock;
-  const logger = options.logger ?? silentLogger;
   const timing = options.timing ?? defaultTiming;
   const podNetwork = clusterCidrConfig(options.clusterCidr ?? DEFAULT_CLUSTER_CIDR, options.nodeCidrMaskSize ?? DEFAULT_NODE_CIDR_MASK_SIZE);
+  const controllers = defaultControllers(clusterResources, podNetwork);
+  // The cloud's node keeps its components' logs for their mirror pods: every line passes through them.
+  const componentLogs = options.controlPlaneNode === undefined ? undefined : new ComponentLogs(cloudLogRouter(controllers.map((c) => c.name)), () => clock.now());
+  const logger = componentLogs?.tee(options.logger ?? silentLogger) ?? options.logger ?? silentLogger;
+  const startedAt = clock.now();
   const abort = new AbortController();
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
@@ -60,8 +66,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     // The apiserver comes first; the hub and the join service, its clients, connect to its ports once up.
     const hubPort = new HubPort();
     const joinPort = new JoinPort();
+    const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
     const { api, loopback, server } = await startCloudApi({
-      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort,
+      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets,
     });
     stops.push(() => server.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
@@ -96,9 +103,14 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     hubPort.connect(hub);
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
     addHub(components, hub, brokerUrl);
-    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers: defaultControllers(clusterResources, podNetwork), disabled: new Set(options.disable) });
+    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers, disabled: new Set(options.disable) });
     stops.push(() => components.close());
     await components.startAll();
+    if (options.controlPlaneNode !== undefined) {
+      const facts = { name: options.controlPlaneNode, address: nodeAddress(apiHost, networkInterfaces()), bootId: epoch, kernelVersion: release(), startedAt };
+      const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
+      stops.push(() => node.close());
+    }
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
     return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };

@@ -7,12 +7,14 @@ import {
   clusterResources,
   createApiServer,
   ensureKubernetesService,
+  ensureAgentDaemonSets,
   ensureDefaultStorageClass,
   ensureRuntimeClasses,
   ensureSystemNamespaces,
   startApiServer,
   tokenFileSource,
   type ApiServer,
+  type ApiServerDeps,
   type ApiServerOptions,
   type Credentials,
   type RunningApiServer,
@@ -41,6 +43,10 @@ export interface CloudApiOptions {
   components: ComponentSet;
   hub: HubPort;
   join: JoinPort;
+  /** Where pod logs come from (default: the hub, from each pod's edge). */
+  podLogs?: NonNullable<ApiServerDeps['podLogs']>;
+  /** Create the edge agents' kube-system DaemonSets. */
+  agentDaemonSets?: boolean;
 }
 
 export interface CloudApi {
@@ -60,13 +66,14 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   const dashboard = createDashboard({ dataDir: o.dataDir, timing: o.timing, clock: o.clock, logger: o.logger.child('dashboard') });
   const api = createApiServer({
     store: o.store, clock: o.clock, logger, tokens: apiTokens(o.credentials), tokenSource: tokenFileSource(o.dataDir, logger), resources: clusterResources, components: o.components,
-    podLogs: o.hub, dashboard: dashboard.api, join: o.join, metrics: () => metricsText(o.counters, o.hub.stats()),
+    podLogs: o.podLogs ?? o.hub, dashboard: dashboard.api, join: o.join, metrics: () => metricsText(o.counters, o.hub.stats()),
   });
   const loopback = api.loopback(o.credentials.cloud);
   await ensureSystemNamespaces(loopback);
   await ensureKubernetesService(loopback);
   await ensureRuntimeClasses(loopback);
   await ensureDefaultStorageClass(loopback);
+  if (o.agentDaemonSets) await ensureAgentDaemonSets(loopback);
   const refused = refusals(o.counters, API_REFUSED, logger, 'refused a request');
   const server = await startApiServer({ handler: api.handle, gate: api.gate, host: o.host, port: o.port, tls: o.tls, tlsOnly: o.tlsOnly, refused, pages: dashboard.pages });
   return { api, loopback, server };

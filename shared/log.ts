@@ -24,9 +24,9 @@ export interface LogSettings {
 export const defaultLogSettings: LogSettings = { format: 'text', level: 'info' };
 
 type Sink = (line: string) => void;
-type Fields = Record<string, unknown> | undefined;
+export type Fields = Record<string, unknown> | undefined;
 
-function textLine(time: string, level: LogLevel, component: string, msg: string, fields: Fields): string {
+export function textLine(time: string, level: LogLevel, component: string, msg: string, fields: Fields): string {
   const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : '';
   return `${time} ${level.toUpperCase().padEnd(5)} [${component}] ${msg}${extra}`;
 }

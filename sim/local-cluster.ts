@@ -29,6 +29,10 @@ export interface ClusterOptions<C extends Clock> {
   links?: boolean;
   /** Run kube-proxy on the edges (listeners on their node address, port 0 portals); default false, so tests and benches open none. */
   serviceProxy?: boolean;
+  /** Register the cloud as this control-plane Node with its mirror pods (as `kedge cloud` does); default: none. */
+  controlPlaneNode?: string;
+  /** Create the edge agents' kube-system DaemonSets (as `kedge cloud` does); default: no. */
+  agentDaemonSets?: boolean;
 }
 
 /**
@@ -57,7 +61,7 @@ export class Cluster<C extends Clock = Clock> {
     if (transport === 'memory' && options.links) throw new Error("links: true is for transport 'mqtt' (in memory, cut, heal and reset need no proxy)");
     const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger }) : mqttWiring({ clock, timing, logger }, options.links ?? false);
     const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger }).catch(async (err: unknown) => {
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets }).catch(async (err: unknown) => {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });

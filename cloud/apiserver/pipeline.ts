@@ -9,7 +9,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } fro
 import { createLoopbackClient } from './loopback-client.js';
 import { parseApiPath, type ApiPath } from './rest/paths.js';
 import { ResourceRegistry, type ResourceDef } from './kinds/registry.js';
-import { errorResponse, jsonResponse, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse, type RequestGate } from './request.js';
+import { errorResponse, jsonResponse, withWarnings, methodNotAllowed, textResponse, type ApiRequest, type ApiResponse, type RequestGate } from './request.js';
 import { checkBodySize } from './http/request-body.js';
 import { BACKUP_PATH, serveBackup } from './ops/backup-path.js';
 import { componentStatusResource, serveComponents } from './ops/components-api.js';
@@ -116,7 +116,9 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       const p = parsed.path;
       const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
       await authorize(user, attrs, requestFacts(restDeps.storage, call, graphDefs));
-      return serve(restDeps, registry, call);
+      if (call.def.deprecation === undefined) return serve(restDeps, registry, call);
+      // A deprecated kind warns on every answer about it, a refusal too.
+      return withWarnings(await serve(restDeps, registry, call).catch(errorResponse), [call.def.deprecation]);
     }
     await authorize(user, { verb: verbForPath(req.method), path });
     if (path === BACKUP_PATH) return serveBackup(user, req.method.toUpperCase(), deps.store);

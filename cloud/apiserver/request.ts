@@ -27,9 +27,9 @@ export interface WireWatchEvent {
 }
 
 export type ApiResponse =
-  | { type: 'json'; status: number; body: unknown }
+  | { type: 'json'; status: number; body: unknown; warnings?: readonly string[] }
   /** With `more`, the response stays open (chunked) and each string it emits follows `body`, until it completes. */
-  | { type: 'text'; status: number; body: string; more?: Observable<string> }
+  | { type: 'text'; status: number; body: string; more?: Observable<string>; warnings?: readonly string[] }
   /** Written as one compact JSON object per line until the observable completes. */
   | { type: 'watch'; status: 200; events: Observable<WireWatchEvent> };
 
@@ -50,6 +50,19 @@ export function jsonResponse(status: number, body: unknown): ApiResponse {
 
 export function textResponse(status: number, body: string): ApiResponse {
   return { type: 'text', status, body };
+}
+
+/**
+ * The response with kube's warnings: each goes out as a `Warning: 299 - "<text>"` header
+ * (apimachinery's NewWarningHeader), which kubectl prints as `Warning: <text>`.
+ */
+export function withWarnings(res: ApiResponse, warnings: readonly string[] | undefined): ApiResponse {
+  return res.type === 'watch' || !warnings?.length ? res : { ...res, warnings: [...(res.warnings ?? []), ...warnings] };
+}
+
+/** A warning as the HTTP Warning header carries it: code 299, agent "-", the text quoted. */
+export function warningHeader(text: string): string {
+  return `299 - ${JSON.stringify(text)}`;
 }
 
 /** Any failure as a Kubernetes Status response. */

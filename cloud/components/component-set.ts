@@ -1,3 +1,4 @@
+import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
@@ -23,6 +24,9 @@ interface Entry {
  */
 export class ComponentSet implements ComponentControl {
   private readonly entries = new Map<string, Entry>();
+  private readonly changed = new Subject<string>();
+  /** The name of each component that has just started, stopped or failed to start. */
+  readonly changes$: Observable<string> = this.changed.asObservable();
 
   constructor(
     private readonly clock: Clock,
@@ -115,6 +119,7 @@ export class ComponentSet implements ComponentControl {
       this.logger.error('component failed to start', { component: entry.def.name, error: entry.error });
     }
     entry.since = this.clock.now();
+    this.changed.next(entry.def.name);
   }
 
   private async halt(entry: Entry): Promise<void> {
@@ -124,6 +129,7 @@ export class ComponentSet implements ComponentControl {
     entry.since = this.clock.now();
     await handle.close().catch((err: unknown) => this.logger.warn('component stop failed', { component: entry.def.name, error: String(err) }));
     this.logger.info('component stopped', { component: entry.def.name });
+    this.changed.next(entry.def.name);
   }
 
   private stateOf(entry: Entry): ComponentState {

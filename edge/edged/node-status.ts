@@ -1,4 +1,5 @@
 import type { Node, NodeCondition } from '../../shared/types.js';
+import { KUBE_VERSION } from '../../shared/versions.js';
 import { DEFAULT_MAX_PODS } from '../runtime/pod-subnet.js';
 
 /** What the node says about itself; everything but the times is fixed for the process. */
@@ -17,7 +18,7 @@ export interface NodeFacts {
   maxPods?: number;
 }
 
-export const KUBELET_VERSION = 'v1.32.4-kedge';
+export const KUBELET_VERSION = KUBE_VERSION;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

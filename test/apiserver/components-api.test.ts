@@ -43,6 +43,17 @@ describe('components over the API', () => {
     expect(discovery.resources.find((r) => r.name === 'componentstatuses')).toMatchObject({ shortNames: ['cs'], namespaced: false });
   });
 
+  it("warns on every answer about componentstatuses, as kube's deprecated kinds do, and on nothing else", async () => {
+    const { send } = await setup();
+    const warning = 'v1 ComponentStatus is deprecated in v1.19+';
+    const warningsOf = (res: ApiResponse): readonly string[] | undefined => (res.type === 'watch' ? undefined : res.warnings);
+    expect(warningsOf(await send('GET', '/api/v1/componentstatuses'))).toEqual([warning]);
+    const missing = await send('GET', '/api/v1/componentstatuses/nope');
+    expect(missing.status).toBe(404);
+    expect(warningsOf(missing)).toEqual([warning]);
+    expect(warningsOf(await send('GET', '/api/v1/namespaces'))).toBeUndefined();
+  });
+
   it('stops and starts a component, and componentstatuses shows it Unhealthy meanwhile', async () => {
     const { send } = await setup();
     const stopped = await send('POST', '/kedge/v1/components/scheduler/stop');

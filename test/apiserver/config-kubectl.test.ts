@@ -54,7 +54,7 @@ describe.skipIf(!hasKubectl)('kubectl with ConfigMaps, Secrets and drain', () =>
     expect(r.stderr).toBe('');
     const [header, ...rows] = r.stdout.trim().split('\n');
     expect(columns(header)).toEqual(['NAME', 'HANDLER', 'AGE']);
-    expect(rows.map((row) => columns(row).slice(0, 2))).toEqual([['process', 'process'], ['sim', 'sim']]);
+    expect(rows.map((row) => columns(row).slice(0, 2))).toEqual([['kedge-agent', 'kedge-agent'], ['process', 'process'], ['sim', 'sim']]);
   });
 
   it('drains a node through the eviction subresource', async () => {

@@ -55,17 +55,17 @@ describe('Leases (coordination.k8s.io/v1)', () => {
 });
 
 describe('RuntimeClasses (node.k8s.io/v1)', () => {
-  it('sim and process exist from the start; ensureRuntimeClasses is idempotent', async () => {
+  it('sim, process and kedge-agent exist from the start; ensureRuntimeClasses is idempotent', async () => {
     const f = await apiFixture();
     await ensureRuntimeClasses(f.api.loopback(ADMIN_TOKEN));
     const list = await f.json<{ kind: string; items: RuntimeClass[] }>('GET', runtimeClasses);
     expect(list.body.kind).toBe('RuntimeClassList');
-    expect(list.body.items.map((rc) => [rc.metadata.name, rc.handler])).toEqual([['process', 'process'], ['sim', 'sim']]);
-    expect([...DEFAULT_RUNTIME_CLASSES]).toEqual(['sim', 'process']);
+    expect(list.body.items.map((rc) => [rc.metadata.name, rc.handler])).toEqual([['kedge-agent', 'kedge-agent'], ['process', 'process'], ['sim', 'sim']]);
+    expect([...DEFAULT_RUNTIME_CLASSES]).toEqual(['sim', 'process', 'kedge-agent']);
     await f.clock.advance(120_000);
     const table = await f.json<Table>('GET', runtimeClasses, { accept: tableAccept });
     expect(table.body.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Handler', 'Age']);
-    expect(table.body.rows.map((r) => r.cells)).toEqual([['process', 'process', '2m'], ['sim', 'sim', '2m']]);
+    expect(table.body.rows.map((r) => r.cells)).toEqual([['kedge-agent', 'kedge-agent', '2m'], ['process', 'process', '2m'], ['sim', 'sim', '2m']]);
   });
 
   it('are cluster-scoped, need a DNS-label handler and keep it', async () => {

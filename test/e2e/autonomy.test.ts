@@ -27,7 +27,9 @@ describe('edge autonomy across a pulled cable and a kill -9, with real processes
   let dir: string;
   let demo: Demo;
   let api: ApiClient;
-  const edgePods = async (): Promise<Pod[]> => ((await (await fetch(`${demo.nodes[0]!.localApiUrl}/pods`)).json()) as { items: Pod[] }).items;
+  /** The test's pods the edge runs (in default: the kube-system agents run there too). */
+  const edgePods = async (): Promise<Pod[]> =>
+    ((await (await fetch(`${demo.nodes[0]!.localApiUrl}/pods`)).json()) as { items: Pod[] }).items.filter((p) => p.metadata.namespace === 'default');
   const connected = async (): Promise<boolean> => ((await (await fetch(`${demo.nodes[0]!.localApiUrl}/connection`)).json()) as { connected: boolean }).connected;
 
   beforeAll(async () => {

@@ -74,7 +74,7 @@ describe('the cloud is killed with kill -9 while 3 edges are connected', () => {
       edge.synced$.subscribe(() => synced.set(node, synced.get(node)! + 1));
     }
     const isReady = (n: Node): boolean => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-    await until(async () => (await call<ObjectList<Node>>('GET', '/api/v1/nodes')).body.items.filter(isReady).length === 3, '3 nodes Ready');
+    await until(async () => (await call<ObjectList<Node>>('GET', '/api/v1/nodes')).body.items.filter((n) => isReady(n) && n.metadata.name!.startsWith('edge-')).length === 3, '3 edges Ready');
 
     const acknowledged: string[] = [];
     for (let i = 1; i <= 6; i++) if ((await createPod(`web-${i}`)).status === 201) acknowledged.push(`web-${i}`);
@@ -119,7 +119,8 @@ describe('the cloud is killed with kill -9 while 3 edges are connected', () => {
     // The ledger in the store matches what each edge holds.
     await until(async () => {
       const syncs = (await call<ObjectList<NodeSync>>('GET', '/apis/sync.kedge.io/v1/nodesyncs')).body.items;
-      const pods = await listPods();
+      // Every namespace: an edge holds its kube-system agents' pods too.
+      const pods = (await call<ObjectList<Pod>>('GET', '/api/v1/pods')).body.items;
       return syncs.length === 3 && syncs.every((s) => {
         const want = pods.filter((p) => p.spec.nodeName === s.metadata.name).map((p) => p.metadata.uid).sort();
         const held = Object.entries(s.status?.objects ?? {}).filter(([, o]) => o.kind === 'Pod'); // beside its Node and Services [SYNC-19]

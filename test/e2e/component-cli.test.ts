@@ -50,6 +50,7 @@ describe('kedge component against a running cloud', () => {
     const kubectl = kubectlIn(dir, join(dir, 'kubeconfig'));
     const out = await kubectl('get', 'componentstatuses');
     expect(out.code).toBe(0);
+    expect(out.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
     expect(out.stdout).toMatch(/^NAME +STATUS +MESSAGE +ERROR/);
     expect(out.stdout).toMatch(/\ncontroller-manager +Healthy +ok/);
     for (const part of ['apiserver', 'store', 'broker', 'hub']) expect(out.stdout).toMatch(new RegExp(`\\n${part} +Healthy +ok`));

@@ -23,7 +23,8 @@ describe('kedge fleet as a process', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-fleet-cli-'));
     const cloud = startRole({
       name: 'cloud',
-      args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', '--store', 'memory', '--time-scale', '10'],
+      // Hollow edges run no agents (as the scale bench's cloud).
+      args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', '--store', 'memory', '--time-scale', '10', '--no-agent-daemonsets'],
       readyPattern: /^kedge cloud ready /,
       clock: realClock,
     });

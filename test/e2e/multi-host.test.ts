@@ -104,7 +104,8 @@ describe.skipIf(skipReason !== undefined)('cloud and edges in separate network n
     if (run.code !== 0) throw new Error(`${e.node} local API ${path}: ${run.stderr}`);
     return JSON.parse(run.stdout) as T;
   };
-  const edgePods = async (e: typeof edge1): Promise<Pod[]> => (await local<{ items: Pod[] }>(e, '/pods')).items;
+  /** The test's pods an edge runs (in default: the kube-system agents run there too). */
+  const edgePods = async (e: typeof edge1): Promise<Pod[]> => (await local<{ items: Pod[] }>(e, '/pods')).items.filter((p) => p.metadata.namespace === 'default');
   const connected = async (e: typeof edge1): Promise<boolean> => (await local<{ connected: boolean }>(e, '/connection')).connected;
   const onNode = (pods: Pod[], node: string): Pod[] => pods.filter((p) => p.spec?.nodeName === node);
 

@@ -47,13 +47,14 @@ describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** The test's pods an edge runs (in default: the kube-system agents run there too). */
   const edgePods = async (node: string): Promise<Pod[]> =>
-    ((await (await fetch(`${localApis.get(node)}/pods`)).json()) as { items: Pod[] }).items;
+    ((await (await fetch(`${localApis.get(node)}/pods`)).json()) as { items: Pod[] }).items.filter((p) => p.metadata.namespace === 'default');
 
   it('lists both edges Ready', async () => {
     const out = await waitFor(async () => {
       const r = await kubectl('get', 'nodes', '-o', 'wide', '--no-headers');
-      return r.stdout.split('\n').filter((l) => / Ready /.test(l)).length === 2 && r.stdout;
+      return r.stdout.split('\n').filter((l) => / Ready +edge /.test(l)).length === 2 && r.stdout;
     }, 'two Ready nodes', 15_000, 200);
     expect(out).toMatch(/edge-1\s+Ready\s+edge\s+\S+\s+v1\.32\.4-kedge\s+127\.0\.0\.1/);
   });

@@ -115,6 +115,7 @@ describe('a scenario that does not pass', () => {
         'steps:',
         '  - apply: { apiVersion: v1, kind: Pod, metadata: { name: one }, spec: { containers: [{ name: c, image: kedge.io/hello:1.0 }] } }',
         '  - expect: pods',
+        '    namespace: default',
         '    phase: Running',
         '    count: 1',
         '    within: 1m',

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { catchError, map, of, startWith, type Observable, type Subscription } from 'rxjs';
 import { toKubeStatus, type KubeStatus } from '../../../shared/errors.js';
 import { streamEnded, streamStarted, type ListenerTimeouts } from '../../../shared/http-timeouts.js';
-import { errorResponse, type ApiHandler, type ApiRequest, type ApiResponse, type RequestGate, type WireWatchEvent } from '../request.js';
+import { errorResponse, warningHeader, type ApiHandler, type ApiRequest, type ApiResponse, type RequestGate, type WireWatchEvent } from '../request.js';
 import { tooLarge } from './request-body.js';
 import { pump, type Piece, type StreamLimits } from './response-stream.js';
 
@@ -90,6 +90,7 @@ function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): 
     'Content-Length': Buffer.byteLength(payload),
     'Cache-Control': 'no-cache, private',
     ...(retryAfter !== undefined && { 'Retry-After': String(retryAfter) }),
+    ...(out.warnings?.length && { Warning: out.warnings.map(warningHeader) }),
   });
   res.end(seen.method === 'HEAD' ? undefined : payload);
 }

@@ -2,22 +2,25 @@ import type { RuntimeClass } from '../../../shared/config-types.js';
 import { isKedgeError } from '../../../shared/errors.js';
 import type { Service } from '../../../shared/service-types.js';
 import { ANN_DEFAULT_CLASS, LOCAL_PATH_PROVISIONER, STORAGE_GROUP, type StorageClass } from '../../../shared/storage-types.js';
-import type { Namespace } from '../../../shared/types.js';
-import type { ApiClient } from '../../client/client.js';
+import type { KubeObject, Namespace } from '../../../shared/types.js';
+import type { ApiClient, ResourceRef } from '../../client/client.js';
 import { firstServiceIP } from './service-ranges.js';
+
+/** Creates `obj` unless an object of its name exists (left as it is). */
+export async function createIfAbsent<T extends KubeObject>(client: ApiClient, ref: ResourceRef, obj: T): Promise<void> {
+  try {
+    await client.create<T>(ref, obj);
+  } catch (err) {
+    if (!isKedgeError(err, 'AlreadyExists')) throw err;
+  }
+}
 
 /** The namespaces every cluster has from the start. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-node-lease', 'kube-public'] as const;
 
 /** Creates the system namespaces that do not exist yet (idempotent; run at every cloud start). */
 export async function ensureSystemNamespaces(client: ApiClient): Promise<void> {
-  for (const name of SYSTEM_NAMESPACES) {
-    try {
-      await client.create<Namespace>({ resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    } catch (err) {
-      if (!isKedgeError(err, 'AlreadyExists')) throw err;
-    }
-  }
+  for (const name of SYSTEM_NAMESPACES) await createIfAbsent<Namespace>(client, { resource: 'namespaces' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }
 
 /**
@@ -37,29 +40,21 @@ export async function ensureKubernetesService(client: ApiClient): Promise<void> 
       sessionAffinity: 'None',
     },
   };
-  try {
-    await client.create<Service>({ resource: 'services', namespace: 'default' }, service);
-  } catch (err) {
-    if (!isKedgeError(err, 'AlreadyExists')) throw err;
-  }
+  await createIfAbsent(client, { resource: 'services', namespace: 'default' }, service);
 }
 
-/** The RuntimeClasses every kedge cluster has: one per edge runtime, named as its handler. */
-export const DEFAULT_RUNTIME_CLASSES = ['sim', 'process'] as const;
+/** The RuntimeClasses every kedge cluster has: one per edge runtime, named as its handler (`kedge-agent`: an edge's built-in agents). */
+export const DEFAULT_RUNTIME_CLASSES = ['sim', 'process', 'kedge-agent'] as const;
 
 /**
- * Creates the `sim` and `process` RuntimeClasses that do not exist yet, so pods may name
- * either runtime (admission refuses a pod naming a class that does not exist). Idempotent;
+ * Creates the `sim`, `process` and `kedge-agent` RuntimeClasses that do not exist yet, so pods
+ * may name any of them (admission refuses a pod naming a class that does not exist). Idempotent;
  * run at every cloud start: a class that exists is left as it is (a user may have changed it).
  */
 export async function ensureRuntimeClasses(client: ApiClient): Promise<void> {
   for (const name of DEFAULT_RUNTIME_CLASSES) {
     const rc: RuntimeClass = { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, handler: name };
-    try {
-      await client.create<RuntimeClass>({ resource: 'runtimeclasses', group: 'node.k8s.io' }, rc);
-    } catch (err) {
-      if (!isKedgeError(err, 'AlreadyExists')) throw err;
-    }
+    await createIfAbsent(client, { resource: 'runtimeclasses', group: 'node.k8s.io' }, rc);
   }
 }
 
@@ -80,9 +75,5 @@ export async function ensureDefaultStorageClass(client: ApiClient): Promise<void
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',
   };
-  try {
-    await client.create<StorageClass>({ resource: 'storageclasses', group: STORAGE_GROUP }, sc);
-  } catch (err) {
-    if (!isKedgeError(err, 'AlreadyExists')) throw err;
-  }
+  await createIfAbsent(client, { resource: 'storageclasses', group: STORAGE_GROUP }, sc);
 }

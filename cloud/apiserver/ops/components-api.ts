@@ -26,6 +26,7 @@ export function componentStatusResource(control: ComponentControl): ResourceDef 
   return {
     group: '', version: 'v1', resource: 'componentstatuses', singular: 'componentstatus', kind: 'ComponentStatus', namespaced: false,
     shortNames: ['cs'], categories: [], subresources: [],
+    deprecation: 'v1 ComponentStatus is deprecated in v1.19+',
     source: () => control.list().map(toComponentStatus),
     printer: {
       columns: [

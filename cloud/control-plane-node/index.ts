@@ -1,0 +1,6 @@
+export { ComponentLogs } from './component-logs.js';
+export { cloudLogRouter } from './log-routes.js';
+export { mirrorPodLogs, podLogsByNode, type PodLogs } from './mirror-pod-logs.js';
+export { startControlPlaneNode, type ControlPlaneNodeHandle } from './node-agent.js';
+export { nodeAddress } from './node-address.js';
+export { CONTROL_PLANE_ROLE_LABEL, DEFAULT_CONTROL_PLANE_NODE } from './node-object.js';

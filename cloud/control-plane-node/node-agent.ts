@@ -1,0 +1,153 @@
+import type { Observable, Subscription } from 'rxjs';
+import type { Clock } from '../../shared/clock.js';
+import { isKedgeError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/log.js';
+import type { Timing } from '../../shared/timing.js';
+import type { Lease } from '../../shared/config-types.js';
+import type { Node, Pod } from '../../shared/types.js';
+import { getOrUndefined, type ApiClient } from '../client/client.js';
+import type { ComponentState } from '../components/component.js';
+import type { Informers } from '../informer/shared-informers.js';
+import { mirrorPodStatus, type CloudProcessFacts } from './mirror-status.js';
+import { controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
+import { isMirrorPodOn, planMirrorPods, type MirrorAction } from './plan.js';
+import { mirrorPod, staticPods, type MirrorNode } from './static-pods.js';
+
+export interface ControlPlaneNodeDeps {
+  /** The cloud's own client (its system identity). */
+  api: ApiClient;
+  informers: Informers;
+  clock: Clock;
+  timing: Timing;
+  logger: Logger;
+  components: { list(): ComponentState[]; readonly changes$: Observable<string> };
+  facts: ControlPlaneFacts & CloudProcessFacts;
+  /** The broker runs in this process: a container of the hub's pod. */
+  embeddedBroker: boolean;
+}
+
+export interface ControlPlaneNodeHandle {
+  close(): Promise<void>;
+}
+
+const podsRef = { resource: 'pods', namespace: 'kube-system' };
+
+/**
+ * The cloud as its own node, as a kubeadm control-plane node's kubelet: registers the Node,
+ * renews its Ready heartbeat and its Lease every nodeStatusIntervalMs, and keeps one mirror
+ * pod per static pod (static-pods.ts) whose readiness follows its component. A pass runs on
+ * every tick, component change, and change of a pod on the node; passes never overlap.
+ */
+export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise<ControlPlaneNodeHandle> {
+  const { api, clock, facts, logger } = deps;
+  const manifests = staticPods(deps.embeddedBroker);
+  const mirrors = new Map<string, Pod>();
+  let node = await registerNode(api, facts, clock.now());
+
+  const beat = async (): Promise<void> => {
+    node = await writeNodeStatus(api, facts, clock.now());
+    await renewLease(api, node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now());
+  };
+  const syncMirrors = async (): Promise<void> => {
+    const mirrorNode: MirrorNode = { name: facts.name, uid: node.metadata.uid!, address: facts.address };
+    const states = new Map(deps.components.list().map((s) => [s.name, s]));
+    const desired = manifests.map((m) => ({ ...mirrorPod(m, mirrorNode, facts.startedAt), status: mirrorPodStatus(m, mirrorNode, states, facts) }));
+    for (const action of planMirrorPods(desired, [...mirrors.values()])) await applyMirrorAction(api, action);
+  };
+  const passes = serialPasses(logger, async (withBeat) => {
+    if (withBeat) await beat();
+    await syncMirrors();
+  });
+
+  const subscriptions: Subscription[] = [
+    deps.components.changes$.subscribe(() => passes.request(false)),
+    deps.informers.of<Pod>({ resource: 'pods' }).subscribe((event) => {
+      if (event.type === 'SYNCED') return passes.request(false);
+      if (!isMirrorPodOn(event.object, facts.name)) return;
+      if (event.type === 'DELETED') mirrors.delete(event.object.metadata.name!);
+      else mirrors.set(event.object.metadata.name!, event.object);
+      passes.request(false);
+    }),
+  ];
+  await beat();
+  const stopTicks = clock.setRepeating(deps.timing.nodeStatusIntervalMs, () => passes.request(true));
+  logger.info('registered the cloud as a control-plane node', { node: facts.name, address: facts.address });
+  return {
+    close: async () => {
+      stopTicks();
+      for (const s of subscriptions) s.unsubscribe();
+      await passes.idle();
+    },
+  };
+}
+
+/** Creates the Node (with kubeadm's role label and taint) or, when it exists, writes its status; returns it. */
+async function registerNode(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
+  const existing = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
+  if (existing) return writeNodeStatus(api, facts, now);
+  const wanted = controlPlaneNode(facts, now);
+  const created = await api.create<Node>({ resource: 'nodes' }, wanted);
+  return api.replace<Node>({ resource: 'nodes', name: facts.name, subresource: 'status' }, { ...created, status: wanted.status });
+}
+
+/** The node's status as of `now` (Ready, heartbeat now); registers the Node again if someone deleted it. */
+async function writeNodeStatus(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
+  const current = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
+  if (!current) return registerNode(api, facts, now);
+  return api.replace<Node>({ resource: 'nodes', name: facts.name, subresource: 'status' }, { ...current, status: controlPlaneNodeStatus(facts, now) });
+}
+
+async function renewLease(api: ApiClient, node: Node, durationSeconds: number, now: number): Promise<void> {
+  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name: node.metadata.name! };
+  const lease = nodeLease(node, durationSeconds, now);
+  const current = await getOrUndefined(() => api.get<Lease>(ref));
+  if (!current) await api.create<Lease>({ ...ref, name: undefined }, lease);
+  else await api.replace<Lease>(ref, { ...current, spec: { ...current.spec, ...lease.spec } });
+}
+
+async function applyMirrorAction(api: ApiClient, action: MirrorAction): Promise<void> {
+  try {
+    if (action.type === 'delete') return void (await api.delete({ ...podsRef, name: action.name }, { gracePeriodSeconds: 0, preconditions: { uid: action.uid } }));
+    const { status, ...pod } = action.pod;
+    const ref = { ...podsRef, name: pod.metadata.name! };
+    const base = action.type === 'create' ? await api.create<Pod>(podsRef, pod) : action.pod;
+    await api.replace<Pod>({ ...ref, subresource: 'status' }, { ...base, status });
+  } catch (err) {
+    // Someone else's change came first: the pass that change starts sees it.
+    if (!isKedgeError(err, 'Conflict') && !isKedgeError(err, 'NotFound') && !isKedgeError(err, 'AlreadyExists')) throw err;
+  }
+}
+
+/**
+ * Runs passes one at a time: a request while one runs makes one more pass after it (with a
+ * beat if any request asked for one). A failed pass is logged (once until one succeeds again);
+ * the next tick tries again.
+ */
+function serialPasses(logger: Logger, pass: (withBeat: boolean) => Promise<void>): { request(withBeat: boolean): void; idle(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let pending: { withBeat: boolean } | undefined;
+  let failing = false;
+  const run = async (withBeat: boolean): Promise<void> => {
+    try {
+      await pass(withBeat);
+      if (failing) logger.info('the control-plane node is written again');
+      failing = false;
+    } catch (err) {
+      if (!failing) logger.warn('cannot write the control-plane node or its mirror pods; trying again', { error: (err as Error).message });
+      failing = true;
+    }
+    const next = pending;
+    pending = undefined;
+    running = next ? run(next.withBeat) : undefined;
+  };
+  return {
+    request(withBeat) {
+      if (running) pending = { withBeat: withBeat || (pending?.withBeat ?? false) };
+      else running = run(withBeat);
+    },
+    idle: async () => {
+      pending = undefined;
+      while (running) await running;
+    },
+  };
+}
