@@ -100,7 +100,7 @@ describe('the control-plane node', () => {
     const url = (pod: string, query = ''): string => `${c.cloud.apiUrl.replace(/^https:/, 'http:')}/api/v1/namespaces/kube-system/pods/${pod}/log${query}`;
     const headers = { authorization: `Bearer ${c.cloud.credentials.admin}` };
     const scheduler = await (await fetch(url(`kube-scheduler-${NODE}`), { headers })).text();
-    expect(scheduler).toMatch(/INFO  \[components\] component started \{"component":"scheduler"\}\n/);
+    expect(scheduler).toMatch(/INFO {2}\[components\] component started \{"component":"scheduler"\}\n/);
     expect(scheduler).not.toMatch(/"component":"hub"|\[hub/);
     expect(await (await fetch(url(`kedge-hub-${NODE}`, '?container=kedge-hub'), { headers })).text()).toMatch(/\[hub\/hub\] cloud hub started/);
 
