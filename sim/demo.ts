@@ -76,6 +76,17 @@ export function demoNodeIp(index: number, platform: NodeJS.Platform = process.pl
   return platform === 'linux' && index >= 1 && index <= 254 ? `127.0.1.${index}` : '127.0.0.1';
 }
 
+/**
+ * The demo's pod network: a /16 of 127.64.0.0/10 picked by its data dir's path, so that two
+ * demos on one machine (two checkouts, or tests running side by side) hand out different pod
+ * addresses, and one demo started again keeps its own.
+ */
+export function demoClusterCidr(dataDir: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < dataDir.length; i++) hash = Math.imul(hash ^ dataDir.charCodeAt(i), 0x01000193) >>> 0;
+  return `127.${64 + (hash % 64)}.0.0/16`;
+}
+
 function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 1883) };
 }
@@ -98,7 +109,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
 
   const cloud = startRole({
     name: 'cloud',
-    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), ...roleFlags],
+    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), '--cluster-cidr', demoClusterCidr(dataDir), ...roleFlags],
     readyPattern: /^kedge cloud ready /,
     clock: o.clock,
     onLine: o.onLine,
