@@ -85,16 +85,24 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 async function registerNode(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
   const existing = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
   if (existing) return writeNodeStatus(api, facts, now);
-  const wanted = controlPlaneNode(facts, now);
-  const created = await api.create<Node>({ resource: 'nodes' }, wanted);
-  return api.replace<Node>({ resource: 'nodes', name: facts.name, subresource: 'status' }, { ...created, status: wanted.status });
+  await api.create<Node>({ resource: 'nodes' }, controlPlaneNode(facts, now));
+  return writeNodeStatus(api, facts, now);
 }
+
+/** Writes against a Node others change too (the node-IPAM controller sets its podCIDR): a few tries on Conflict. */
+const STATUS_TRIES = 5;
 
 /** The node's status as of `now` (Ready, heartbeat now); registers the Node again if someone deleted it. */
 async function writeNodeStatus(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
-  const current = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
-  if (!current) return registerNode(api, facts, now);
-  return api.replace<Node>({ resource: 'nodes', name: facts.name, subresource: 'status' }, { ...current, status: controlPlaneNodeStatus(facts, now) });
+  for (let attempt = 1; ; attempt++) {
+    const current = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
+    if (!current) return registerNode(api, facts, now);
+    try {
+      return await api.replace<Node>({ resource: 'nodes', name: facts.name, subresource: 'status' }, { ...current, status: controlPlaneNodeStatus(facts, now) });
+    } catch (err) {
+      if (!isKedgeError(err, 'Conflict') || attempt >= STATUS_TRIES) throw err;
+    }
+  }
 }
 
 async function renewLease(api: ApiClient, node: Node, durationSeconds: number, now: number): Promise<void> {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localApiTokenPath } from '../../edge/local-api-token.js';
 import { FakeClock } from '../../shared/clock.js';
-import type { RuntimeClass } from '../../shared/config-types.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { FakeComponent } from '../edge/fake-component.js';
@@ -27,7 +26,6 @@ describe('kedge-agent pods on an edge', () => {
     const c = cluster;
     const edge = c.edge('edge-1');
     edge.components.push(new FakeComponent('kube-proxy', c.clock));
-    await c.api.create<RuntimeClass>({ resource: 'runtimeclasses', group: 'node.k8s.io' }, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kedge-agent' }, handler: 'kedge-agent' });
     const ref = { resource: 'pods', namespace: 'default', name: 'kube-proxy-a' };
     await c.api.create(ref, agentPod('kube-proxy-a', 'kedge/kube-proxy'));
     const ready = (want: boolean) => async () => {
@@ -51,7 +49,6 @@ describe('kedge-agent pods on an edge', () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
     const c = cluster;
     c.edge('edge-1').components.push(new FakeComponent('kube-proxy', c.clock));
-    await c.api.create<RuntimeClass>({ resource: 'runtimeclasses', group: 'node.k8s.io' }, { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kedge-agent' }, handler: 'kedge-agent' });
     const ref = { resource: 'pods', namespace: 'default', name: 'etcd-a' };
     await c.api.create(ref, agentPod('etcd-a', 'kedge/etcd'));
     const waiting = await eventually(c.clock, async () => (await c.api.get<Pod>(ref)).status?.containerStatuses?.[0]?.state.waiting?.reason === 'ErrImagePull' && c.api.get<Pod>(ref), 'ErrImagePull');
