@@ -21,7 +21,12 @@ import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
 import { podsIn, refOf } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
+import type { LocalCache } from './metamanager/local-cache.js';
+import type { NetworkPlugin } from './network/cni/network-plugin.js';
+import { cachedPodCIDR } from './network/cni/node-pod-cidr.js';
+import { memoryNetworkPlugin, openHostLocalPlugin } from './network/cni/plugins.js';
 import type { Runtime } from './runtime/runtime.js';
+import { validAttachments } from './runtime/sandbox-network.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
@@ -56,7 +61,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   const durable = options.durableWrites ?? true;
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
   const { crashPoint } = options;
-  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger });
+  const network = await openNetwork(options, { cache, clock, durable, logger });
+  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, network });
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -89,7 +95,7 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.
   const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock });
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts });
+  const edged = new Edged({ cache, runtime, network, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued: () => statuses.flush(), keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -129,6 +135,8 @@ async function startHolding(options: EdgeOptions, logger: Logger): Promise<EdgeH
     bootId: identity.bootId,
     cache,
     runtime,
+    network,
+    components: [network],
     hub,
     edged,
     volumeHosts,
@@ -158,16 +166,32 @@ function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logge
   });
 }
 
-/** The node's runtimes by RuntimeClass handler: `sim` (the default) and `process`. */
+/** The network plugin (kedge-cni): host-local IPAM in the data dir, or in memory (hollow fleets); pod addresses from the node's podCIDR. */
+async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; clock: Clock; durable: boolean; logger: Logger }): Promise<NetworkPlugin> {
+  const { nodeName, dataDir } = options;
+  const plugin = { nodeName, clock: deps.clock, podCIDR: cachedPodCIDR(deps.cache, nodeName, options.podCIDR) };
+  if (options.networkPlugin === 'memory') return memoryNetworkPlugin(plugin);
+  return openHostLocalPlugin({ ...plugin, dataDir, durable: deps.durable, logger: deps.logger.child('cni') });
+}
+
+/**
+ * The node's runtimes by RuntimeClass handler: `sim` (the default) and `process`, their sandboxes
+ * addressed by the one network plugin; once both have put right what a crash left, the plugin
+ * releases the addresses no sandbox of theirs holds (GC).
+ */
 async function openRuntimes(
   options: EdgeOptions,
-  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger },
+  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger; network: NetworkPlugin },
 ): Promise<{ runtime: Runtime; processes: ProcessRuntime }> {
-  const { nodeName, dataDir } = options;
-  const { timing, clock, reboot, durable, logger } = deps;
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: deps.hostIP, logger: logger.child('process'), crashPoint: options.crashPoint });
-  return { runtime: new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim'), processes };
+  const { dataDir } = options;
+  const { timing, clock, reboot, durable, logger, network } = deps;
+  const addressing = { network, hostIp: deps.hostIP };
+  const sim = await SimRuntime.open({ ...addressing, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable });
+  const processes = await ProcessRuntime.open({ ...addressing, dataDir, clock, reboot, logger: logger.child('process'), crashPoint: options.crashPoint });
+  const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes]]), 'sim');
+  const released = await network.gc(validAttachments(await runtime.listSandboxes()));
+  if (released.length > 0) logger.child('cni').warn('released pod addresses no sandbox holds', { addresses: released });
+  return { runtime, processes };
 }
 
 /** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */

@@ -7,6 +7,7 @@ import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
 import { DEMO_COMMAND, demoFilePath, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
+import { fallbackPodCIDR } from './fallback-pod-cidr.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
@@ -132,8 +133,9 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const edges = demoEdges.processes;
     stops.push(() => demoEdges.stopAll());
     let localApiPort = o.localApiBasePort;
-    for (const [node, proxyUrl] of proxyUrls) {
+    for (const [index, [node, proxyUrl]] of [...proxyUrls].entries()) {
       const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
+      args.push('--pod-cidr', fallbackPodCIDR(index)); // while the cloud assigns no podCIDR
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });

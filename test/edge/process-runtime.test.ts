@@ -9,6 +9,7 @@ import type { ProcessState } from '../../edge/runtime/process-state.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
 import { eventually } from '../support/eventually.js';
 import { nodeScript } from './process-workloads.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('ProcessRuntime', () => {
   let dir: string;
@@ -17,7 +18,7 @@ describe('ProcessRuntime', () => {
   let strays: ChildProcess[];
   const open = async (options: { reboot?: boolean; maxLogBytes?: number } = {}) => {
     for (const old of opened) old.close();
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock, ...options });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, ...options });
     opened.push(runtime);
     return runtime;
   };

@@ -8,6 +8,7 @@ import type { Runtime } from '../../edge/runtime/runtime.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('RuntimeByHandler', () => {
   const dirs: string[] = [];
@@ -17,7 +18,7 @@ describe('RuntimeByHandler', () => {
   const sim = async (clock: FakeClock): Promise<SimRuntime> => {
     const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
     dirs.push(dir);
-    return SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+    return SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0 });
   };
 
   it('runs a sandbox on the runtime its handler names, and its containers there too', async () => {
@@ -51,7 +52,7 @@ describe('RuntimeByHandler', () => {
     const clock = new FakeClock();
     const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
     dirs.push(dir);
-    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock })]]), 'sim');
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock })]]), 'sim');
     const start = async (handler: string) => {
       const sandbox = await runtime.runSandbox({ podUid: handler, name: handler, namespace: 'default', runtimeHandler: handler });
       const id = await runtime.createContainer(sandbox.id, { name: 'c', attempt: 0 });
