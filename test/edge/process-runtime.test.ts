@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,22 @@ describe('ProcessRuntime', () => {
     await open({ reboot: true }); // kills every container process still recorded
     for (const child of strays) child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives a sandbox its own address from the network plugin, which a process can bind; DEL on removal; hostNetwork gets the node address', async () => {
+    const network = testNetwork();
+    const runtime = await ProcessRuntime.open({ network, hostIp: '127.0.0.1', dataDir: dir, clock });
+    opened.push(runtime);
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default' });
+    expect(sandbox.ip).toBe('127.64.1.2');
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, sandbox.ip, () => resolve()));
+    server.close();
+    const host = await runtime.runSandbox({ podUid: 'u2', name: 'h', namespace: 'default', hostNetwork: true });
+    expect(host).toMatchObject({ ip: '127.0.0.1', hostNetwork: true });
+    await runtime.removeSandbox(sandbox.id);
+    await expect(network.check({ containerId: sandbox.id })).rejects.toMatchObject({ code: 'NotFound' });
+    await runtime.removeSandbox(host.id);
   });
 
   async function start(runtime: ProcessRuntime, container: { command?: string[]; env?: Record<string, string>; workingDir?: string }) {
