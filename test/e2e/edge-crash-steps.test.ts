@@ -56,7 +56,7 @@ describe('kedge edge killed at each step of a process pod start', () => {
     api = createRemoteClient(readyField(ready, 'api'), (await readCredentials(cloud.dir))!.admin, ca);
     const token = await readEdgeToken(cloud.dir);
     edgeArgs = (node) => ['edge', '--node', node, '--broker', readyField(ready, 'mqtt'), '--token', token,
-      '--data-dir', join(cloud.dir, node), '--local-api-port', '0', '--time-scale', TIME_SCALE];
+      '--data-dir', join(cloud.dir, node), '--local-api-port', '0', '--time-scale', TIME_SCALE, '--pod-cidr', '127.32.0.0/24'];
   });
   afterAll(async () => {
     await Promise.all(edges.map((e) => e.stop()));
