@@ -51,23 +51,27 @@ describe('pod addresses from the node podCIDR', () => {
     await c.api.create(podRef('a'), simPod('a', 'edge-1'));
     await c.api.create(podRef('b'), simPod('b', 'edge-2'));
     const [a, b] = [await running(c, 'a'), await running(c, 'b')];
-    // Before the cloud assigned a podCIDR: each edge's --pod-cidr (sim/fallback-pod-cidr.ts), first pod .2.
-    expect([a.status!.podIP, b.status!.podIP]).toEqual(['127.32.0.2', '127.32.1.2']);
+    // The first pod of each node: .2 of its range (each edge's --pod-cidr while the cloud assigns none), one range per node.
+    const rangeOf = (ip = '') => ip.replace(/\.\d+$/, '');
+    expect([a.status!.podIP, b.status!.podIP]).toEqual([`${rangeOf(a.status!.podIP)}.2`, `${rangeOf(b.status!.podIP)}.2`]);
+    expect(rangeOf(a.status!.podIP)).not.toBe(rangeOf(b.status!.podIP));
 
     const cidr = await nodePodCIDR(c, 'edge-1', '127.64.9.0/24');
     const base = cidr.replace(/\.0\/24$/, '');
     await c.api.create(podRef('c'), simPod('c', 'edge-1'));
-    expect((await running(c, 'c')).status!.podIP).toBe(`${base}.2`);
-    expect((await c.api.get<Pod>(podRef('a'))).status!.podIP).toBe('127.32.0.2'); // kept until it goes
+    const podC = await running(c, 'c');
+    expect(rangeOf(podC.status!.podIP)).toBe(base);
+    expect((await c.api.get<Pod>(podRef('a'))).status!.podIP).toBe(a.status!.podIP); // kept until it goes
 
     const port = await freePort();
     await c.api.create(podRef('web'), serverPod('web', 'edge-1', port));
     const web = await running(c, 'web'); // Ready: the kubelet's probe reached it on its pod IP
-    expect(web.status!.podIP).toBe(`${base}.3`);
+    expect(rangeOf(web.status!.podIP)).toBe(base);
+    expect(web.status!.podIP).not.toBe(podC.status!.podIP);
     expect(await (await fetch(`http://${web.status!.podIP}:${port}/`)).text()).toBe('ok');
 
     const sandbox = (await c.edge('edge-1').runtime.listSandboxes()).find((s) => s.podUid === web.metadata.uid)!;
-    expect(await c.edge('edge-1').network.check({ containerId: sandbox.id })).toEqual({ ip: `${base}.3`, cidr });
+    expect(await c.edge('edge-1').network.check({ containerId: sandbox.id })).toEqual({ ip: web.status!.podIP, cidr });
     await c.api.delete(podRef('web'));
     const released = () => c.edge('edge-1').network.check({ containerId: sandbox.id }).then(() => false, (err: Error) => err.message);
     expect(await eventually(c.clock, released, 'its address released (DEL)', { wallTimeoutMs: 15_000 })).toMatch(/no IP address is recorded/);
