@@ -10,6 +10,7 @@ import type { Edged } from './edged/edged.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 import type { EdgeComponent } from './network/edge-component.js';
+import type { NetworkPlugin } from './network/cni/network-plugin.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { VolumeHosts } from './volumes/volume-hosts.js';
 
@@ -31,11 +32,15 @@ export interface EdgeOptions {
   reboot?: boolean;
   /** Jitter source for reconnect backoff (tests make it deterministic). */
   random?: () => number;
-  /** The node's capacity in pods, as the kubelet's --max-pods (default 110); sizes the sim pod subnet. */
+  /** The node's capacity in pods, as the kubelet's --max-pods (default 110). Pod IPs come from the podCIDR (a /24 holds 253). */
   maxPods?: number;
+  /** 'host-local' (default): pod addresses reserved in files in the data dir; 'memory': in memory (hollow fleets: cheap). */
+  networkPlugin?: 'host-local' | 'memory';
+  /** The kubelet's --pod-cidr: pod addresses from it while the node's own spec.podCIDR is not known (a cloud that assigns none). */
+  podCIDR?: string;
   /** Where hostPath volumes (and claims' volumes) resolve: default `<dataDir>/host`; `/` for the real host paths. */
   hostRoot?: string;
-  /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of process pods (default 127.0.0.1). */
+  /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of hostNetwork pods (default 127.0.0.1). */
   nodeIp?: string;
   /** At most this many pod statuses per timing.statusResendMs window (default 100). */
   statusFlushBatch?: number;
@@ -60,10 +65,12 @@ export interface EdgeHandle {
   bootId: string;
   cache: LocalCache;
   runtime: Runtime;
+  /** The network plugin (kedge-cni) its runtimes address sandboxes with. */
+  network: NetworkPlugin;
+  /** What a user may stop and start on this edge. */
+  components: EdgeComponent[];
   hub: EdgeHub;
   edged: Edged;
-  /** The parts a user may stop and start (`kedge component stop kube-proxy --node …`; the local API's /components). */
-  components: EdgeComponent[];
   /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
   volumeHosts: VolumeHosts;
   connectivity$: Observable<Connectivity>;

@@ -28,6 +28,11 @@ import { AgentRuntime, BUILT_IN_COMPONENTS } from './runtime/agent-runtime.js';
 import { ComponentLogs } from './component-logs.js';
 import type { EdgeComponent } from './network/edge-component.js';
 import { loadLocalApiToken } from './local-api-token.js';
+import type { LocalCache } from './metamanager/local-cache.js';
+import type { NetworkPlugin } from './network/cni/network-plugin.js';
+import { cachedPodCIDR } from './network/cni/node-pod-cidr.js';
+import { memoryNetworkPlugin, openHostLocalPlugin } from './network/cni/plugins.js';
+import { validAttachments } from './runtime/sandbox-network.js';
 import { ProcessRuntime } from './runtime/process-runtime.js';
 import { RuntimeByHandler } from './runtime/runtime-by-handler.js';
 import { SimRuntime } from './runtime/sim-runtime.js';
@@ -64,9 +69,10 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
   const { crashPoint } = options;
   // The parts a user may stop and start (kube-proxy, kedge-cni): the local API and the kedge-agent runtime follow them.
-  const components: EdgeComponent[] = [];
+  const network = await openNetwork(options, { cache, clock, durable, logger });
+  const components: EdgeComponent[] = [network];
   const agents = new AgentRuntime({ components: () => components, clock, hostIp: hostIP, logs: (name) => componentLogs.lines(name) });
-  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, agents });
+  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, agents, network });
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -107,7 +113,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     statuses.flush();
     podStatuses.next();
   };
-  const edged = new Edged({ cache, runtime, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued, keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts, serviceEnv });
+  const edged = new Edged({ cache, runtime, network, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued, keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts, serviceEnv });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -153,6 +159,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     bootId: identity.bootId,
     cache,
     runtime,
+    network,
     hub,
     edged,
     components,
@@ -183,17 +190,32 @@ function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logge
   });
 }
 
-/** The node's runtimes by RuntimeClass handler: `sim` (the default), `process` and `kedge-agent`. */
+/** The network plugin (kedge-cni): host-local IPAM in the data dir, or in memory (hollow fleets); pod addresses from the node's podCIDR. */
+async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; clock: Clock; durable: boolean; logger: Logger }): Promise<NetworkPlugin> {
+  const { nodeName, dataDir } = options;
+  const plugin = { nodeName, clock: deps.clock, podCIDR: cachedPodCIDR(deps.cache, nodeName, options.podCIDR) };
+  if (options.networkPlugin === 'memory') return memoryNetworkPlugin(plugin);
+  return openHostLocalPlugin({ ...plugin, dataDir, durable: deps.durable, logger: deps.logger.child('cni') });
+}
+
+/**
+ * The node's runtimes by RuntimeClass handler: `sim` (the default), `process` and `kedge-agent`,
+ * their sandboxes addressed by the one network plugin; once they have put right what a crash
+ * left, the plugin releases the addresses no sandbox of theirs holds (GC).
+ */
 async function openRuntimes(
   options: EdgeOptions,
-  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger; agents: AgentRuntime },
+  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger; agents: AgentRuntime; network: NetworkPlugin },
 ): Promise<{ runtime: Runtime; processes: ProcessRuntime }> {
-  const { nodeName, dataDir } = options;
-  const { timing, clock, reboot, durable, logger } = deps;
-  const sim = await SimRuntime.open({ nodeName, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable, ...(options.maxPods ? { maxPods: options.maxPods } : {}) });
-  const processes = await ProcessRuntime.open({ dataDir, clock, reboot, hostIp: deps.hostIP, logger: logger.child('process'), crashPoint: options.crashPoint });
-  const handlers = new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]);
-  return { runtime: new RuntimeByHandler(handlers, 'sim'), processes };
+  const { dataDir } = options;
+  const { timing, clock, reboot, durable, logger, network } = deps;
+  const addressing = { network, hostIp: deps.hostIP };
+  const sim = await SimRuntime.open({ ...addressing, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable });
+  const processes = await ProcessRuntime.open({ ...addressing, dataDir, clock, reboot, logger: logger.child('process'), crashPoint: options.crashPoint });
+  const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]), 'sim');
+  const released = await network.gc(validAttachments(await runtime.listSandboxes()));
+  if (released.length > 0) logger.child('cni').warn('released pod addresses no sandbox holds', { addresses: released });
+  return { runtime, processes };
 }
 
 /** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */

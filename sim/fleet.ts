@@ -8,6 +8,7 @@ import { defaultTiming, type Timing } from '../shared/timing.js';
 import type { TransportFactory } from '../shared/transport.js';
 import type { Pod } from '../shared/types.js';
 import { linkTotals, type LinkTotals } from './control-api.js';
+import { fallbackPodCIDR } from './fallback-pod-cidr.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 
 /** `<data-dir>/fleet.json`: the control API's URL and bearer token (0600), while `kedge fleet` runs. */
@@ -85,7 +86,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   // The fleet holds its data dir; each hollow edge holds its own below.
   const lock = await lockDataDir(options.dataDir, { command: 'kedge fleet', logger });
 
-  const startOne = async (node: string): Promise<void> => {
+  const startOne = async (node: string, index: number): Promise<void> => {
     let brokerUrl = options.brokerUrl;
     if (options.links) {
       const link = await startLinkProxy({ name: node, target, clock, logger: logger.child('links') });
@@ -102,6 +103,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       // make the process, not the cloud, what the scale figures measure.
       durableWrites: false,
       serviceProxy: false, // no listeners: a thousand edges share one machine
+      // Pod addresses in memory, from the node's podCIDR; this one while the cloud has assigned none.
+      networkPlugin: 'memory',
+      podCIDR: fallbackPodCIDR(index),
       clock,
       timing,
       logger: logger.child(node),
@@ -123,7 +127,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const batch = Math.max(1, options.concurrency ?? DEFAULT_FLEET_CONCURRENCY);
   try {
     for (let i = 0; i < names.length; i += batch) {
-      const results = await Promise.allSettled(names.slice(i, i + batch).map(startOne));
+      const results = await Promise.allSettled(names.slice(i, i + batch).map((node, j) => startOne(node, i + j)));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     }

@@ -9,6 +9,7 @@ import { defaultTiming, type Timing } from '../shared/timing.js';
 import type { Transport, TransportIdentity } from '../shared/transport.js';
 import type { Pod } from '../shared/types.js';
 import { memoryWiring, mqttWiring, type ClusterWiring } from './cluster-wiring.js';
+import { fallbackPodCIDR } from './fallback-pod-cidr.js';
 import type { LinkProxy } from './link-proxy.js';
 
 export interface ClusterOptions<C extends Clock> {
@@ -42,6 +43,8 @@ export interface ClusterOptions<C extends Clock> {
  */
 export class Cluster<C extends Clock = Clock> {
   readonly edges = new Map<string, EdgeHandle>();
+  /** Each node's --pod-cidr, kept across its restarts. */
+  private readonly podCIDRs = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -75,6 +78,7 @@ export class Cluster<C extends Clock = Clock> {
   }
 
   async startEdge(node: string, extra: { reboot?: boolean; nodeIp?: string } = {}): Promise<EdgeHandle> {
+    if (!this.podCIDRs.has(node)) this.podCIDRs.set(node, fallbackPodCIDR(this.podCIDRs.size));
     const edge = await startEdge({
       nodeName: node,
       ...(await this.wiring.edge(node, this.cloud)),
@@ -86,6 +90,9 @@ export class Cluster<C extends Clock = Clock> {
       logger: this.logger,
       random: () => 0.5,
       serviceProxy: this.serviceProxy,
+      // Pod addresses in memory (cheap), from the node's podCIDR; this one while the cloud has assigned none.
+      networkPlugin: 'memory',
+      podCIDR: this.podCIDRs.get(node)!,
       ...extra,
     });
     this.edges.set(node, edge);

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { defaultTiming, scaledMs, scaleTiming } from '../../shared/timing.js';
-import { MAX_PODS_LIMIT } from '../../edge/runtime/pod-subnet.js';
+import { MAX_PODS_LIMIT } from '../../edge/edged/node-status.js';
+import { podRange } from '../../edge/network/cni/ipv4-range.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -23,9 +24,10 @@ export function edgeCommand(): Command {
     .option('--local-api-port <port>', 'port of the local API on 127.0.0.1', port, DEFAULT_LOCAL_API_PORT)
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--keepalive <seconds>', "MQTT keepalive: a silent broker (a pulled cable) is given up on after 1.5 times this", numberIn(1, 600), defaultTiming.keepaliveMs / 1000)
-    .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (sizes its sim pod subnet)", numberIn(1, MAX_PODS_LIMIT), 110)
+    .option('--max-pods <n>', "the node's capacity in pods, as the kubelet's flag (pod IPs come from the node's podCIDR: a /24 holds 253)", numberIn(1, MAX_PODS_LIMIT), 110)
     .option('--host-root <dir>', "where hostPath volumes resolve: a pod's hostPath /data is <dir>/data (default <data-dir>/host; / for the real host paths)")
-    .option('--node-ip <addr>', "the node's address: its InternalIP, where its NodePorts listen (default 127.0.0.1; on another machine, that machine's address). Pod IPs come from the node's podCIDR: loopback addresses of this machine unless the cloud's --cluster-cidr says otherwise", ipAddress)
+    .option('--node-ip <addr>', "the node's address: its InternalIP, where its NodePorts listen, and the pod IP of hostNetwork pods (default 127.0.0.1; on another machine, that machine's address). Pod IPs come from the node's podCIDR: loopback addresses of this machine unless the cloud's --cluster-cidr says otherwise", ipAddress)
+    .option('--pod-cidr <cidr>', "as the kubelet's flag: pod IPs from this IPv4 CIDR while the cloud has assigned the node no podCIDR", podCIDR)
     .option(
       '--shutdown-grace-period <seconds>',
       "started by a parent (kedge demo): the parent's end stops the process pods, as a node shutdown (SIGTERM, then SIGKILL after at most this long); 0 leaves them running",
@@ -64,6 +66,7 @@ export function edgeCommand(): Command {
         reboot: Boolean(o.reboot),
         maxPods: o.maxPods,
         ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
+        ...(o.podCidr ? { podCIDR: o.podCidr } : {}),
         ...(o.hostRoot ? { hostRoot: resolve(o.hostRoot) } : {}),
         crashPoint,
       });
@@ -73,4 +76,9 @@ export function edgeCommand(): Command {
       return { stop: (reason) => (reason === 'parent' && shutdownGraceMs > 0 ? edge.shutdown(shutdownGraceMs) : edge.stop()) };
     }, logSettings(o), [{ port: o.localApiPort, host: '127.0.0.1', option: '--local-api-port', what: 'the local API' }]);
   });
+}
+
+function podCIDR(value: string): string {
+  if (!podRange(value)) throw new InvalidArgumentError(`"${value}" is not an IPv4 CIDR with room for pods (e.g. 127.64.1.0/24).`);
+  return value;
 }

@@ -89,8 +89,10 @@ async function applyInOrder(runtime: Runtime, actions: PodAction[], state: Apply
           break;
         case 'runSandbox': {
           const { uid = '', name = '', namespace = 'default', annotations } = action.pod.metadata;
-          const handler = action.pod.spec.runtimeClassName;
-          const sandbox = await runtime.runSandbox({ podUid: uid, name, namespace, ...(annotations ? { annotations } : {}), ...(handler ? { runtimeHandler: handler } : {}) });
+          const { runtimeClassName: handler, hostNetwork } = action.pod.spec;
+          const sandbox = await runtime.runSandbox({
+            podUid: uid, name, namespace, ...(annotations ? { annotations } : {}), ...(handler ? { runtimeHandler: handler } : {}), ...(hostNetwork === true ? { hostNetwork: true } : {}),
+          });
           sandboxOf.set(uid, sandbox);
           crashPoint('sandbox-created');
           logger.info('started pod sandbox', { pod: `${namespace}/${name}`, ip: sandbox.ip });

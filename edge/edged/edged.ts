@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Observable, Subscription } from 'rxjs';
+import { merge, type Observable, type Subscription } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
@@ -8,19 +8,22 @@ import { Coalescer } from '../coalescer.js';
 import { noCrash, type CrashPoint } from '../crash-point.js';
 import { podsIn, refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
+import { networkNotReadyText, type NetworkPlugin } from '../network/cni/network-plugin.js';
 import type { Runtime, Sandbox } from '../runtime/runtime.js';
 import { cachedPodObjects, type PodObjects } from '../volumes/pod-objects.js';
 import { memoryVolumeHosts, type VolumeHosts } from '../volumes/volume-hosts.js';
 import { VolumeManager, type PodVolumes } from '../volumes/volume-manager.js';
 import { applyPodActions } from './apply-actions.js';
 import type { EnvSources } from './env-sources.js';
-import { ContainerWaits, withoutUnmounted } from './container-waits.js';
+import { ContainerWaits, withoutNewPodNetworks, withoutUnmounted } from './container-waits.js';
 import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
 
 export interface EdgedDeps {
   cache: LocalCache;
   runtime: Runtime;
+  /** The network plugin the runtime addresses sandboxes with: while it is not ready no new sandbox is made. None: always ready. */
+  network?: Pick<NetworkPlugin, 'status' | 'statusChanges$'>;
   clock: Clock;
   timing: Timing;
   logger: Logger;
@@ -75,6 +78,8 @@ export class Edged {
   private readonly volumes: VolumeManager;
   private readonly objects: PodObjects;
   private readonly waits = new ContainerWaits();
+  /** The kubelet's words for why new pods wait while the network plugin is not ready; undefined while it is. */
+  private networkWait: string | undefined;
 
   constructor(private readonly deps: EdgedDeps) {
     const { runtime, clock, timing, logger } = deps;
@@ -95,7 +100,8 @@ export class Edged {
 
   start(changes$: Observable<unknown>): void {
     this.cancelTick = this.deps.clock.setRepeating(this.deps.timing.syncIntervalMs, () => void this.sync());
-    this.trigger = changes$.subscribe(() => void this.sync());
+    // The plugin becoming ready (started) lets waiting pods start at once; a podCIDR arrives as a cache change.
+    this.trigger = merge(changes$, this.deps.network?.statusChanges$ ?? []).subscribe(() => void this.sync());
     void this.sync();
   }
 
@@ -135,7 +141,10 @@ export class Edged {
       const { objects } = this;
       const wanted = desired.filter(isDesired);
       const volumes = await this.volumes.setUpPods(wanted, objects);
-      const actions = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
+      const network = this.deps.network?.status() ?? { ready: true };
+      this.networkWait = network.ready ? undefined : `network is not ready: ${networkNotReadyText(network)}`;
+      const planned = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
+      const actions = network.ready ? planned : withoutNewPodNetworks(planned);
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, {
           hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: this.envSources(),
@@ -211,7 +220,8 @@ export class Edged {
       const pod: Pod = held.object;
       const sandbox = sandboxOf.get(held.uid);
       const containers = sandbox ? (inSandbox.get(sandbox.id) ?? []) : [];
-      const waiting = this.waits.waitingOf(held.uid, volumes.get(held.uid));
+      const network = sandbox || pod.spec.hostNetwork === true ? undefined : this.networkWait;
+      const waiting = this.waits.waitingOf(held.uid, volumes.get(held.uid), network);
       const status = derivePodStatus({ pod, sandbox, containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes, waiting });
       if (!all && isDeepStrictEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());

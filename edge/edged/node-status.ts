@@ -1,6 +1,10 @@
 import type { Node, NodeCondition } from '../../shared/types.js';
 import { KUBE_VERSION } from '../../shared/versions.js';
-import { DEFAULT_MAX_PODS } from '../runtime/pod-subnet.js';
+
+/** The kubelet's default --max-pods. */
+export const DEFAULT_MAX_PODS = 110;
+/** A node may not hold more. Each pod needs an address of the node's podCIDR: a /24 holds 253, a /16 65,533. */
+export const MAX_PODS_LIMIT = 65_000;
 
 /** What the node says about itself; everything but the times is fixed for the process. */
 export interface NodeFacts {

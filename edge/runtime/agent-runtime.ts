@@ -48,9 +48,10 @@ export class AgentRuntime implements Runtime {
 
   constructor(private readonly options: AgentRuntimeOptions) {}
 
+  /** Its containers are the edge's own components: every sandbox shares the node's network, and the network plugin is never asked. */
   async runSandbox(config: SandboxConfig): Promise<Sandbox> {
     const { podUid, name, namespace } = config;
-    const sandbox: Sandbox = { id: newId(), podUid, name, namespace, ip: this.options.hostIp, createdAt: this.options.clock.now(), state: 'ready' };
+    const sandbox: Sandbox = { id: newId(), podUid, name, namespace, ip: this.options.hostIp, createdAt: this.options.clock.now(), state: 'ready', hostNetwork: true };
     this.sandboxes.set(sandbox.id, sandbox);
     return { ...sandbox };
   }

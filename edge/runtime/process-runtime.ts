@@ -13,18 +13,18 @@ import { containerEnv, containerPaths, removeContainerFiles, spawnShim } from '.
 import { containerDir, makeContainerRoot, removeContainerDir } from './process-root.js';
 import { ShimWatch } from './shim-watch.js';
 import type { ContainerConfig, ContainerInfo, ContainerProcess, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import { releaseAddress, sandboxAddress, type SandboxNetworkOptions } from './sandbox-network.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
 export { PROCESS_STATE_FILE } from './process-state.js';
 export const DEFAULT_MAX_LOG_BYTES = 10 * 1024 * 1024;
 
-export interface ProcessRuntimeOptions {
+/** Sandboxes get their address from the network plugin (a loopback address the process can bind, on Linux); hostNetwork ones the node's, `hostIp`. */
+export interface ProcessRuntimeOptions extends SandboxNetworkOptions {
   dataDir: string;
   clock: Clock;
   /** A node reboot: every process from before is killed and forgotten. A plain restart adopts them. */
   reboot?: boolean;
-  /** Processes share the node's network, so every sandbox gets this IP (default 127.0.0.1). */
-  hostIp?: string;
   maxLogBytes?: number;
   /** Says what it found to put right after a crash of the edge, and when the state file was damaged and what it fell back to. */
   logger?: Logger;
@@ -60,9 +60,14 @@ export class ProcessRuntime implements Runtime {
 
   async runSandbox(config: SandboxConfig): Promise<Sandbox> {
     const { podUid, name, namespace } = config;
-    const sandbox: Sandbox = { id: newId(), podUid, name, namespace, ip: this.options.hostIp ?? '127.0.0.1', createdAt: this.options.clock.now(), state: 'ready' };
+    const id = newId();
+    const sandbox: Sandbox = { id, podUid, name, namespace, ...(await sandboxAddress(this.options, id, config)), createdAt: this.options.clock.now(), state: 'ready' };
     this.state.sandboxes.push(sandbox);
-    await this.save();
+    await this.save().catch(async (err: unknown) => {
+      this.state.sandboxes = this.state.sandboxes.filter((s) => s !== sandbox);
+      await releaseAddress(this.options, sandbox).catch(() => undefined); // else GC at the next start
+      throw err;
+    });
     return { ...sandbox };
   }
 
@@ -77,8 +82,10 @@ export class ProcessRuntime implements Runtime {
   async removeSandbox(sandboxId: string): Promise<void> {
     const inside = this.state.containers.filter((c) => c.sandboxId === sandboxId);
     await Promise.all(inside.map((c) => this.removeContainer(c.id)));
+    const sandbox = this.state.sandboxes.find((s) => s.id === sandboxId);
     this.state.sandboxes = this.state.sandboxes.filter((s) => s.id !== sandboxId);
     await this.save();
+    if (sandbox) await releaseAddress(this.options, sandbox);
   }
 
   async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {

@@ -11,6 +11,8 @@ export interface SandboxConfig {
   annotations?: Record<string, string>;
   /** Which runtime runs the pod (its RuntimeClass's handler: "sim" or "process"). */
   runtimeHandler?: string;
+  /** The pod's spec.hostNetwork: the sandbox gets the node's address, and the network plugin is not called. */
+  hostNetwork?: boolean;
 }
 
 export interface Sandbox {
@@ -18,7 +20,9 @@ export interface Sandbox {
   podUid: string;
   name: string;
   namespace: string;
+  /** From the network plugin (the node's address for a hostNetwork sandbox). */
   ip: string;
+  hostNetwork?: boolean;
   createdAt: number;
   state: 'ready' | 'notready';
   /** The RuntimeClass handler it was run with (set by RuntimeByHandler); none: the node's default. */

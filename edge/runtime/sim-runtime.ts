@@ -9,13 +9,12 @@ import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Ru
 import { simLogLines } from './sim-logs.js';
 import { commandEnd } from './sim-command.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
-import { podSubnet, type PodSubnet } from './pod-subnet.js';
+import { releaseAddress, sandboxAddress, type SandboxNetworkOptions } from './sandbox-network.js';
 
 export const SIM_RUNTIME_VERSION = '0.1.0';
 export const SIM_STATE_FILE = 'sim-runtime.json';
 
-export interface SimRuntimeOptions {
-  nodeName: string;
+export interface SimRuntimeOptions extends SandboxNetworkOptions {
   /** The edge's data directory; the runtime keeps its state in `sim-runtime.json` there. */
   dataDir: string;
   clock: Clock;
@@ -25,8 +24,6 @@ export interface SimRuntimeOptions {
   reboot?: boolean;
   /** Annotation durations are divided by it (--time-scale; default 1). */
   timeScale?: number;
-  /** How many pods the node holds (--max-pods): sizes its pod subnet. */
-  maxPods?: number;
   /** Told when the state file was damaged, and what the runtime fell back to. */
   logger?: Logger;
   /** false: its state written atomically, not durably (hollow edges: EdgeOptions.durableWrites). */
@@ -48,15 +45,12 @@ const newId = (): string => randomBytes(16).toString('hex');
 export class SimRuntime implements Runtime {
   readonly name = 'sim';
   readonly version = SIM_RUNTIME_VERSION;
-  private readonly subnet: PodSubnet;
 
   private constructor(
     private readonly options: SimRuntimeOptions,
     private readonly file: JsonStateFile<SimState>,
     private readonly state: SimState,
-  ) {
-    this.subnet = podSubnet(options.nodeName, options.maxPods);
-  }
+  ) {}
 
   static async open(options: SimRuntimeOptions): Promise<SimRuntime> {
     const file = new JsonStateFile<SimState>(join(options.dataDir, SIM_STATE_FILE), {
@@ -71,18 +65,23 @@ export class SimRuntime implements Runtime {
   }
 
   async runSandbox(config: SandboxConfig): Promise<Sandbox> {
+    const id = newId();
     const sandbox = {
-      id: newId(),
+      id,
       podUid: config.podUid,
       name: config.name,
       namespace: config.namespace,
-      ip: this.freeIp(),
+      ...(await sandboxAddress(this.options, id, config)),
       createdAt: this.options.clock.now(),
       state: 'ready' as const,
       annotations: { ...(config.annotations ?? {}) },
     };
     this.state.sandboxes.push(sandbox);
-    await this.save();
+    await this.save().catch(async (err: unknown) => {
+      this.state.sandboxes = this.state.sandboxes.filter((s) => s !== sandbox);
+      await releaseAddress(this.options, sandbox).catch(() => undefined); // else GC at the next start
+      throw err;
+    });
     return publicSandbox(sandbox);
   }
 
@@ -95,9 +94,11 @@ export class SimRuntime implements Runtime {
   }
 
   async removeSandbox(sandboxId: string): Promise<void> {
+    const sandbox = this.state.sandboxes.find((s) => s.id === sandboxId);
     this.state.sandboxes = this.state.sandboxes.filter((s) => s.id !== sandboxId);
     this.state.containers = this.state.containers.filter((c) => c.sandboxId !== sandboxId);
     await this.save();
+    if (sandbox) await releaseAddress(this.options, sandbox);
   }
 
   async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
@@ -177,12 +178,6 @@ export class SimRuntime implements Runtime {
       if (at !== undefined && (next === undefined || at < next)) next = at;
     }
     return next;
-  }
-
-  private freeIp(): string {
-    const used = new Set(this.state.sandboxes.map((s) => s.ip));
-    for (let n = 2; n < this.subnet.size + 2; n++) if (!used.has(this.subnet.address(n))) return this.subnet.address(n);
-    throw new KedgeError('Unavailable', `no free pod IP left in ${this.subnet.cidr}`);
   }
 
   private sandbox(id: string): SimState['sandboxes'][number] {

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { testNetwork } from '../support/test-network.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,8 +39,8 @@ describe('kedge component --node and kedge crictl, through an edge local API', (
     dir = await mkdtemp(join(tmpdir(), 'kedge-edge-cli-'));
     edgeDir = join(dir, 'edge-1');
     await mkdir(edgeDir);
-    processes = await ProcessRuntime.open({ dataDir: edgeDir, clock: realClock });
-    const sim = await SimRuntime.open({ nodeName: 'edge-1', dataDir: edgeDir, clock: realClock, defaultStartMs: 0 });
+    processes = await ProcessRuntime.open({ dataDir: edgeDir, clock: realClock, network: testNetwork() });
+    const sim = await SimRuntime.open({ network: testNetwork(), dataDir: edgeDir, clock: realClock, defaultStartMs: 0 });
     const agents = new AgentRuntime({ components: () => [proxy], clock: realClock, hostIp: '127.0.1.1' });
     const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], ['kedge-agent', agents]]), 'sim');
     for (const [handler, pod, image, command] of [['sim', 'web-7d9f8-abcde', 'nginx:1.27'], ['process', 'echo-5c4f9-xk2lp', 'node', nodeScript("console.log('hello'); setInterval(() => {}, 1000)").command], ['kedge-agent', 'kube-proxy-x7k2p', 'kedge/kube-proxy']] as const) {

@@ -5,6 +5,7 @@ import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { DiskVolumeHost } from '../../edge/volumes/disk-volume-host.js';
 import { FakeClock } from '../../shared/clock.js';
 import { volumePluginsContract, type VolumeFile } from './volume-plugins.contract.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** The files under `dir` as a reader of the volume sees them (through `..data`), by path. */
 async function filesUnder(dir: string, prefix = ''): Promise<Record<string, VolumeFile>> {
@@ -28,7 +29,7 @@ volumePluginsContract('DiskVolumeHost with the process runtime', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'kedge-volumes-'));
   const hostRoot = join(dataDir, 'host');
   const clock = new FakeClock(Date.UTC(2026, 11, 2, 3, 4, 5));
-  const runtime = await ProcessRuntime.open({ dataDir, clock });
+  const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir, clock });
   return {
     host: new DiskVolumeHost({ dataDir, hostRoot, clock }),
     runtime,

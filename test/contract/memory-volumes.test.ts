@@ -5,12 +5,13 @@ import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { MemoryVolumeHost } from '../../edge/volumes/memory-volume-host.js';
 import { FakeClock } from '../../shared/clock.js';
 import { volumePluginsContract } from './volume-plugins.contract.js';
+import { testNetwork } from '../support/test-network.js';
 
 volumePluginsContract('MemoryVolumeHost with the sim runtime', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'kedge-volumes-'));
   const hostRoot = join(dataDir, 'host');
   const host = new MemoryVolumeHost({ dataDir, hostRoot });
-  const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir, clock: new FakeClock(), defaultStartMs: 0 });
+  const runtime = await SimRuntime.open({ network: testNetwork(), dataDir, clock: new FakeClock(), defaultStartMs: 0 });
   /** The payload file at a host path: the volume holding it is the nearest parent with files. */
   const fileAt = (path: string) => {
     for (let dir = dirname(path); dir.length > 1; dir = dirname(dir)) {

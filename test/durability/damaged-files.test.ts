@@ -16,6 +16,7 @@ import { memoryLogger, silentLogger, type Logger } from '../../shared/log.js';
 import { writePrivate } from '../../shared/private-file.js';
 import { deadBrokerUrl } from '../edge/edge-harness.js';
 import { pod } from '../edge/fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** What a file can look like after a crash, a full disk or a stray editor. */
 const DAMAGES: [string, (good: string) => string][] = [
@@ -81,23 +82,23 @@ const CASES: FileCase[] = [
   {
     file: SIM_STATE_FILE,
     prepare: async (dir) => {
-      const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+      const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0 });
       await runtime.runSandbox({ podUid: 'u1', name: 'one', namespace: 'default' });
       await runtime.runSandbox({ podUid: 'u2', name: 'two', namespace: 'default' });
       return { first: ['one'], second: ['one', 'two'] };
     },
-    start: async (dir, logger) => sandboxNames(await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0, logger })),
+    start: async (dir, logger) => sandboxNames(await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0, logger })),
     lost: (_, seen) => expect(seen).toEqual([]),
   },
   {
     file: PROCESS_STATE_FILE,
     prepare: async (dir) => {
-      const runtime = await ProcessRuntime.open({ dataDir: dir, clock });
+      const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock });
       await runtime.runSandbox({ podUid: 'u1', name: 'one', namespace: 'default' });
       await runtime.runSandbox({ podUid: 'u2', name: 'two', namespace: 'default' });
       return { first: ['one'], second: ['one', 'two'] };
     },
-    start: async (dir, logger) => sandboxNames(await ProcessRuntime.open({ dataDir: dir, clock, logger })),
+    start: async (dir, logger) => sandboxNames(await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, logger })),
     lost: (_, seen) => expect(seen).toEqual([]),
   },
   {

@@ -17,6 +17,7 @@ import { silentLogger } from '../../shared/log.js';
 import { writePrivate } from '../../shared/private-file.js';
 import { demoFilePath, writeDemoFile } from '../../sim/demo-file.js';
 import { pod } from '../edge/fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** What reached the disk, in order: "sync <path>" once an fsync (or fdatasync) of it returned, "rename <from> <to>" once a rename did. */
 const journal = vi.hoisted(() => [] as string[]);
@@ -68,12 +69,12 @@ describe('every file a process acts on after a restart is written durably (temp 
     }],
     ['edge identity.json', async (d) => (await loadIdentity(d, false, silentLogger), [join(d, 'identity.json')])],
     ['edge sim runtime state', async (d) => {
-      const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: d, clock, defaultStartMs: 0 });
+      const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: d, clock, defaultStartMs: 0 });
       await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default' });
       return [join(d, SIM_STATE_FILE)];
     }],
     ['edge process runtime state', async (d) => {
-      const runtime = await ProcessRuntime.open({ dataDir: d, clock });
+      const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: d, clock });
       await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default' });
       return [join(d, PROCESS_STATE_FILE)];
     }],

@@ -10,6 +10,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { eventually } from '../support/eventually.js';
 import { nodeScript } from '../edge/process-workloads.js';
 import { liveProcesses } from '../support/processes.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** Says its pid, then runs until killed. */
 const SAYS_PID_AND_RUNS = `console.log('pid=' + process.pid); setInterval(() => {}, 1000);`;
@@ -27,7 +28,7 @@ describe('process runtime: no container process left behind', () => {
   let opened: ProcessRuntime[];
   const open = async () => {
     for (const old of opened) old.close(); // as a killed edge process would: it stops listening
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock });
     opened.push(runtime);
     return runtime;
   };
@@ -39,7 +40,7 @@ describe('process runtime: no container process left behind', () => {
   });
   afterEach(async () => {
     for (const old of opened) old.close();
-    await ProcessRuntime.open({ dataDir: dir, clock, reboot: true }); // kills whatever is still recorded
+    await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, reboot: true }); // kills whatever is still recorded
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -108,6 +109,7 @@ describe('process runtime: no container process left behind', () => {
 
   it('a container whose shim was written down but never let go (the edge died between) is created again, and nothing runs', async () => {
     const crashed = await ProcessRuntime.open({
+      network: testNetwork(),
       dataDir: dir,
       clock,
       crashPoint: (step) => {
@@ -139,7 +141,7 @@ describe('the log shim', () => {
     spawnShim({ dataDir: dir, id: 'c1', ...nodeScript(script), args: [], env: containerEnv(), maxLogBytes: 1 << 20 }).then((shim) => shim!);
 
   it('outlives its reader: the edge gone before it says "up" (EPIPE), it still records the exit', async () => {
-    await ProcessRuntime.open({ dataDir: dir, clock: new FakeClock() }); // makes the containers directory
+    await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock: new FakeClock() }); // makes the containers directory
     const shim = await shimFor(`setTimeout(() => process.exit(3), 300);`);
     shim.child.stdout!.destroy(); // nobody reads "up" any more
     await shim.release(); // resolves once the shim has ended
@@ -147,7 +149,7 @@ describe('the log shim', () => {
   });
 
   it('never let go (its edge gone: stdin closed), it runs nothing and exits', async () => {
-    await ProcessRuntime.open({ dataDir: dir, clock: new FakeClock() });
+    await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock: new FakeClock() });
     const marker = join(dir, 'ran');
     const shim = await shimFor(`require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'yes')`);
     const exited = new Promise((resolve) => shim.child.once('exit', resolve));

@@ -10,6 +10,7 @@ import { containerPaths } from '../../edge/runtime/process-spawn.js';
 import type { ProcessRecord, ProcessState } from '../../edge/runtime/process-state.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
 import { nodeScript } from '../edge/process-workloads.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** The boot the records were written in: the machine has booted since (and the edge runs without --reboot). */
 const EARLIER_BOOT = '00000000-0000-4000-8000-000000000000';
@@ -62,7 +63,7 @@ describe('process runtime: shims of an earlier boot', () => {
 
   /** A container whose shim the state records as `shim`, in the earlier boot; `ran`: its shim let the container run (its log is there). */
   async function recorded(shim: Pick<ProcessRecord, 'pid' | 'startTime'>, ran: boolean): Promise<string> {
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock: new FakeClock() });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock: new FakeClock() });
     const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default' });
     const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, ...nodeScript(RUNS) });
     runtime.close();
@@ -73,7 +74,7 @@ describe('process runtime: shims of an earlier boot', () => {
     if (ran) await writeFile(containerPaths(dir, id).log, '');
     return id;
   }
-  const open = () => ProcessRuntime.open({ dataDir: dir, clock: new FakeClock() });
+  const open = () => ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock: new FakeClock() });
   const stateOf = async (runtime: ProcessRuntime, id: string) => (await runtime.listContainers()).find((c) => c.id === id)?.state;
 
   it.each([

@@ -64,10 +64,10 @@ describe('the cloud is killed with kill -9 while 3 edges are connected', () => {
 
     const edges = new Map<string, EdgeHandle>();
     const synced = new Map<string, number>(NODES.map((n) => [n, 0]));
-    for (const node of NODES) {
+    for (const [i, node] of NODES.entries()) {
       const edge = await startEdge({
         nodeName: node, brokerUrl: `mqtt://127.0.0.1:${mqttPort}`, token: edgeToken, dataDir: join(dir, node), localApiPort: 0,
-        clock: realClock, timing: scaleTiming(defaultTiming, SCALE), logger: silentLogger,
+        clock: realClock, timing: scaleTiming(defaultTiming, SCALE), logger: silentLogger, podCIDR: `127.32.${i}.0/24`, // the cloud assigns no podCIDR
       });
       edges.set(node, edge);
       cleanup.push(() => edge.stop());

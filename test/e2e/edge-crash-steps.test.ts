@@ -14,6 +14,7 @@ import { readyField, startRole, type RoleProcess } from '../../sim/role-process.
 import { startCloudProcess, type CloudProcess } from '../support/cloud-process.js';
 import { liveProcesses } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
+import { testNetwork } from '../support/test-network.js';
 
 const TIME_SCALE = '10';
 const KEEP_RUNNING = 'setInterval(() => {}, 1000)';
@@ -55,12 +56,12 @@ describe('kedge edge killed at each step of a process pod start', () => {
     api = createRemoteClient(readyField(ready, 'api'), (await readCredentials(cloud.dir))!.admin, ca);
     const token = await readEdgeToken(cloud.dir);
     edgeArgs = (node) => ['edge', '--node', node, '--broker', readyField(ready, 'mqtt'), '--token', token,
-      '--data-dir', join(cloud.dir, node), '--local-api-port', '0', '--time-scale', TIME_SCALE];
+      '--data-dir', join(cloud.dir, node), '--local-api-port', '0', '--time-scale', TIME_SCALE, '--pod-cidr', '127.32.0.0/24'];
   });
   afterAll(async () => {
     await Promise.all(edges.map((e) => e.stop()));
     // What a failed case left running: a reboot of each runtime kills it.
-    for (const dataDir of dataDirs) await ProcessRuntime.open({ dataDir, clock: realClock, reboot: true });
+    for (const dataDir of dataDirs) await ProcessRuntime.open({ network: testNetwork(), dataDir, clock: realClock, reboot: true });
     await cloud?.stop();
   });
 

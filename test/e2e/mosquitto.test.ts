@@ -143,7 +143,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       link = await startLinkProxy({ name: 'edge-1', target: { host: '127.0.0.1', port: broker.port }, clock: realClock, logger: silentLogger });
       edge = await startEdge({
         nodeName: 'edge-1', brokerUrl: `mqtt://127.0.0.1:${link.port}`, token: passwordOf('edge-1'), dataDir: join(dir, 'edge-1'),
-        localApiPort: null, timing, clock: realClock, logger: silentLogger,
+        localApiPort: null, timing, clock: realClock, logger: silentLogger, podCIDR: '127.32.1.0/24', // the cloud assigns no podCIDR
       });
     });
     afterAll(async () => {
@@ -213,7 +213,7 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
 
     beforeAll(async () => {
       cloud = await start();
-      edge = await startEdge({ nodeName: 'edge-3', brokerUrl: broker.url, token: passwordOf('edge-3'), dataDir: join(dir, 'edge-3'), localApiPort: null, timing, clock: realClock, logger: silentLogger });
+      edge = await startEdge({ nodeName: 'edge-3', brokerUrl: broker.url, token: passwordOf('edge-3'), dataDir: join(dir, 'edge-3'), localApiPort: null, timing, clock: realClock, logger: silentLogger, podCIDR: '127.32.3.0/24' });
     });
     afterAll(async () => {
       await edge?.stop();

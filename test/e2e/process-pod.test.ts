@@ -15,6 +15,7 @@ import { freePort } from '../support/free-port.js';
 import { kedge } from '../support/kedge-cli.js';
 import { hasKubectl, KUBECTL, kubectlIn } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
+import { testNetwork } from '../support/test-network.js';
 
 const TIME_SCALE = 10;
 /** CrashLoopBackOff's first wait, 10 s, at that time scale. */
@@ -86,7 +87,7 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
     follower?.kill('SIGKILL');
     await demo?.stop();
     // The container processes outlive the edge by design: a reboot of its runtime kills them.
-    if (dir) await ProcessRuntime.open({ dataDir: edgeDataDir(dir, 'edge-1'), clock: realClock, reboot: true });
+    if (dir) await ProcessRuntime.open({ network: testNetwork(), dataDir: edgeDataDir(dir, 'edge-1'), clock: realClock, reboot: true });
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

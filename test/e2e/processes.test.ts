@@ -28,11 +28,12 @@ describe.skipIf(!hasKubectl)('kedge cloud and kedge edge as processes', () => {
     roles.push(cloud);
     const ready = await cloud.ready;
     const token = await readEdgeToken(join(dir, 'cloud'));
-    for (const node of ['edge-1', 'edge-2']) {
+    for (const [i, node] of ['edge-1', 'edge-2'].entries()) {
       const edge = startRole({
         name: node,
+        // --pod-cidr: pod addresses while the cloud assigns the node no podCIDR.
         args: ['edge', '--node', node, '--broker', readyField(ready, 'mqtt'), '--token', token,
-          '--data-dir', join(dir, node), '--local-api-port', '0', '--time-scale', '10'],
+          '--data-dir', join(dir, node), '--local-api-port', '0', '--time-scale', '10', '--pod-cidr', `127.32.${i}.0/24`],
         readyPattern: /^kedge edge \S+ ready /,
         clock: realClock,
       });

@@ -10,6 +10,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { pod } from './fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('stopGraceMs', () => {
   const deleting = (p: Pod, grace: number): Pod => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: grace } });
@@ -38,7 +39,7 @@ describe('applyPodActions', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-apply-'));
-    runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock: new FakeClock(), defaultStartMs: 0 });
+    runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock: new FakeClock(), defaultStartMs: 0 });
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 

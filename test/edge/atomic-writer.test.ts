@@ -6,6 +6,7 @@ import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { containerMounts } from '../../edge/volumes/container-mounts.js';
 import { DiskVolumeHost } from '../../edge/volumes/disk-volume-host.js';
 import { FakeClock } from '../../shared/clock.js';
+import { testNetwork } from '../support/test-network.js';
 
 const file = (path: string, text: string, mode = 0o644) => ({ path, content: Buffer.from(text), mode });
 const target = { podUid: 'u1', plugin: 'kubernetes.io~configmap', name: 'cfg' };
@@ -57,7 +58,7 @@ describe('DiskVolumeHost payloads', () => {
 
   it('a subPath mount of a process container keeps the file it started with; the volume mount follows', async () => {
     const h = host();
-    const runtime = await ProcessRuntime.open({ dataDir, clock });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir, clock });
     try {
       const path = await h.setUp(target, { type: 'files', files: [file('mode', 'fast')] });
       const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default', runtimeHandler: 'process' });
@@ -76,13 +77,13 @@ describe('DiskVolumeHost payloads', () => {
 
   it('a node reboot removes the roots of the containers it forgets', async () => {
     const path = await host().setUp(target, { type: 'files', files: [file('mode', 'fast')] });
-    const runtime = await ProcessRuntime.open({ dataDir, clock });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir, clock });
     const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default', runtimeHandler: 'process' });
     const mounts = containerMounts({ name: 'app', volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }] }, new Map([['cfg', path]]));
     await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, mounts });
     runtime.close();
     expect(await readdir(join(dataDir, 'pods', 'u1', 'containers', 'app'))).toHaveLength(1);
-    (await ProcessRuntime.open({ dataDir, clock, reboot: true })).close();
+    (await ProcessRuntime.open({ network: testNetwork(), dataDir, clock, reboot: true })).close();
     expect(await readdir(join(dataDir, 'pods', 'u1', 'containers', 'app'))).toEqual([]);
     expect(await readdir(path)).toContain('mode'); // the volume stays, for the pod's next start
   });

@@ -10,6 +10,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { memoryLogger, type Logger } from '../../shared/log.js';
 import { defaultTiming, type Timing } from '../../shared/timing.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
+import { TEST_POD_CIDR } from '../support/test-network.js';
 
 export const NODE = 'edge-1';
 export const timing: Timing = { ...defaultTiming };
@@ -53,7 +54,7 @@ export class EdgeFleet {
   ) {}
 
   async start(options: Pick<EdgeOptions, 'brokerUrl' | 'dataDir'> & Partial<EdgeOptions>): Promise<EdgeHandle> {
-    const edge = await startEdge({ nodeName: NODE, token: 'secret', localApiPort: 0, timing, clock: this.clock, logger: this.logger, random: () => 0.5, ...options });
+    const edge = await startEdge({ nodeName: NODE, token: 'secret', localApiPort: 0, timing, clock: this.clock, logger: this.logger, random: () => 0.5, podCIDR: TEST_POD_CIDR, ...options });
     this.edges.push(edge);
     return edge;
   }

@@ -12,6 +12,7 @@ import { CloudDouble } from '../support/memory-peers.js';
 import { MemorySync, NODE_PASSWORD } from '../support/memory-sync.js';
 import { pass, runUntil } from '../support/settle.js';
 import { pod } from './fixtures.js';
+import { TEST_POD_CIDR } from '../support/test-network.js';
 
 const NODE = 'edge-1';
 const timing: Timing = { ...defaultTiming, syncIntervalMs: 1000, statusResendMs: 2000, containerStartMs: 200, nodeStatusIntervalMs: 10_000 };
@@ -28,7 +29,7 @@ describe('edge over the in-memory broker, on fake time', () => {
   const logger = memoryLogger('edge');
 
   const start = (): Promise<EdgeHandle> =>
-    startEdge({ nodeName: NODE, brokerUrl: 'memory://broker', transport: sync.transport, token: NODE_PASSWORD, dataDir: dir, localApiPort: 0, timing, clock, logger, random: () => 0.5 }).then((e) => {
+    startEdge({ nodeName: NODE, brokerUrl: 'memory://broker', transport: sync.transport, token: NODE_PASSWORD, dataDir: dir, localApiPort: 0, timing, clock, logger, random: () => 0.5, podCIDR: TEST_POD_CIDR }).then((e) => {
       edges.push(e);
       return e;
     });
@@ -79,7 +80,7 @@ describe('edge over the in-memory broker, on fake time', () => {
     await ackStatuses();
     await clock.advance(timing.syncIntervalMs);
     const [running] = await cloud.expect<PodStatusMessage>(isPodStatus('Running'), 1, 'podStatus Running');
-    expect(running!.body).toMatchObject({ hostIP: '127.0.0.1', podIP: expect.stringMatching(/^10\.244\./) });
+    expect(running!.body).toMatchObject({ hostIP: '127.0.0.1', podIP: '127.64.1.2' }); // the first pod address of its podCIDR
     expect(running!.body.containerStatuses?.[0]).toMatchObject({ ready: true, started: true, containerID: expect.stringMatching(/^sim:\/\//) });
 
     const list = await getJson<ObjectList<Pod>>(`${edge.localApiUrl}/pods`);

@@ -13,6 +13,7 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { KubeObject, Pod } from '../../shared/types.js';
 import { holdIn, pod } from './fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 const timing = { ...defaultTiming, syncIntervalMs: 1000, containerStartMs: 200 };
 
@@ -42,7 +43,7 @@ describe('Edged: env and volumes from ConfigMaps', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-edged-cm-'));
     clock = new FakeClock();
     cache = createMemoryCache();
-    runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
+    runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
     host = new MemoryVolumeHost({ dataDir: dir, hostRoot: join(dir, 'host') });
     edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => {}, volumeHosts: { hostFor: () => host, hosts: [host] } });
     edged.start(changes);

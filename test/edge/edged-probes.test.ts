@@ -12,6 +12,7 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Container, Pod, PodStatus } from '../../shared/types.js';
 import { pod } from './fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 const timing = { ...defaultTiming, syncIntervalMs: 1000, containerStartMs: 200 };
 const S = 1000;
@@ -30,7 +31,7 @@ describe('Edged with probes', () => {
   const changes = new Subject<void>();
 
   const run = async (spec: Partial<Container>, podSpec: Partial<Pod['spec']> = {}, syncIntervalMs = timing.syncIntervalMs): Promise<void> => {
-    runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
+    runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
     runtime.simulatedProbe = async (_id, kind) => answers.get(kind) ?? true;
     const stop = runtime.stopContainer.bind(runtime);
     runtime.stopContainer = (id, graceMs) => (stops.push({ id, graceMs }), stop(id, graceMs));

@@ -11,6 +11,7 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { pod } from './fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 const timing = { ...defaultTiming, syncIntervalMs: 1000, containerStartMs: 200 };
 
@@ -25,7 +26,7 @@ describe('Edged with the sim runtime', () => {
 
   const run = async (reboot = false): Promise<SimRuntime> => {
     await edged?.stop();
-    const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs, reboot });
+    const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: timing.containerStartMs, reboot });
     edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => {
         queued++;
         onQueued?.();
@@ -88,7 +89,7 @@ describe('Edged with the sim runtime', () => {
   }, 5_000); // without that follow-up, `requeued` never resolves
 
   it('looks again at once when a container comes up while the runtime is being listed', async () => {
-    const runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
+    const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
     let slowList = false;
     // A listing that takes 1 ms: what it returns is as of its start.
     const slow = new Proxy(runtime, {

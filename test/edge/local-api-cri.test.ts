@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { testNetwork } from '../support/test-network.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +32,8 @@ describe("the edge's local API: CRI reads", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-cri-'));
-    processes = await ProcessRuntime.open({ dataDir: dir, clock });
-    const sim = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+    processes = await ProcessRuntime.open({ dataDir: dir, clock, network: testNetwork() });
+    const sim = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0 });
     const agents = new AgentRuntime({ components: () => [new FakeComponent('kube-proxy', clock)], clock, hostIp: '127.0.1.1' });
     const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], ['kedge-agent', agents]]), 'sim');
     const run = async (handler: string, name: string, image: string, command?: string[]) => {

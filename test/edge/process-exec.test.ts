@@ -8,6 +8,7 @@ import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
 import { waitFor } from '../support/wait.js';
 import { nodeScript } from './process-workloads.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('ProcessRuntime exec', () => {
   let dir: string;
@@ -15,7 +16,7 @@ describe('ProcessRuntime exec', () => {
   let opened: ProcessRuntime[];
   const open = async (options: { reboot?: boolean } = {}) => {
     for (const old of opened) old.close();
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock, ...options });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, ...options });
     opened.push(runtime);
     return runtime;
   };

@@ -14,6 +14,7 @@ import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { pod } from './fixtures.js';
 import { nodeScript } from './process-workloads.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** An HTTP server whose /healthz answers 200 once the file `ready` exists in `dir`, 503 before. */
 const server = (dir: string) => `
@@ -21,7 +22,7 @@ const server = (dir: string) => `
   require('node:http').createServer((req, res) => {
     res.statusCode = req.url === '/healthz' && fs.existsSync(${JSON.stringify(join(dir, 'ready'))}) ? 200 : 503;
     res.end();
-  }).listen(Number(process.env.PORT), '127.0.0.1');`;
+  }).listen(Number(process.env.PORT), process.env.POD_IP);`;
 /** Exits 1 once the file `sick` exists in `dir`. */
 const healthCheck = (dir: string) => nodeScript(`process.exit(require('node:fs').existsSync(${JSON.stringify(join(dir, 'sick'))}) ? 1 : 0)`).command;
 
@@ -42,13 +43,13 @@ describe('probes against real processes', () => {
   afterEach(async () => {
     await edged?.stop();
     runtime?.close(); // stops listening to its children, so the reboot below does the killing
-    (await ProcessRuntime.open({ dataDir: join(dir, 'runtime'), clock, reboot: true })).close(); // kills what still runs
+    (await ProcessRuntime.open({ network: testNetwork(), dataDir: join(dir, 'runtime'), clock, reboot: true })).close(); // kills what still runs
     await rm(dir, { recursive: true, force: true });
   });
 
   it('an httpGet readiness probe on a named port makes the pod Ready; a failing exec liveness probe gets it restarted', async () => {
     const port = await freePort();
-    runtime = await ProcessRuntime.open({ dataDir: join(dir, 'runtime'), clock });
+    runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: join(dir, 'runtime'), clock });
     edged = new Edged({ cache, runtime, clock, timing: { ...defaultTiming, syncIntervalMs: 1000 }, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => {} });
     const changes = new Subject<void>();
     edged.start(changes);
@@ -56,7 +57,8 @@ describe('probes against real processes', () => {
       containers: [{
         name: 'app',
         ...nodeScript(server(dir)),
-        env: [{ name: 'PORT', value: String(port) }],
+        // As a kube pod does: it listens on its own address, which the probe (no host given) goes to.
+        env: [{ name: 'PORT', value: String(port) }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
         ports: [{ name: 'http', containerPort: port }],
         // Timeouts are on the fake clock, which runs ahead of the processes here: generous ones.
         readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1, timeoutSeconds: 60 },

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { ProcessState } from '../../edge/runtime/process-state.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
 import { eventually } from '../support/eventually.js';
 import { nodeScript } from './process-workloads.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('ProcessRuntime', () => {
   let dir: string;
@@ -17,7 +19,7 @@ describe('ProcessRuntime', () => {
   let strays: ChildProcess[];
   const open = async (options: { reboot?: boolean; maxLogBytes?: number } = {}) => {
     for (const old of opened) old.close();
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock, ...options });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, ...options });
     opened.push(runtime);
     return runtime;
   };
@@ -32,6 +34,22 @@ describe('ProcessRuntime', () => {
     await open({ reboot: true }); // kills every container process still recorded
     for (const child of strays) child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives a sandbox its own address from the network plugin, which a process can bind; DEL on removal; hostNetwork gets the node address', async () => {
+    const network = testNetwork();
+    const runtime = await ProcessRuntime.open({ network, hostIp: '127.0.0.1', dataDir: dir, clock });
+    opened.push(runtime);
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default' });
+    expect(sandbox.ip).toBe('127.64.1.2');
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, sandbox.ip, () => resolve()));
+    server.close();
+    const host = await runtime.runSandbox({ podUid: 'u2', name: 'h', namespace: 'default', hostNetwork: true });
+    expect(host).toMatchObject({ ip: '127.0.0.1', hostNetwork: true });
+    await runtime.removeSandbox(sandbox.id);
+    await expect(network.check({ containerId: sandbox.id })).rejects.toMatchObject({ code: 'NotFound' });
+    await runtime.removeSandbox(host.id);
   });
 
   async function start(runtime: ProcessRuntime, container: { command?: string[]; env?: Record<string, string>; workingDir?: string }) {

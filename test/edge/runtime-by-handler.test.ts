@@ -11,6 +11,7 @@ import { isKedgeError } from '../../shared/errors.js';
 import { AgentRuntime } from '../../edge/runtime/agent-runtime.js';
 import { derivePodStatus } from '../../edge/edged/pod-status.js';
 import { pod } from './fixtures.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('RuntimeByHandler', () => {
   const dirs: string[] = [];
@@ -20,7 +21,7 @@ describe('RuntimeByHandler', () => {
   const sim = async (clock: FakeClock): Promise<SimRuntime> => {
     const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
     dirs.push(dir);
-    return SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+    return SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0 });
   };
 
   it('runs a sandbox on the runtime its handler names, and its containers there too', async () => {
@@ -54,7 +55,7 @@ describe('RuntimeByHandler', () => {
     const clock = new FakeClock();
     const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
     dirs.push(dir);
-    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock })]]), 'sim');
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock })]]), 'sim');
     const start = async (handler: string) => {
       const sandbox = await runtime.runSandbox({ podUid: handler, name: handler, namespace: 'default', runtimeHandler: handler });
       const id = await runtime.createContainer(sandbox.id, { name: 'c', attempt: 0 });
@@ -75,7 +76,7 @@ describe('RuntimeByHandler', () => {
     const dir = await mkdtemp(join(tmpdir(), 'kedge-by-handler-'));
     dirs.push(dir);
     const agents = new AgentRuntime({ components: () => [], clock, hostIp: '127.0.0.1' });
-    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock })], ['kedge-agent', agents]]), 'sim');
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', await sim(clock)], ['process', await ProcessRuntime.open({ dataDir: dir, clock, network: testNetwork() })], ['kedge-agent', agents]]), 'sim');
     const idOf: Record<string, string> = {};
     for (const handler of ['sim', 'process', 'kedge-agent']) {
       const sandbox = await runtime.runSandbox({ podUid: handler, name: handler, namespace: 'default', ...(handler === 'sim' ? {} : { runtimeHandler: handler }) });

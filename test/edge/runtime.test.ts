@@ -9,11 +9,12 @@ import { pass, runUntil, type Check } from '../support/settle.js';
 import { waitFor } from '../support/wait.js';
 import { nodeScript } from './process-workloads.js';
 import { runtimeContract, type RuntimeHarness } from './runtime.contract.js';
+import { testNetwork } from '../support/test-network.js';
 
 runtimeContract('sim', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-rt-sim-'));
   const clock = new FakeClock();
-  const open = (reboot = false) => SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 200, reboot });
+  const open = (reboot = false) => SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 200, reboot });
   const harness: RuntimeHarness = {
     runtime: await open(),
     clock,
@@ -46,7 +47,7 @@ runtimeContract('process', async () => {
   const opened: ProcessRuntime[] = [];
   const open = async (reboot = false) => {
     for (const old of opened) old.close();
-    const runtime = await ProcessRuntime.open({ dataDir: dir, clock, reboot });
+    const runtime = await ProcessRuntime.open({ network: testNetwork(), dataDir: dir, clock, reboot });
     opened.push(runtime);
     return runtime;
   };

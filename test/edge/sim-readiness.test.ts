@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from '../../edge/runtime/sim-behaviour.js';
 import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
+import { testNetwork } from '../support/test-network.js';
 
 /** A container started at 0 that runs at 1000 (start-delay 1s), with these annotations too. */
 const started = (annotations: Record<string, string>, stoppedAt?: number): SimContainerRecord => ({
@@ -69,7 +70,7 @@ describe('SimRuntime probes and exec', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-sim-probe-'));
     clock = new FakeClock();
-    runtime = await SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 0 });
+    runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: 0 });
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 

@@ -2,9 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NetworkPlugin } from '../../edge/network/cni/network-plugin.js';
 import { parseDuration } from '../../edge/runtime/sim-behaviour.js';
 import { SIM_STATE_FILE, SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
+import { testNetwork } from '../support/test-network.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -22,11 +24,13 @@ describe('parseDuration', () => {
 describe('SimRuntime', () => {
   let dir: string;
   let clock: FakeClock;
-  const open = (reboot = false) => SimRuntime.open({ nodeName: 'edge-1', dataDir: dir, clock, defaultStartMs: 200, reboot });
+  let network: NetworkPlugin;
+  const open = (reboot = false) => SimRuntime.open({ network, hostIp: '192.168.1.20', dataDir: dir, clock, defaultStartMs: 200, reboot });
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-sim-'));
     clock = new FakeClock();
+    network = testNetwork();
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -99,14 +103,26 @@ describe('SimRuntime', () => {
     expect(await runtime.listSandboxes()).toEqual([]);
   });
 
-  it('gives sandboxes distinct IPs from the node subnet and reuses freed ones', async () => {
+  it('gives each sandbox its address from the network plugin (ADD), releases it on removal (DEL); hostNetwork gets the node address', async () => {
     const runtime = await open();
     const a = await runtime.runSandbox({ podUid: 'a', name: 'a', namespace: 'default' });
     const b = await runtime.runSandbox({ podUid: 'b', name: 'b', namespace: 'default' });
-    expect(a.ip).toMatch(/^10\.244\.\d+\.2$/);
-    expect(b.ip).toBe(a.ip.replace(/\.2$/, '.3'));
+    expect([a.ip, b.ip]).toEqual(['127.64.1.2', '127.64.1.3']);
+    expect(await network.check({ containerId: a.id })).toEqual({ ip: '127.64.1.2', cidr: '127.64.1.0/24' });
     await runtime.removeSandbox(a.id);
-    expect((await runtime.runSandbox({ podUid: 'c', name: 'c', namespace: 'default' })).ip).toBe(a.ip);
+    await expect(network.check({ containerId: a.id })).rejects.toMatchObject({ code: 'NotFound' });
+    expect((await runtime.runSandbox({ podUid: 'c', name: 'c', namespace: 'default' })).ip).toBe('127.64.1.4'); // round robin
+    const host = await runtime.runSandbox({ podUid: 'h', name: 'h', namespace: 'default', hostNetwork: true });
+    expect(host).toMatchObject({ ip: '192.168.1.20', hostNetwork: true });
+    await runtime.removeSandbox(host.id);
+    expect((await runtime.runSandbox({ podUid: 'd', name: 'd', namespace: 'default' })).ip).toBe('127.64.1.5');
+  });
+
+  it('creates no sandbox while the network plugin refuses ADD', async () => {
+    const runtime = await open();
+    await network.stop();
+    await expect(runtime.runSandbox({ podUid: 'a', name: 'a', namespace: 'default' })).rejects.toThrow(/NetworkPluginNotReady message:kedge-cni is stopped/);
+    expect(await runtime.listSandboxes()).toEqual([]);
   });
 
   it('a restarted edge adopts running containers; they keep their time line', async () => {

@@ -8,6 +8,7 @@ import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { Cluster } from '../../sim/local-cluster.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
+import { testNetwork } from '../support/test-network.js';
 
 const MANIFEST = join(repoRoot, 'examples', 'edge-app.yaml');
 const NODES = ['edge-1', 'edge-2'];
@@ -35,7 +36,7 @@ describe.skipIf(!hasKubectl)('kubectl apply -f examples/edge-app.yaml', () => {
       const dirs = NODES.map((n) => join(c.dir, 'edges', n));
       await c.stop().catch(() => undefined);
       // Whatever still runs (a sensor the edge had no time to stop) ends with a simulated reboot.
-      for (const dataDir of dirs) await (await ProcessRuntime.open({ dataDir, clock: realClock, reboot: true }).catch(() => undefined))?.close();
+      for (const dataDir of dirs) await (await ProcessRuntime.open({ network: testNetwork(), dataDir, clock: realClock, reboot: true }).catch(() => undefined))?.close();
     }
     await rm(home, { recursive: true, force: true });
   }, 60_000);

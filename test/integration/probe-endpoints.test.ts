@@ -9,15 +9,17 @@ import { Cluster } from '../../sim/local-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 
-/** A process serving /healthz with 200 while the file `flag` exists, else 503. */
+/** A process serving /healthz on its pod IP with 200 while the file `flag` exists, else 503. */
 function server(port: number, flag: string): Pod {
-  const script = `require('node:http').createServer((req, res) => { res.statusCode = require('node:fs').existsSync(${JSON.stringify(flag)}) ? 200 : 503; res.end(); }).listen(${port}, '127.0.0.1')`;
+  const script = `require('node:http').createServer((req, res) => { res.statusCode = require('node:fs').existsSync(${JSON.stringify(flag)}) ? 200 : 503; res.end(); }).listen(${port}, process.env.POD_IP)`;
   return {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } },
     spec: {
       nodeName: 'edge-1', runtimeClassName: 'process',
       containers: [{
         name: 'main', image: 'node', command: [process.execPath, '-e', script], ports: [{ name: 'http', containerPort: port }],
+        // It listens on its pod address, where the probe (no host given) goes, as in kube.
+        env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
         // Timeouts run on the fake clock, which here runs ahead of the process: a generous one.
         readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1, failureThreshold: 1, timeoutSeconds: 60 },
       }],

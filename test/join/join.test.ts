@@ -54,7 +54,9 @@ describe('joining a TLS-only cloud with a token', () => {
   }
   const joinAs = (node: string, token: string): Promise<EdgeCredential> => joinCloud({ cloudUrl: cloud.apiUrl, token, node, dataDir: join(dir, node), logger: silentLogger });
   async function startJoined(node: string, credential: EdgeCredential): Promise<EdgeHandle> {
-    const edge = await startEdge({ nodeName: node, brokerUrl: credential.brokerUrl, token: credential.password, ca: credential.caPem, dataDir: join(dir, node), localApiPort: null, clock, logger: silentLogger, random: () => 0.5 });
+    // A --pod-cidr per edge: this cloud assigns nodes no podCIDR.
+    const podCIDR = `127.32.${edges.length}.0/24`;
+    const edge = await startEdge({ nodeName: node, brokerUrl: credential.brokerUrl, token: credential.password, ca: credential.caPem, dataDir: join(dir, node), localApiPort: null, clock, logger: silentLogger, random: () => 0.5, podCIDR });
     edges.push(edge);
     return edge;
   }

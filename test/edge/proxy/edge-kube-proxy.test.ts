@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { testNetwork } from '../../support/test-network.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,7 +42,7 @@ describe('kube-proxy in a running edge (offline: from its cache)', () => {
   afterEach(async () => {
     await fleet.stopAll();
     await sync.close();
-    (await ProcessRuntime.open({ dataDir: dir, clock, reboot: true })).close(); // kills what still runs
+    (await ProcessRuntime.open({ dataDir: dir, clock, reboot: true, network: testNetwork() })).close(); // kills what still runs
     await echo.close();
     await rm(dir, { recursive: true, force: true });
   });
