@@ -39,13 +39,8 @@ function problemsLogger(nodeName: string): Logger {
   });
 }
 
-/** A --pod-cidr with an address for each of `maxPods` pods (a /24 holds 253): the bench's cloud assigns the node none. */
-function podCIDRFor(maxPods: number): string {
-  return `127.32.0.0/${32 - Math.max(8, Math.ceil(Math.log2(maxPods + 3)))}`;
-}
-
 function start(o: WorkerOptions, dataDir: string, logger: Logger, reboot = false): Promise<EdgeHandle> {
-  return startEdge({ nodeName: o.nodeName, brokerUrl: o.brokerUrl, token: o.token, dataDir, localApiPort: null, logger, reboot, maxPods: o.maxPods, podCIDR: podCIDRFor(o.maxPods) });
+  return startEdge({ nodeName: o.nodeName, brokerUrl: o.brokerUrl, token: o.token, dataDir, localApiPort: null, logger, reboot, maxPods: o.maxPods });
 }
 
 async function state(edge: EdgeHandle): Promise<{ pods: number; configMaps: number; secrets: number; running: number; outbox: number }> {

@@ -112,7 +112,9 @@ async function measure(cluster: Cluster, worker: EdgeWorker, o: EdgeBenchOptions
 }
 
 export async function runEdgeBench(o: EdgeBenchOptions, resultsDir = 'bench/results'): Promise<EdgeBenchReport> {
-  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 0 });
+  // The node's podCIDR must hold every pod (a /24 holds 253).
+  const nodeCidrMaskSize = 32 - Math.max(8, Math.ceil(Math.log2(o.pods + 3)));
+  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 0, nodeCidrMaskSize });
   const worker = new EdgeWorker({ brokerUrl: cluster.cloud.brokerUrl, token: cluster.cloud.credentials.edge, nodeName: NODE, maxPods: o.pods });
   try {
     await worker.ask<'ready'>();

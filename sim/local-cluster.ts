@@ -34,6 +34,8 @@ export interface ClusterOptions<C extends Clock> {
   controlPlaneNode?: string;
   /** Create the edge agents' kube-system DaemonSets (as `kedge cloud` does); default: no. */
   agentDaemonSets?: boolean;
+  /** The prefix length of each node's podCIDR (`kedge cloud --node-cidr-mask-size`; default 24: 253 pods a node). */
+  nodeCidrMaskSize?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export class Cluster<C extends Clock = Clock> {
     if (transport === 'memory' && options.links) throw new Error("links: true is for transport 'mqtt' (in memory, cut, heal and reset need no proxy)");
     const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger }) : mqttWiring({ clock, timing, logger }, options.links ?? false);
     const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets }).catch(async (err: unknown) => {
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets, nodeCidrMaskSize: options.nodeCidrMaskSize }).catch(async (err: unknown) => {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });
