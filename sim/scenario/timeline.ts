@@ -33,8 +33,9 @@ export interface Glimpse {
   edges: Map<string, { pods?: Pod[]; connection?: EdgeConnection }>;
 }
 
+/** The workload's pods Running (on `node`): the kube-system agents every edge runs are left out of the chart. */
 const running = (pods: readonly Pod[], node?: string): number =>
-  pods.filter((p) => podPhase(p) === 'Running' && (node === undefined || p.spec.nodeName === node)).length;
+  pods.filter((p) => p.metadata.namespace !== 'kube-system' && podPhase(p) === 'Running' && (node === undefined || p.spec.nodeName === node)).length;
 
 function edgeSide(glimpse: Glimpse, name: string, down: EdgeDown | undefined): NodeSample {
   if (down) return { edgeDown: down, ...(down === 'rebooting' && { edgeRunning: 0 }) };

@@ -15,7 +15,7 @@ describe("an edge's network plugin", () => {
     await first.edged.sync();
     await t.clock.advance(timing.syncIntervalMs);
     await first.edged.sync();
-    expect(first.components.map((c) => c.name)).toEqual(['kedge-cni']);
+    expect(first.components.map((c) => c.name)).toEqual(['kedge-cni', 'kube-proxy']);
     expect(first.components[0]).toBe(first.network);
     const [web] = await podsOf(first);
     expect(web!.status).toMatchObject({ phase: 'Running', podIP: '127.64.1.2' });

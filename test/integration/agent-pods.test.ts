@@ -52,7 +52,7 @@ describe('kedge-agent pods on an edge', () => {
     const ref = { resource: 'pods', namespace: 'default', name: 'etcd-a' };
     await c.api.create(ref, agentPod('etcd-a', 'kedge/etcd'));
     const waiting = await eventually(c.clock, async () => (await c.api.get<Pod>(ref)).status?.containerStatuses?.[0]?.state.waiting?.reason === 'ErrImagePull' && c.api.get<Pod>(ref), 'ErrImagePull');
-    expect(waiting.status!.containerStatuses![0]!.state.waiting).toEqual({ reason: 'ErrImagePull', message: 'no built-in component "etcd" on this edge (it has kube-proxy)' });
+    expect(waiting.status!.containerStatuses![0]!.state.waiting).toEqual({ reason: 'ErrImagePull', message: 'no built-in component "etcd" on this edge (it has kedge-cni, kube-proxy)' });
     expect(waiting.status!.phase).toBe('Pending');
   });
 });

@@ -113,10 +113,12 @@ describe('judging nodes, deployments, connections and refusals', () => {
 });
 
 describe('timeline samples', () => {
-  it("count Running pods per node in each view, and leave out what did not answer", () => {
-    const edgePods = [pods[0]!, pods[1]!, pod({ name: 'old', node: 'edge-1', phase: 'Running' })];
+  it("count Running pods per node in each view (kube-system's agents aside), and leave out what did not answer", () => {
+    const agent = pod({ name: 'kube-proxy-a', node: 'edge-1', phase: 'Running' });
+    agent.metadata.namespace = 'kube-system';
+    const edgePods = [pods[0]!, pods[1]!, pod({ name: 'old', node: 'edge-1', phase: 'Running' }), agent];
     const glimpse = {
-      cloud: { nodes: [node('edge-1', 'Unknown'), node('edge-2', 'True')], pods },
+      cloud: { nodes: [node('edge-1', 'Unknown'), node('edge-2', 'True')], pods: [...pods, agent] },
       edges: new Map([
         ['edge-1', { pods: edgePods, connection: { connected: false, offlineSince: 'x', queued: 0 } }],
         ['edge-2', {}],

@@ -19,14 +19,14 @@ describe('kube-proxy in the in-process Cluster', () => {
 
   it('runs none by default: no component, no listener', async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1 });
-    expect(cluster.edge('edge-1').components).toEqual([]);
+    expect(cluster.edge('edge-1').components.map((c) => c.name)).toEqual(['kedge-cni']);
   });
 
   it('with serviceProxy, every edge runs it; restarted, the agent catches up with what the cache holds', async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, serviceProxy: true });
     echo = await backend('echo-1');
     const edge = cluster.edge('edge-1');
-    const [agent] = edge.components;
+    const agent = edge.components.find((c) => c.name === 'kube-proxy')!;
     expect(agent?.name).toBe('kube-proxy');
     holdIn(edge.cache, service('web', [{ name: 'http', port: 80 }]));
     holdIn(edge.cache, endpoints('web', [{ ip: '127.0.0.1', nodeName: 'edge-2' }], [{ name: 'http', port: Number(echo.endpoint.split(':')[1]) }]));

@@ -62,7 +62,7 @@ describe('kube-proxy in a running edge (offline: from its cache)', () => {
     await seed([service('web', [{ name: 'http', port: 80 }]), endpoints('web', [{ ip: '127.0.0.1', nodeName: 'edge-2' }], [{ name: 'http', port }]), { ...clientPod, kind: 'Pod' }]);
 
     const edge = await start();
-    expect(edge.components.map((c) => [c.name, c.running()])).toEqual([['kube-proxy', true]]);
+    expect(edge.components.map((c) => [c.name, c.running()])).toEqual([['kedge-cni', true], ['kube-proxy', true]]);
     const first = await portal();
     expect(await whoAnswers(first)).toBe('echo-1');
 
