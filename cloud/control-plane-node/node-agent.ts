@@ -1,6 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
-import { isKedgeError } from '../../shared/errors.js';
+import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Lease } from '../../shared/config-types.js';
@@ -9,7 +9,7 @@ import { getOrUndefined, type ApiClient } from '../client/client.js';
 import type { ComponentState } from '../components/component.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { mirrorPodStatus, type CloudProcessFacts } from './mirror-status.js';
-import { controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
+import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
 import { isMirrorPodOn, planMirrorPods, type MirrorAction } from './plan.js';
 import { mirrorPod, staticPods, type MirrorNode } from './static-pods.js';
 
@@ -84,7 +84,12 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 /** Creates the Node (with kubeadm's role label and taint) or, when it exists, writes its status; returns it. */
 async function registerNode(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
   const existing = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
-  if (existing) return writeNodeStatus(api, facts, now);
+  if (existing) {
+    if (existing.metadata.labels?.[CONTROL_PLANE_ROLE_LABEL] === undefined) {
+      throw new KedgeError('Conflict', `node ${facts.name} exists without the ${CONTROL_PLANE_ROLE_LABEL} label (an edge's Node?): the cloud will not take it over; start it with another --node-name`);
+    }
+    return writeNodeStatus(api, facts, now);
+  }
   await api.create<Node>({ resource: 'nodes' }, controlPlaneNode(facts, now));
   return writeNodeStatus(api, facts, now);
 }
