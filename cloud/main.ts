@@ -68,7 +68,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const joinPort = new JoinPort();
     const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
     const { api, loopback, server } = await startCloudApi({
-      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets,
+      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode,
     });
     stops.push(() => server.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
@@ -78,7 +78,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
-      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host),
+      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host), reservedNode: options.controlPlaneNode,
     });
     stops.push(async () => joining.close());
     joinPort.connect(joining.handler);

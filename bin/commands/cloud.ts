@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../cloud/network.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from '../../cloud/controllers/nodeipam/cidr.js';
 import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { list, numberIn, port, positive } from '../options.js';
+import { list, nodeName, numberIn, port, positive } from '../options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
@@ -60,7 +60,7 @@ export function cloudCommand(): Command {
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--cluster-cidr <cidr>', "the pod network (IPv4), cut into one range per node (spec.podCIDR); on one machine a loopback range, so pods listen on real addresses", DEFAULT_CLUSTER_CIDR)
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
-    .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', DEFAULT_CONTROL_PLANE_NODE)
+    .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []));
   return command.action(async (o) => {

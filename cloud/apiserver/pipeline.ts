@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './auth/authn.js';
-import { nodeUser } from './auth/node-authz.js';
+import { nodeUser, refuseReservedNode } from './auth/node-authz.js';
 import { adminOnly, authorize, requestFacts } from './auth/authz.js';
 import type { ApiClient } from '../client/client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery/discovery.js';
@@ -43,6 +43,8 @@ export interface ApiServerDeps {
   dashboard?: DashboardApi;
   /** Paths served before authentication, for edges joining (cloud/join/join-service.ts). */
   join?: PreAuthPaths;
+  /** The cloud's own node name: requests from system:node:<it> are refused. */
+  reservedNode?: string;
   /** Requests served at once, reads and writes apart (default kube's 400 and 200). */
   inflight?: InflightLimits;
   /** GET /metrics: counters in Prometheus' text format (admins and viewers). */
@@ -110,6 +112,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     const user = asUser ?? (await credentialsOf(req)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
+    refuseReservedNode(user, deps.reservedNode);
     const parsed = parseApiPath(path);
     if (parsed.kind === 'resource') {
       const call = route(registry, parsed.path, req, user);

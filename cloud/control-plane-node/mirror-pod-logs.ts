@@ -4,6 +4,8 @@ import type { LogChunk, LogOptions } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 import type { ComponentLogs } from './component-logs.js';
 import type { RingLine } from './log-ring.js';
+import { isMirrorPodOn } from './plan.js';
+import { mirrorPodName, staticPods } from './static-pods.js';
 
 /** Where a pod's container log comes from (the apiserver's PodLogSource seam). */
 export interface PodLogs {
@@ -51,7 +53,19 @@ export function mirrorPodLogs(logs: ComponentLogs, now: () => number): PodLogs {
   };
 }
 
-/** Pods on the cloud's own node are answered here; every other pod's log comes from its edge, through the hub. */
+/**
+ * Whether `pod` is one of the cloud's own mirror pods on `node`: in kube-system, with the
+ * mirror annotation, named after one of its manifests, and with only that manifest's containers.
+ */
+export function isCloudMirrorPod(pod: Pod, node: string): boolean {
+  if (!isMirrorPodOn(pod, node)) return false;
+  // Every container the cloud may run (the broker's too): the pod's spec says which it has.
+  const manifest = staticPods(true).find((m) => mirrorPodName(m, node) === pod.metadata.name);
+  const names = new Set(manifest?.containers.map((c) => c.name));
+  return manifest !== undefined && pod.spec.containers.every((c) => names.has(c.name));
+}
+
+/** The cloud's own mirror pods are answered here; every other pod's log comes from its edge, through the hub. */
 export function podLogsByNode(cloudNode: string, cloud: PodLogs, edges: PodLogs): PodLogs {
-  return { logs: (pod, options) => (pod.spec.nodeName === cloudNode ? cloud : edges).logs(pod, options) };
+  return { logs: (pod, options) => (isCloudMirrorPod(pod, cloudNode) ? cloud : edges).logs(pod, options) };
 }

@@ -1,6 +1,6 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
-import { isKedgeError } from '../../shared/errors.js';
+import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Lease } from '../../shared/config-types.js';
@@ -9,8 +9,8 @@ import { getOrUndefined, type ApiClient } from '../client/client.js';
 import type { ComponentState } from '../components/component.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { mirrorPodStatus, type CloudProcessFacts } from './mirror-status.js';
-import { controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
-import { isMirrorPodOn, planMirrorPods, type MirrorAction } from './plan.js';
+import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
+import { isMirrorPodOn, MIRROR_NAMESPACE, planMirrorPods, type MirrorAction } from './plan.js';
 import { mirrorPod, staticPods, type MirrorNode } from './static-pods.js';
 
 export interface ControlPlaneNodeDeps {
@@ -30,7 +30,7 @@ export interface ControlPlaneNodeHandle {
   close(): Promise<void>;
 }
 
-const podsRef = { resource: 'pods', namespace: 'kube-system' };
+const podsRef = { resource: 'pods', namespace: MIRROR_NAMESPACE };
 
 /**
  * The cloud as its own node, as a kubeadm control-plane node's kubelet: registers the Node,
@@ -63,10 +63,14 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
     deps.components.changes$.subscribe(() => passes.request(false)),
     deps.informers.of<Pod>({ resource: 'pods' }).subscribe((event) => {
       if (event.type === 'SYNCED') return passes.request(false);
-      if (!isMirrorPodOn(event.object, facts.name)) return;
-      if (event.type === 'DELETED') mirrors.delete(event.object.metadata.name!);
-      else mirrors.set(event.object.metadata.name!, event.object);
-      passes.request(false);
+      const pod = event.object;
+      // Names are unique in kube-system only: a pod of the same name elsewhere is another pod.
+      if (pod.metadata.namespace !== MIRROR_NAMESPACE) return;
+      const tracked = mirrors.has(pod.metadata.name!);
+      const mirror = event.type !== 'DELETED' && isMirrorPodOn(pod, facts.name);
+      if (mirror) mirrors.set(pod.metadata.name!, pod);
+      else mirrors.delete(pod.metadata.name!);
+      if (mirror || tracked) passes.request(false);
     }),
   ];
   await beat();
@@ -84,7 +88,12 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 /** Creates the Node (with kubeadm's role label and taint) or, when it exists, writes its status; returns it. */
 async function registerNode(api: ApiClient, facts: ControlPlaneFacts, now: number): Promise<Node> {
   const existing = await getOrUndefined(() => api.get<Node>({ resource: 'nodes', name: facts.name }));
-  if (existing) return writeNodeStatus(api, facts, now);
+  if (existing) {
+    if (existing.metadata.labels?.[CONTROL_PLANE_ROLE_LABEL] === undefined) {
+      throw new KedgeError('Conflict', `node ${facts.name} exists without the ${CONTROL_PLANE_ROLE_LABEL} label (an edge's Node?): the cloud will not take it over; start it with another --node-name`);
+    }
+    return writeNodeStatus(api, facts, now);
+  }
   await api.create<Node>({ resource: 'nodes' }, controlPlaneNode(facts, now));
   return writeNodeStatus(api, facts, now);
 }

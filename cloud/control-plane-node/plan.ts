@@ -8,9 +8,12 @@ export type MirrorAction =
   | { type: 'status'; pod: Pod }
   | { type: 'delete'; name: string; uid: string };
 
-/** Whether `pod` is a mirror pod (the kubelet's annotation) of a static pod on `node`. */
+/** Where the cloud's mirror pods live. */
+export const MIRROR_NAMESPACE = 'kube-system';
+
+/** Whether `pod` is a mirror pod (the kubelet's annotation) of a static pod on `node`: in kube-system, where the cloud's static pods are. */
 export function isMirrorPodOn(pod: Pod, node: string): boolean {
-  return pod.spec.nodeName === node && pod.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined;
+  return pod.metadata.namespace === MIRROR_NAMESPACE && pod.spec.nodeName === node && pod.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined;
 }
 
 const ownerUid = (pod: Pod): string | undefined => pod.metadata.ownerReferences?.find((o) => o.kind === 'Node')?.uid;

@@ -17,6 +17,7 @@ export interface JoiningDeps {
   counters: Counters;
   caPem: string;
   brokerUrlFor(host: string | undefined): string;
+  reservedNode?: string;
 }
 
 /** Edges joining with tokens: the join paths, and the credentials they hand out as the broker checks them. */

@@ -42,6 +42,8 @@ export interface JoinDeps {
   caPem: string;
   /** The broker URL for an edge that reached the API under this Host header. */
   brokerUrlFor(host: string | undefined): string;
+  /** The cloud's own node name (`kedge cloud --node-name`): no edge may join under it. */
+  reservedNode?: string;
 }
 
 export type JoinHandler = (req: ApiRequest, path: string) => Promise<ApiResponse> | undefined;
@@ -81,6 +83,7 @@ async function join(deps: JoinDeps, refuse: RefuseJoin, req: ApiRequest): Promis
   if (!presented) throw refuse('bad-token', new KedgeError('Unauthorized', 'a join needs a join token (kedge token create --node <name>)'));
   const node = nodeOf(req.body);
   if (!node) throw refuse('bad-request', new KedgeError('BadRequest', 'the join request must be JSON {"node": "<node name>"} with a valid node name'));
+  if (node === deps.reservedNode) throw refuse('reserved-node', new KedgeError('Forbidden', `node name ${node} is reserved: it is the cloud's own control-plane node`));
   const token = await tokenNamed(deps.api, presented.id);
   if (!token || !sameSecret(token.secret, presented.secret)) throw refuse('bad-token', new KedgeError('Unauthorized', 'unknown or revoked join token'));
   if (token.expires !== undefined && token.expires <= deps.clock.now()) {

@@ -69,7 +69,9 @@ describe('mirror pod logs', () => {
     expect(selectLines(lines.slice(3), { cursor: { containerId: 'x', time: 0, count: 3 }, tailLines: 0 }, 0)).toBe('l3\n');
   });
 
-  const pod = (name: string, containers: string[], nodeName = 'cp'): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system' }, spec: { nodeName, containers: containers.map((c) => ({ name: c, image: 'x' })) } });
+  const pod = (name: string, containers: string[], nodeName = 'cp', namespace = 'kube-system', annotations: Record<string, string> = { 'kubernetes.io/config.mirror': 'h' }): Pod => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, annotations }, spec: { nodeName, containers: containers.map((c) => ({ name: c, image: 'x' })) },
+  });
 
   it('answers from the container ring; a cursor follows on; refuses as the kubelet does', async () => {
     const logs = new ComponentLogs(() => 'kube-scheduler', () => 0);
@@ -91,7 +93,21 @@ describe('mirror pod logs', () => {
   it("routes by node: the cloud's own node here, every other to the edges", async () => {
     const answer = (text: string) => ({ logs: async () => ({ text, cursor: { containerId: '', time: 0, count: 0 }, exited: true }) });
     const routed = podLogsByNode('cp', answer('cloud'), answer('edge'));
-    expect((await routed.logs(pod('a', ['c'], 'cp'), {})).text).toBe('cloud');
+    expect((await routed.logs(pod('kube-scheduler-cp', ['kube-scheduler'], 'cp'), {})).text).toBe('cloud');
+    expect((await routed.logs(pod('kedge-hub-cp', ['kedge-hub', 'broker'], 'cp'), {})).text).toBe('cloud');
     expect((await routed.logs(pod('b', ['c'], 'edge-1'), {})).text).toBe('edge');
+  });
+
+  it("sends any other pod bound to the cloud's node to the edges: only its own mirror pods have rings", async () => {
+    const answer = (text: string) => ({ logs: async () => ({ text, cursor: { containerId: '', time: 0, count: 0 }, exited: true }) });
+    const routed = podLogsByNode('cp', answer('cloud'), answer('edge'));
+    const others = [
+      pod('a', ['c'], 'cp'),
+      pod('kube-scheduler-cp', ['kube-scheduler'], 'cp', 'default'),
+      pod('kube-scheduler-cp', ['kube-scheduler'], 'cp', 'kube-system', {}),
+      pod('kube-scheduler-cp', ['kube-scheduler', 'sidecar'], 'cp'),
+      pod('kube-scheduler-cp', ['kube-scheduler'], 'edge-1'),
+    ];
+    for (const other of others) expect((await routed.logs(other, {})).text).toBe('edge');
   });
 });

@@ -81,6 +81,21 @@ describe('the control-plane node', () => {
     expect(back.metadata.deletionTimestamp).toBeUndefined();
   });
 
+  it('keeps writing its mirror pods\' status when a pod of the same name appears in another namespace', async () => {
+    cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, controlPlaneNode: NODE });
+    const c = cluster;
+    const real = await runUntil(c.clock, async () => {
+      const pod = (await kubeSystemPods(c)).get(`kube-scheduler-${NODE}`);
+      return ready(pod) && pod;
+    }, 'kube-scheduler ready');
+    const { name, labels, annotations } = real.metadata;
+    await c.api.create({ resource: 'pods', namespace: 'default' }, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels, annotations }, spec: real.spec });
+    await pass(c.clock, 2 * c.timing.nodeStatusIntervalMs, 1_000);
+    await c.cloud.components.stop('scheduler');
+    await runUntil(c.clock, async () => ready(await c.api.get<Pod>(podRef(`kube-scheduler-${NODE}`))) === false, 'the real kube-scheduler mirror pod not ready');
+    expect(ready(await c.api.get<Pod>({ resource: 'pods', namespace: 'default', name }))).toBeFalsy();
+  });
+
   it('sends nothing to any edge for the mirror pods, and schedules nothing onto the control-plane node', async () => {
     cluster = await Cluster.start({ clock: new FakeClock(), nodes: 1, controlPlaneNode: NODE });
     const c = cluster;

@@ -1,3 +1,4 @@
+import { KedgeError } from '../../../shared/errors.js';
 import { podReferences, type ReferencedKind } from '../../../shared/pod-references.js';
 import type { PersistentVolume } from '../../../shared/storage-types.js';
 import type { Pod } from '../../../shared/types.js';
@@ -28,6 +29,12 @@ export function nodeNameOf(user: UserInfo): string | undefined {
   if (!user.name.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
   const name = user.name.slice(NODE_USER_PREFIX.length);
   return name === '' ? undefined : name;
+}
+
+/** Refuses a node user acting as the cloud's own node (`reserved`): only the cloud writes that Node, its Lease and its mirror pods. */
+export function refuseReservedNode(user: UserInfo, reserved: string | undefined): void {
+  if (reserved === undefined || nodeNameOf(user) !== reserved) return;
+  throw new KedgeError('Forbidden', `User "${user.name}" is forbidden: node ${reserved} is the cloud's own control-plane node; no node credential may act as it`);
 }
 
 /**

@@ -40,7 +40,10 @@ export class CidrBook {
     const plan = new Set<string>();
     for (const action of actions) {
       if (action.type === 'allocate') plan.add(action.node);
-      else if (action.type === 'release') {
+      else if (action.type === 'forget') {
+        this.starved.delete(action.node);
+        plan.delete(action.node);
+      } else if (action.type === 'release') {
         for (const cidr of action.cidrs) this.set.release(cidr);
         this.holdings.delete(action.node);
         this.starved.delete(action.node);

@@ -14,7 +14,9 @@ export type BookAction =
   /** Ranges go back to the set (the node was deleted, or has others than the ones held). */
   | { type: 'release'; node: string; cidrs: string[] }
   /** The node has none: plan an allocation for it. */
-  | { type: 'allocate'; node: string };
+  | { type: 'allocate'; node: string }
+  /** The node is gone: it waits for no range any more. */
+  | { type: 'forget'; node: string };
 
 /** What to do for a node that may need a range. */
 export type AllocationAction =
@@ -43,7 +45,10 @@ export function planNodeEvent(event: Exclude<CacheEvent<Node>, { type: 'SYNCED' 
   const node = event.object;
   const name = node.metadata.name ?? '';
   const uid = node.metadata.uid ?? '';
-  if (event.type === 'DELETED') return held?.uid === uid ? [{ type: 'release', node: name, cidrs: held.cidrs }] : [];
+  if (event.type === 'DELETED') {
+    const forget: BookAction = { type: 'forget', node: name };
+    return held?.uid === uid ? [{ type: 'release', node: name, cidrs: held.cidrs }, forget] : [forget];
+  }
   const cidrs = podCIDRsOf(node);
   const stale = held && (held.uid !== uid || (cidrs.length > 0 && !sameList(held.cidrs, cidrs)));
   const release: BookAction[] = stale ? [{ type: 'release', node: name, cidrs: held.cidrs }] : [];

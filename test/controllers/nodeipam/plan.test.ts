@@ -88,11 +88,23 @@ describe('node IPAM: what range each node gets', () => {
     ['podCIDR alone counts as podCIDRs', { type: 'ADDED', object: { ...node('a'), spec: { podCIDR: '10.0.0.0/24' } } }, undefined, [{ type: 'occupy', node: 'a', uid: 'a-uid', cidrs: ['10.0.0.0/24'] }]],
     ['a node without: allocate', { type: 'ADDED', object: node('a') }, undefined, [{ type: 'allocate', node: 'a' }]],
     ['another range than the one held (set by someone else): the held one goes back', { type: 'MODIFIED', object: node('a', '10.0.5.0/24'), old: node('a') }, { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, [{ type: 'release', node: 'a', cidrs: ['10.0.0.0/24'] }, { type: 'occupy', node: 'a', uid: 'a-uid', cidrs: ['10.0.5.0/24'] }]],
-    ['deleted: its range goes back', { type: 'DELETED', object: node('a', '10.0.0.0/24') }, { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, [{ type: 'release', node: 'a', cidrs: ['10.0.0.0/24'] }]],
+    ['deleted: its range goes back', { type: 'DELETED', object: node('a', '10.0.0.0/24') }, { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, [{ type: 'release', node: 'a', cidrs: ['10.0.0.0/24'] }, { type: 'forget', node: 'a' }]],
+    ['deleted while waiting for a range: it waits no more', { type: 'DELETED', object: node('a') }, undefined, [{ type: 'forget', node: 'a' }]],
     ['a Node of the same name made again: the old one\'s range goes back', { type: 'ADDED', object: node('a', undefined, 'a-2') }, { uid: 'a-uid', cidrs: ['10.0.0.0/24'] }, [{ type: 'release', node: 'a', cidrs: ['10.0.0.0/24'] }, { type: 'allocate', node: 'a' }]],
-    ['the delete of an older copy leaves the newer one\'s range', { type: 'DELETED', object: node('a') }, { uid: 'a-2', cidrs: ['10.0.0.0/24'] }, []],
+    ['the delete of an older copy leaves the newer one\'s range', { type: 'DELETED', object: node('a') }, { uid: 'a-2', cidrs: ['10.0.0.0/24'] }, [{ type: 'forget', node: 'a' }]],
   ])('planNodeEvent: %s', (_what, event, held, expected) => {
     expect(planNodeEvent(event, held)).toEqual(expected);
+  });
+});
+
+describe('the book of node ranges', () => {
+  it('forgets a node that waited for a range once it is deleted: a later release plans only those still waiting', () => {
+    const book = new CidrBook(clusterCidrConfig('10.0.0.0/24', 24), silentLogger);
+    book.take('a', 'a-uid', '10.0.0.0/24');
+    for (const name of ['b', 'c']) book.starve(name);
+    expect(book.note(planNodeEvent({ type: 'DELETED', object: node('b') }, book.held('b')))).toEqual([]);
+    expect(book.isStarved('b')).toBe(false);
+    expect(book.note(planNodeEvent({ type: 'DELETED', object: node('a', '10.0.0.0/24') }, book.held('a')))).toEqual(['c']);
   });
 });
 
