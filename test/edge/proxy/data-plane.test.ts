@@ -57,6 +57,18 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     expect(r.counters.get(C.connections, { service: KEY })).toBe(6);
   });
 
+  it('a node address off loopback: portals listen on 127.0.0.1 (not the LAN), and portalOf says so', async () => {
+    const { r, port } = await serving([backends[0]!.endpoint], { nodeAddress: '192.0.2.10', bindRetryMs: 60_000 });
+    expect(r.portalOf(KEY)).toEqual({ host: '127.0.0.1', port });
+    expect(await whoAnswers(port)).toBe('a');
+  });
+
+  it('a loopback node address other than 127.0.0.1 (demo edges): portals listen on it', async () => {
+    const { r, port } = await serving([backends[0]!.endpoint], { nodeAddress: '127.0.1.7' });
+    expect(r.portalOf(KEY)).toEqual({ host: '127.0.1.7', port });
+    expect(await whoAnswers(port, '127.0.1.7')).toBe('a');
+  });
+
   it('relays both ways and counts the bytes', async () => {
     const { r, port } = await serving([backends[0]!.endpoint]);
     const client = await dialPort(port);
