@@ -148,7 +148,7 @@ describe('the userspace data plane (real sockets on loopback)', () => {
   });
 
   it('a taken NodePort is logged and tried again, never fatal; the portal serves meanwhile', async () => {
-    const taken = await backend('squatter');
+    const taken = await backend('squatter', '127.0.0.1');
     const nodePort = Number(taken.endpoint.split(':')[1]);
     const logger = memoryLogger('kube-proxy');
     const { port } = await serving([backends[1]!.endpoint], { bindRetryMs: 1000, logger }, { nodePort });

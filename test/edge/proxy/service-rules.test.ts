@@ -29,6 +29,13 @@ describe('serviceRules: the forwarding table from cached Services, Endpoints and
     ['a local address without a pod reference (Endpoints by hand) is kept', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1'))] }, ['127.64.1.2:8080']],
   ])('%s', (_, fields, expected) => expect(endpointsOfWeb(inputs(fields))).toEqual(expected));
 
+  it('endpoint addresses that are not IP literals, or the machine\'s own loopback (127.0.0.1, ::1), are refused and listed by Service', () => {
+    const refused = new Map<string, string[]>();
+    const eps = webEndpoints(address('127.0.0.1'), address('::1'), address('localhost'), address('127.64.2.3'), address('::2'));
+    expect(serviceRules(inputs({ services: [web], endpoints: [eps] }), refused).find((r) => r.key === 'default/web:http')?.endpoints).toEqual(['127.64.2.3:8080', '::2:8080']);
+    expect(refused).toEqual(new Map([['default/web', ['127.0.0.1', '::1', 'localhost']]]));
+  });
+
   it.each<[string, ReturnType<typeof service>]>([
     ['headless (clusterIP None)', service('h', [{ port: 80 }], { clusterIP: 'None' })],
     ['ExternalName', service('x', [{ port: 80 }], { type: 'ExternalName', clusterIP: '', externalName: 'example.com' })],
