@@ -140,6 +140,27 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     await closed(second);
   });
 
+  it('an endpoint whose end never finishes (it does not read) outlives its client: still tracked, and closed by the idle sweep', async () => {
+    let held: Socket | undefined;
+    const dial = (host: string, p: number): Socket => {
+      held = dialTcp(host, p);
+      held.end = () => held!; // its writes never drain, so end() never finishes
+      return held;
+    };
+    const { r, port } = await serving([backends[0]!.endpoint], { dial, idleTimeoutMs: 1000 });
+    const client = await dialPort(port);
+    expect(await firstWords(client)).toBe('a');
+    client.end();
+    await closed(client);
+    await settle();
+    expect(held!.destroyed).toBe(false);
+    expect(r.activeConnections()).toBe(1);
+    await clock.advance(1250);
+    expect(held!.destroyed).toBe(true);
+    expect(r.counters.get(C.idleClosed, { service: KEY })).toBe(1);
+    expect(r.activeConnections()).toBe(0);
+  });
+
   it('a NodePort Service also listens on node address:nodePort', async () => {
     const nodePort = await freePort();
     const { port } = await serving([backends[1]!.endpoint], {}, { nodePort });
