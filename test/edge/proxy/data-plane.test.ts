@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceListener } from '../../../edge/network/proxy/listener.js';
 import { PORTALS_FILE, PortalsFile } from '../../../edge/network/proxy/portals-file.js';
 import { PROXY_COUNTERS as C } from '../../../edge/network/proxy/proxy-counters.js';
 import { ProxyRules, type ProxyRulesDeps } from '../../../edge/network/proxy/proxy-rules.js';
@@ -183,6 +184,23 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     await clock.advance(1000);
     await settle();
     expect(await whoAnswers(nodePort)).toBe('b');
+  });
+
+  it('a port bound after failed attempts is announced once (no callback left behind by a failed bind)', async () => {
+    const taken = await backend('squatter', '127.0.0.1');
+    const port = Number(taken.endpoint.split(':')[1]);
+    const bound: number[] = [];
+    const listener = new ServiceListener({ host: '127.0.0.1', port, what: 'test', maxConnections: 1, retryMs: 1000, clock, logger: silentLogger, onConnection: (s) => s.destroy(), onDrop: () => undefined, onBound: (p) => bound.push(p) });
+    await listener.listen();
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(1000);
+      await settle();
+    }
+    await taken.close();
+    await clock.advance(1000);
+    await settle();
+    listener.close();
+    expect(bound).toEqual([port]);
   });
 
   it('an endpoint change reaches new connections; connections in flight keep their endpoint', async () => {
