@@ -53,12 +53,12 @@ const isReady = (pod: Pod): boolean =>
  * gone, not running or not ready is left out, even if the cloud (perhaps unreachable) still
  * lists it ready: the edge knows its own pods first.
  */
-function servedHere(address: EndpointAddress, namespace: string, inputs: RuleInputs, pods: ReadonlyMap<string, Pod>): boolean {
+function servedHere(address: EndpointAddress, namespace: string, inputs: RuleInputs, pods: ReadonlyMap<string, Pod>, publishNotReady: boolean): boolean {
   const ref = address.targetRef;
   if (address.nodeName !== inputs.nodeName || ref?.kind !== 'Pod') return true;
   const pod = pods.get(nameKey(ref.namespace ?? namespace, ref.name));
   if (!pod || (ref.uid !== undefined && pod.metadata.uid !== ref.uid)) return false;
-  return isReady(pod);
+  return publishNotReady || isReady(pod); // publishNotReadyAddresses: readiness does not count
 }
 
 /** The machine's own loopback services (the edge's local API, the broker): pods and nodes have other 127.x addresses. */
@@ -72,7 +72,8 @@ const MACHINE_LOOPBACK = new Set(['127.0.0.1', '::1']);
 export const dialableAddress = (ip: string): boolean => isIP(ip) !== 0 && !MACHINE_LOOPBACK.has(ip);
 
 /** The ready `ip:port` endpoints of one Service port: its Endpoints' port of the same name; addresses refused go to `refused`. */
-function endpointsOf(port: ServicePort, endpoints: Endpoints | undefined, inputs: RuleInputs, pods: ReadonlyMap<string, Pod>, refused: Set<string>): string[] {
+function endpointsOf(service: Service, port: ServicePort, endpoints: Endpoints | undefined, inputs: RuleInputs, pods: ReadonlyMap<string, Pod>, refused: Set<string>): string[] {
+  const publishNotReady = service.spec.publishNotReadyAddresses === true;
   const namespace = endpoints?.metadata.namespace ?? 'default';
   const out = new Set<string>();
   for (const subset of endpoints?.subsets ?? []) {
@@ -80,7 +81,7 @@ function endpointsOf(port: ServicePort, endpoints: Endpoints | undefined, inputs
     if (!target) continue;
     for (const address of subset.addresses ?? []) {
       if (!dialableAddress(address.ip)) refused.add(address.ip);
-      else if (servedHere(address, namespace, inputs, pods)) out.add(`${address.ip}:${target.port}`);
+      else if (servedHere(address, namespace, inputs, pods, publishNotReady)) out.add(`${address.ip}:${target.port}`);
     }
   }
   return [...out].sort();
@@ -119,7 +120,7 @@ export function serviceRules(inputs: RuleInputs, refused?: Map<string, string[]>
         portName: port.name ?? '',
         port: port.port,
         clusterIP: service.spec.clusterIP!,
-        endpoints: endpointsOf(port, endpoints, inputs, pods, dropped),
+        endpoints: endpointsOf(service, port, endpoints, inputs, pods, dropped),
       };
       const affinity = affinityMs(service);
       if (affinity !== undefined) rule.affinityMs = affinity;
