@@ -39,6 +39,8 @@ export interface LocalApiDeps {
   onComponentChange?: () => void;
   /** The node's runtime; enables the CRI reads under /cri. */
   runtime?: Runtime;
+  /** Connections held at once (default 64): one more is closed at once, so open reads cannot pile up. */
+  maxConnections?: number;
 }
 
 export interface LocalApi {
@@ -117,6 +119,7 @@ export async function startLocalApi(deps: LocalApiDeps): Promise<LocalApi> {
     }
   });
   enforceTimeouts(server, timeouts);
+  server.maxConnections = deps.maxConnections ?? 64;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.port, '127.0.0.1', () => resolve());

@@ -195,7 +195,7 @@ async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; cloc
   const { nodeName, dataDir } = options;
   const plugin = { nodeName, clock: deps.clock, podCIDR: cachedPodCIDR(deps.cache, nodeName, options.podCIDR) };
   if (options.networkPlugin === 'memory') return memoryNetworkPlugin(plugin);
-  return openHostLocalPlugin({ ...plugin, dataDir, durable: deps.durable, logger: deps.logger.child('cni') });
+  return openHostLocalPlugin({ ...plugin, dataDir, durable: deps.durable, logger: deps.logger.child('kedge-cni') });
 }
 
 /**
@@ -214,7 +214,7 @@ async function openRuntimes(
   const processes = await ProcessRuntime.open({ ...addressing, dataDir, clock, reboot, logger: logger.child('process'), crashPoint: options.crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]), 'sim');
   const released = await network.gc(validAttachments(await runtime.listSandboxes()));
-  if (released.length > 0) logger.child('cni').warn('released pod addresses no sandbox holds', { addresses: released });
+  if (released.length > 0) logger.child('kedge-cni').warn('released pod addresses no sandbox holds', { addresses: released });
   return { runtime, processes };
 }
 

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLocalApi, type ConnectionReport, type LocalApi } from '../../edge/local-api.js';
 import type { LocalCache } from '../../edge/metamanager/local-cache.js';
@@ -53,5 +55,27 @@ describe("the edge's local API: /connection", () => {
   it('never heard from the broker yet: null', async () => {
     const clock = new FakeClock();
     expect(await connection({ connected: false, since: clock.now(), heard: undefined }, clock)).toMatchObject({ lastHeardFromBroker: null, silentForSeconds: null });
+  });
+});
+
+describe("the edge's local API: connections", () => {
+  it('holds at most maxConnections at once: one more is closed at once', async () => {
+    const clock = new FakeClock();
+    const api = await startLocalApi({ port: 0, cache: emptyCache, connectivity: () => ({ connected: true, since: clock.now() }), lastHeardFromBroker: () => undefined, keepaliveSeconds: 2, clock, logger: silentLogger, maxConnections: 2 });
+    const { port } = new URL(api.url);
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        const s = connect({ host: '127.0.0.1', port: Number(port) });
+        s.on('error', () => undefined);
+        await once(s, 'connect');
+        sockets.push(s);
+      }
+      await once(sockets[2]!, 'close');
+      expect(sockets.map((s) => s.destroyed)).toEqual([false, false, true]);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await api.close();
+    }
   });
 });

@@ -32,7 +32,13 @@ export class Balancer {
   private affinityMs: number | undefined;
   private readonly affinity = new Map<string, Affinity>();
 
-  constructor(private readonly clock: Clock, private readonly random: () => number) {}
+  /** `maxAffinity`: client IPs remembered at most; the least recently used goes first. */
+  constructor(private readonly clock: Clock, private readonly random: () => number, private readonly maxAffinity = 10_000) {}
+
+  /** Client IPs with an affinity held. */
+  affinityCount(): number {
+    return this.affinity.size;
+  }
 
   update(endpoints: readonly string[], affinityMs: number | undefined): void {
     if (affinityMs !== this.affinityMs) this.affinity.clear();
@@ -52,14 +58,28 @@ export class Balancer {
   next(clientIP: string, reset = false): string | undefined {
     if (this.endpoints.length === 0) return undefined;
     const now = this.clock.now();
+    if (this.affinityMs !== undefined) this.dropExpired(now, this.affinityMs);
     const sticky = this.affinityMs === undefined ? undefined : this.affinity.get(clientIP);
-    if (sticky && !reset && now - sticky.lastUsed < this.affinityMs!) {
-      sticky.lastUsed = now;
-      return sticky.endpoint;
-    }
-    const endpoint = this.endpoints[this.index]!;
-    this.index = (this.index + 1) % this.endpoints.length;
-    if (this.affinityMs !== undefined) this.affinity.set(clientIP, { endpoint, lastUsed: now });
+    const endpoint = sticky && !reset ? sticky.endpoint : this.endpoints[this.index]!;
+    if (!sticky || reset) this.index = (this.index + 1) % this.endpoints.length;
+    if (this.affinityMs !== undefined) this.remember(clientIP, endpoint, now);
     return endpoint;
+  }
+
+  /** The map is in order of last use (an entry used moves to the end): the expired ones are first. */
+  private dropExpired(now: number, affinityMs: number): void {
+    for (const [ip, a] of this.affinity) {
+      if (now - a.lastUsed < affinityMs) return;
+      this.affinity.delete(ip);
+    }
+  }
+
+  private remember(clientIP: string, endpoint: string, now: number): void {
+    this.affinity.delete(clientIP);
+    this.affinity.set(clientIP, { endpoint, lastUsed: now });
+    for (const ip of this.affinity.keys()) {
+      if (this.affinity.size <= this.maxAffinity) return;
+      this.affinity.delete(ip);
+    }
   }
 }

@@ -52,7 +52,7 @@ export class Connections {
     counters.add(C.connections, { service });
     client.on('error', () => client.destroy());
     client.once('close', () => {
-      this.open.delete(conn);
+      this.forgetOnceClosed(conn);
       counters.add(C.bytesIn, { service }, client.bytesRead);
     });
     const outcome = await dialEndpoint(balancer, client.remoteAddress ?? '', this.deps.dial, clock);
@@ -63,7 +63,10 @@ export class Connections {
       client.destroy();
       return;
     }
-    backend.once('close', () => counters.add(C.bytesOut, { service }, backend.bytesRead));
+    backend.once('close', () => {
+      this.forgetOnceClosed(conn);
+      counters.add(C.bytesOut, { service }, backend.bytesRead);
+    });
     if (client.destroyed) return void backend.destroy();
     conn.backend = backend;
     relay(client, backend, () => (conn.lastActive = clock.now()));
@@ -74,6 +77,11 @@ export class Connections {
     this.closed = true;
     this.cancelSweep?.();
     for (const conn of this.open) this.destroy(conn);
+  }
+
+  /** A pair is tracked (idle sweep, close) until both sockets closed: a backend that does not read may outlive its client. */
+  private forgetOnceClosed(conn: Connection): void {
+    if (conn.client.destroyed && (conn.backend?.destroyed ?? true)) this.open.delete(conn);
   }
 
   private dialFailed(service: string, endpoint: string): void {

@@ -46,6 +46,8 @@ export class KubeProxyAgent implements EdgeComponent {
   private readonly syncs = new Coalescer(() => this.syncOnce());
   private subscription: Subscription | undefined;
   private changedAt: number;
+  /** What was last logged as refused, by Service: each list is logged once. */
+  private refusedLogged = new Map<string, string>();
 
   constructor(private readonly deps: KubeProxyAgentDeps) {
     this.changedAt = deps.clock.now();
@@ -85,7 +87,9 @@ export class KubeProxyAgent implements EdgeComponent {
     if (!this.subscription) return;
     const { cache, rules, nodeName, logger } = this.deps;
     try {
-      const desired = serviceRules({ ...cachedServices(cache), pods: podsIn(cache), nodeName });
+      const refused = new Map<string, string[]>();
+      const desired = serviceRules({ ...cachedServices(cache), pods: podsIn(cache), nodeName }, refused);
+      this.logRefused(refused);
       const actions = planRules(desired, rules.current());
       if (actions.length === 0) return;
       await rules.apply(actions);
@@ -93,6 +97,16 @@ export class KubeProxyAgent implements EdgeComponent {
     } catch (err) {
       logger.error('cannot program the rules; will try on the next change', { error: (err as Error).message });
     }
+  }
+
+  private logRefused(refused: Map<string, string[]>): void {
+    const logged = new Map<string, string>();
+    for (const [service, addresses] of refused) {
+      const text = addresses.join(',');
+      logged.set(service, text);
+      if (this.refusedLogged.get(service) !== text) this.deps.logger.debug('endpoint addresses refused: not an IP, or the machine\'s own loopback', { service, addresses: text });
+    }
+    this.refusedLogged = logged;
   }
 }
 

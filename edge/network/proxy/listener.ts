@@ -47,11 +47,11 @@ export class ServiceListener {
         const log = this.failing ? logger.debug.bind(logger) : logger.warn.bind(logger);
         log(`cannot listen for ${what}; trying again`, { address: `${host}:${port}`, error: err.code ?? err.message, retryMs: this.options.retryMs });
         this.failing = true;
+        this.server.removeListener('listening', onListening); // a failed bind leaves it behind otherwise
         this.scheduleRetry();
         resolve();
       };
-      this.server.once('error', onError);
-      this.server.listen({ host, port }, () => {
+      const onListening = (): void => {
         this.server.removeListener('error', onError);
         if (this.closed) return resolve(void this.server.close());
         this.bound = (this.server.address() as AddressInfo).port;
@@ -59,7 +59,10 @@ export class ServiceListener {
         this.failing = false;
         this.options.onBound?.(this.bound);
         resolve();
-      });
+      };
+      this.server.once('error', onError);
+      this.server.once('listening', onListening);
+      this.server.listen({ host, port });
     });
   }
 

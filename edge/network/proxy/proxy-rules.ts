@@ -1,6 +1,7 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { Counters } from '../../../shared/counters.js';
 import type { Logger } from '../../../shared/log.js';
+import { isIPv4 } from 'node:net';
 import { Balancer } from './balancer.js';
 import { Connections } from './connections.js';
 import { ServiceListener } from './listener.js';
@@ -11,7 +12,7 @@ import type { ServiceRule } from './service-rules.js';
 import { dialTcp, type Dial } from './tcp-relay.js';
 
 export interface ProxyRulesDeps {
-  /** The node address (--node-ip): portals and NodePorts listen on it. */
+  /** The node address (--node-ip): NodePorts listen on it, and portals too when it is a loopback address. */
   nodeAddress: string;
   portals: PortalsFile;
   clock: Clock;
@@ -44,7 +45,7 @@ export interface Portal {
 
 /**
  * The rules and the userspace data plane that serves them (kube-proxy's userspace mode): one
- * TCP listener per Service port on the node address, at a port the kernel picked and the
+ * TCP listener per Service port on the node address (127.0.0.1 when that is not loopback), at a port the kernel picked and the
  * portals file keeps, plus one at the nodePort for NodePort Services; each relays to a ready
  * endpoint its balancer picks. It changes only when told (`apply`): with the agent stopped,
  * it serves the table as it was.
@@ -69,7 +70,13 @@ export class ProxyRules {
   portalOf(key: string): Portal | undefined {
     const r = this.rules.get(key);
     const port = r?.remembered ? r.portal.port() : undefined;
-    return port === undefined ? undefined : { host: this.deps.nodeAddress, port };
+    return port === undefined ? undefined : { host: this.portalHost(), port };
+  }
+
+  /** Portals serve pods, processes of this machine: off loopback they would open every ClusterIP Service to the LAN. */
+  private portalHost(): string {
+    const node = this.deps.nodeAddress;
+    return isIPv4(node) && node.startsWith('127.') ? node : '127.0.0.1';
   }
 
   /** Connections relayed (or being dialled) now. */
@@ -93,10 +100,10 @@ export class ProxyRules {
     await Promise.all(this.writes);
   }
 
-  private listener(rule: ServiceRule, balancer: Balancer, port: number, what: string, onBound?: (port: number) => void): ServiceListener {
+  private listener(rule: ServiceRule, balancer: Balancer, host: string, port: number, what: string, onBound?: (port: number) => void): ServiceListener {
     const { clock, logger } = this.deps;
     return new ServiceListener({
-      host: this.deps.nodeAddress, port, what, clock, logger,
+      host, port, what, clock, logger,
       maxConnections: this.deps.maxConnections ?? 1024,
       retryMs: this.deps.bindRetryMs ?? 5000,
       onConnection: (socket) => void this.connections.accept(rule.key, balancer, socket),
@@ -108,7 +115,7 @@ export class ProxyRules {
   private async open1(rule: ServiceRule): Promise<void> {
     const balancer = new Balancer(this.deps.clock, this.deps.random ?? Math.random);
     balancer.update(rule.endpoints, rule.affinityMs);
-    const portal = this.listener(rule, balancer, this.deps.portals.portOf(rule.key), `portal ${rule.key}`, (port) => this.remember(rule.key, port));
+    const portal = this.listener(rule, balancer, this.portalHost(), this.deps.portals.portOf(rule.key), `portal ${rule.key}`, (port) => this.remember(rule.key, port));
     const entry: Rule = { rule, balancer, portal, remembered: false };
     this.rules.set(rule.key, entry);
     await entry.portal.listen();
@@ -130,7 +137,7 @@ export class ProxyRules {
   private async openNodePort(entry: Rule): Promise<void> {
     const { rule } = entry;
     if (rule.nodePort === undefined) return;
-    entry.nodePort = this.listener(rule, entry.balancer, rule.nodePort, `nodePort ${rule.nodePort} of ${rule.key}`);
+    entry.nodePort = this.listener(rule, entry.balancer, this.deps.nodeAddress, rule.nodePort, `nodePort ${rule.nodePort} of ${rule.key}`);
     await entry.nodePort.listen();
   }
 

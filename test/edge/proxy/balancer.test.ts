@@ -24,6 +24,21 @@ describe('Balancer (userspace kube-proxy LoadBalancerRR)', () => {
     expect(picks(b, 4)).toEqual(['b', 'c', 'd', 'a']);
   });
 
+  it('ClientIP affinity entries expire (dropped on the next pick) and are capped, the least recently used out first', async () => {
+    const clock = new FakeClock();
+    const b = new Balancer(clock, () => 0, 3);
+    b.update(['a', 'b'], 1000);
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) b.next(ip);
+    b.next('10.0.0.1'); // used again: the newest
+    b.next('10.0.0.4'); // over the cap: 10.0.0.2 goes
+    expect(b.affinityCount()).toBe(3);
+    const held = b.next('10.0.0.3');
+    expect(b.next('10.0.0.3')).toBe(held);
+    await clock.advance(1000);
+    b.next('10.0.0.9');
+    expect(b.affinityCount()).toBe(1);
+  });
+
   it('no endpoint: undefined', () => {
     expect(new Balancer(new FakeClock(), Math.random).next('127.0.0.9')).toBeUndefined();
   });

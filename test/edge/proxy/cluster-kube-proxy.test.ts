@@ -29,7 +29,7 @@ describe('kube-proxy in the in-process Cluster', () => {
     const agent = edge.components.find((c) => c.name === 'kube-proxy')!;
     expect(agent?.name).toBe('kube-proxy');
     holdIn(edge.cache, service('web', [{ name: 'http', port: 80 }]));
-    holdIn(edge.cache, endpoints('web', [{ ip: '127.0.0.1', nodeName: 'edge-2' }], [{ name: 'http', port: Number(echo.endpoint.split(':')[1]) }]));
+    holdIn(edge.cache, endpoints('web', [{ ip: '127.0.0.2', nodeName: 'edge-2' }], [{ name: 'http', port: Number(echo.endpoint.split(':')[1]) }]));
     await agent!.stop();
     await agent!.start();
     const portals = JSON.parse(await readFile(join(cluster.dir, 'edges', 'edge-1', PORTALS_FILE), 'utf8')) as { portals: Record<string, number> };

@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceListener } from '../../../edge/network/proxy/listener.js';
 import { PORTALS_FILE, PortalsFile } from '../../../edge/network/proxy/portals-file.js';
 import { PROXY_COUNTERS as C } from '../../../edge/network/proxy/proxy-counters.js';
 import { ProxyRules, type ProxyRulesDeps } from '../../../edge/network/proxy/proxy-rules.js';
@@ -55,6 +56,18 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     for (let i = 0; i < 6; i++) answers.push(await whoAnswers(port));
     expect(answers.sort()).toEqual(['a', 'a', 'b', 'b', 'c', 'c']);
     expect(r.counters.get(C.connections, { service: KEY })).toBe(6);
+  });
+
+  it('a node address off loopback: portals listen on 127.0.0.1 (not the LAN), and portalOf says so', async () => {
+    const { r, port } = await serving([backends[0]!.endpoint], { nodeAddress: '192.0.2.10', bindRetryMs: 60_000 });
+    expect(r.portalOf(KEY)).toEqual({ host: '127.0.0.1', port });
+    expect(await whoAnswers(port)).toBe('a');
+  });
+
+  it('a loopback node address other than 127.0.0.1 (demo edges): portals listen on it', async () => {
+    const { r, port } = await serving([backends[0]!.endpoint], { nodeAddress: '127.0.1.7' });
+    expect(r.portalOf(KEY)).toEqual({ host: '127.0.1.7', port });
+    expect(await whoAnswers(port, '127.0.1.7')).toBe('a');
   });
 
   it('relays both ways and counts the bytes', async () => {
@@ -128,6 +141,27 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     await closed(second);
   });
 
+  it('an endpoint whose end never finishes (it does not read) outlives its client: still tracked, and closed by the idle sweep', async () => {
+    let held: Socket | undefined;
+    const dial = (host: string, p: number): Socket => {
+      held = dialTcp(host, p);
+      held.end = () => held!; // its writes never drain, so end() never finishes
+      return held;
+    };
+    const { r, port } = await serving([backends[0]!.endpoint], { dial, idleTimeoutMs: 1000 });
+    const client = await dialPort(port);
+    expect(await firstWords(client)).toBe('a');
+    client.end();
+    await closed(client);
+    await settle();
+    expect(held!.destroyed).toBe(false);
+    expect(r.activeConnections()).toBe(1);
+    await clock.advance(1250);
+    expect(held!.destroyed).toBe(true);
+    expect(r.counters.get(C.idleClosed, { service: KEY })).toBe(1);
+    expect(r.activeConnections()).toBe(0);
+  });
+
   it('a NodePort Service also listens on node address:nodePort', async () => {
     const nodePort = await freePort();
     const { port } = await serving([backends[1]!.endpoint], {}, { nodePort });
@@ -136,7 +170,7 @@ describe('the userspace data plane (real sockets on loopback)', () => {
   });
 
   it('a taken NodePort is logged and tried again, never fatal; the portal serves meanwhile', async () => {
-    const taken = await backend('squatter');
+    const taken = await backend('squatter', '127.0.0.1');
     const nodePort = Number(taken.endpoint.split(':')[1]);
     const logger = memoryLogger('kube-proxy');
     const { port } = await serving([backends[1]!.endpoint], { bindRetryMs: 1000, logger }, { nodePort });
@@ -150,6 +184,23 @@ describe('the userspace data plane (real sockets on loopback)', () => {
     await clock.advance(1000);
     await settle();
     expect(await whoAnswers(nodePort)).toBe('b');
+  });
+
+  it('a port bound after failed attempts is announced once (no callback left behind by a failed bind)', async () => {
+    const taken = await backend('squatter', '127.0.0.1');
+    const port = Number(taken.endpoint.split(':')[1]);
+    const bound: number[] = [];
+    const listener = new ServiceListener({ host: '127.0.0.1', port, what: 'test', maxConnections: 1, retryMs: 1000, clock, logger: silentLogger, onConnection: (s) => s.destroy(), onDrop: () => undefined, onBound: (p) => bound.push(p) });
+    await listener.listen();
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(1000);
+      await settle();
+    }
+    await taken.close();
+    await clock.advance(1000);
+    await settle();
+    listener.close();
+    expect(bound).toEqual([port]);
   });
 
   it('an endpoint change reaches new connections; connections in flight keep their endpoint', async () => {

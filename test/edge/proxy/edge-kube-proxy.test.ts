@@ -59,7 +59,7 @@ describe('kube-proxy in a running edge (offline: from its cache)', () => {
   it('routes at once from the cache, gives a process pod the portal in its env, counts in /metrics, and keeps the portal across a restart', async () => {
     const port = Number(echo.endpoint.split(':')[1]);
     const clientPod = pod('client', 'u-client', { runtimeClassName: 'process', restartPolicy: 'Never', containers: [{ name: 'app', ...client }] });
-    await seed([service('web', [{ name: 'http', port: 80 }]), endpoints('web', [{ ip: '127.0.0.1', nodeName: 'edge-2' }], [{ name: 'http', port }]), { ...clientPod, kind: 'Pod' }]);
+    await seed([service('web', [{ name: 'http', port: 80 }]), endpoints('web', [{ ip: '127.0.0.2', nodeName: 'edge-2' }], [{ name: 'http', port }]), { ...clientPod, kind: 'Pod' }]);
 
     const edge = await start();
     expect(edge.components.map((c) => [c.name, c.running()])).toEqual([['kedge-cni', true], ['kube-proxy', true]]);

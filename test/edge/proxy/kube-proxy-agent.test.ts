@@ -32,7 +32,7 @@ const port = (b: Backend): number => Number(b.endpoint.split(':')[1]);
 /** A backend's address as an endpoint of `web` on `node`, for pod `pod` (each backend listens on its own port: one subset per backend). */
 const backendEndpoints = (list: { b: Backend; node?: string; pod?: string }[]) => ({
   ...endpoints('web', [], []),
-  subsets: list.map(({ b, node, pod }) => ({ addresses: [address('127.0.0.1', node ?? 'edge-2', pod)], ports: [{ name: 'http', port: port(b) }] })),
+  subsets: list.map(({ b, node, pod }) => ({ addresses: [address('127.0.0.2', node ?? 'edge-2', pod)], ports: [{ name: 'http', port: port(b) }] })),
 });
 
 beforeEach(async () => {
@@ -100,7 +100,7 @@ describe('the kube-proxy agent', () => {
     cache.queueStatus(refOf(held), { ...podOn('w1', false).status }, clock.now());
     changes.next();
     await proxy.agent.sync();
-    expect(proxy.rules.current().get(WEB)!.endpoints).toEqual([`127.0.0.1:${port(backends[1]!)}`]);
+    expect(proxy.rules.current().get(WEB)!.endpoints).toEqual([`127.0.0.2:${port(backends[1]!)}`]);
     for (let i = 0; i < 3; i++) expect(await whoAnswers(portal())).toBe('b');
 
     cache.queueStatus(refOf(held), { ...podOn('w1', true).status }, clock.now());

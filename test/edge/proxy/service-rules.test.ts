@@ -23,11 +23,20 @@ describe('serviceRules: the forwarding table from cached Services, Endpoints and
     ['a remote endpoint is kept whatever the edge knows', { services: [web], endpoints: [webEndpoints(address('127.64.2.3', 'edge-2', 'w-remote'))] }, ['127.64.2.3:8080']],
     ['a local endpoint whose pod is Running and Ready is kept', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))], pods: [podOn('w1', true)] }, ['127.64.1.2:8080']],
     ['a local endpoint whose pod turned unready here is taken out', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))], pods: [podOn('w1', false)] }, []],
+    ['publishNotReadyAddresses: a local endpoint whose pod is not ready is kept', { services: [{ ...web, spec: { ...web.spec, publishNotReadyAddresses: true } }], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))], pods: [podOn('w1', false)] }, ['127.64.1.2:8080']],
+    ['publishNotReadyAddresses: a local endpoint whose pod the edge does not hold is still taken out', { services: [{ ...web, spec: { ...web.spec, publishNotReadyAddresses: true } }], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))] }, []],
     ['a local endpoint whose pod is not running here is taken out', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))], pods: [podOn('w1', true, 'Failed')] }, []],
     ['a local endpoint whose pod the edge does not hold is taken out', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))] }, []],
     ['a local endpoint of a pod replaced under its name (other uid) is taken out', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1', 'w1'))], pods: [{ ...podOn('w1', true), metadata: { name: 'w1', namespace: 'default', uid: 'other' } }] }, []],
     ['a local address without a pod reference (Endpoints by hand) is kept', { services: [web], endpoints: [webEndpoints(address('127.64.1.2', 'edge-1'))] }, ['127.64.1.2:8080']],
   ])('%s', (_, fields, expected) => expect(endpointsOfWeb(inputs(fields))).toEqual(expected));
+
+  it('endpoint addresses that are not IP literals, or the machine\'s own loopback (127.0.0.1, ::1), are refused and listed by Service', () => {
+    const refused = new Map<string, string[]>();
+    const eps = webEndpoints(address('127.0.0.1'), address('::1'), address('localhost'), address('127.64.2.3'), address('::2'));
+    expect(serviceRules(inputs({ services: [web], endpoints: [eps] }), refused).find((r) => r.key === 'default/web:http')?.endpoints).toEqual(['127.64.2.3:8080', '::2:8080']);
+    expect(refused).toEqual(new Map([['default/web', ['127.0.0.1', '::1', 'localhost']]]));
+  });
 
   it.each<[string, ReturnType<typeof service>]>([
     ['headless (clusterIP None)', service('h', [{ port: 80 }], { clusterIP: 'None' })],

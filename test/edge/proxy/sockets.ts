@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
-/** A backend on 127.0.0.1:0 that says its name on every connection, then echoes; its sockets are kept for the test to watch. */
+/** A backend on 127.0.0.2:0 (127.0.0.1 is the machine's own, which kube-proxy refuses as an endpoint) that says its name on every connection, then echoes; its sockets are kept for the test to watch. */
 export interface Backend {
   name: string;
   endpoint: string;
@@ -9,7 +9,7 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-export async function backend(name: string): Promise<Backend> {
+export async function backend(name: string, host = '127.0.0.2'): Promise<Backend> {
   const sockets: Socket[] = [];
   const server: Server = createServer((socket) => {
     sockets.push(socket);
@@ -17,12 +17,12 @@ export async function backend(name: string): Promise<Backend> {
     socket.write(name);
     socket.pipe(socket);
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     name,
-    endpoint: `127.0.0.1:${port}`,
+    endpoint: `${host}:${port}`,
     sockets,
     close: () => {
       for (const s of sockets) s.destroy();
