@@ -69,7 +69,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
   const { crashPoint } = options;
   // The parts a user may stop and start (kube-proxy, kedge-cni): the local API and the kedge-agent runtime follow them.
-  const network = await openNetwork(options, { cache, clock, durable, logger });
+  const network = await openNetwork(options, { cache, clock, logger });
   const components: EdgeComponent[] = [network];
   const agents = new AgentRuntime({ components: () => components, clock, hostIp: hostIP, logs: (name) => componentLogs.lines(name) });
   const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, agents, network });
@@ -191,11 +191,11 @@ function nodeTransport(options: EdgeOptions, timing: Timing, clock: Clock, logge
 }
 
 /** The network plugin (kedge-cni): host-local IPAM in the data dir, or in memory (hollow fleets); pod addresses from the node's podCIDR. */
-async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; clock: Clock; durable: boolean; logger: Logger }): Promise<NetworkPlugin> {
+async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; clock: Clock; logger: Logger }): Promise<NetworkPlugin> {
   const { nodeName, dataDir } = options;
   const plugin = { nodeName, clock: deps.clock, podCIDR: cachedPodCIDR(deps.cache, nodeName, options.podCIDR) };
   if (options.networkPlugin === 'memory') return memoryNetworkPlugin(plugin);
-  return openHostLocalPlugin({ ...plugin, dataDir, durable: deps.durable, logger: deps.logger.child('kedge-cni') });
+  return openHostLocalPlugin({ ...plugin, dataDir, logger: deps.logger.child('kedge-cni') });
 }
 
 /**

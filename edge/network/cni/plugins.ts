@@ -13,9 +13,9 @@ export interface NetworkPluginOptions {
 }
 
 /** For real edges: reservations in `<dataDir>/cni/networks/kedge/`, surviving restarts and kill -9. */
-export function openHostLocalPlugin(options: NetworkPluginOptions & { dataDir: string; durable?: boolean; logger: Logger }): Promise<NetworkPlugin> {
-  const { dataDir, durable, logger, ...deps } = options;
-  return HostLocalPlugin.open({ ...deps, store: diskIpamStore({ dataDir, durable, logger }) });
+export function openHostLocalPlugin(options: NetworkPluginOptions & { dataDir: string; logger: Logger }): Promise<NetworkPlugin> {
+  const { dataDir, logger, ...deps } = options;
+  return HostLocalPlugin.open({ ...deps, store: diskIpamStore({ dataDir, logger }) });
 }
 
 /** For hollow fleets and sim-only tests: reservations in memory, rebuilt from the runtime's sandboxes by GC at start. */
