@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { fnv32a } from '../cloud/controllers/deployment/hash.js';
 import { newToken, readCredentials, readEdgeToken } from '../cloud/apiserver/auth/credentials.js';
 import type { Clock } from '../shared/clock.js';
 import { FOR_PARENT_ENV, lockDataDir, type DataDirLock } from '../shared/data-dir-lock.js';
@@ -82,9 +83,7 @@ export function demoNodeIp(index: number, platform: NodeJS.Platform = process.pl
  * addresses, and one demo started again keeps its own.
  */
 export function demoClusterCidr(dataDir: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < dataDir.length; i++) hash = Math.imul(hash ^ dataDir.charCodeAt(i), 0x01000193) >>> 0;
-  return `127.${64 + (hash % 64)}.0.0/16`;
+  return `127.${64 + (fnv32a(dataDir) % 64)}.0.0/16`;
 }
 
 function hostAndPort(url: URL): { host: string; port: number } {

@@ -1,13 +1,6 @@
-/** An IPv4 address as a number. */
-export function ipToInt(ip: string): number | undefined {
-  const parts = ip.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
+import { formatIPv4 as intToIp, parseIPv4 as ipToInt } from '../../../shared/ipv4.js';
 
-export function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
+export { ipToInt };
 
 /**
  * The addresses host-local hands out of a subnet: the gateway (`.1`, the first) is skipped and
