@@ -1,9 +1,11 @@
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
+import { LogRing } from '../shared/log-ring.js';
 import type { LogLine } from './runtime/runtime.js';
 
-/** How many of a component's latest lines are kept (the kedge-agent runtime shows them as its container's log). */
+/** How many of a component's latest lines are kept, and at most how many bytes (the kedge-agent runtime shows them as its container's log). */
 export const COMPONENT_LOG_LINES = 500;
+const COMPONENT_LOG_BYTES = 128 * 1024;
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -13,7 +15,7 @@ type Level = 'info' | 'warn' | 'error';
  * edge's log as before, and its info, warn and error lines are kept here too.
  */
 export class ComponentLogs {
-  private readonly rings = new Map<string, LogLine[]>();
+  private readonly rings = new Map<string, LogRing>();
 
   constructor(
     private readonly names: ReadonlySet<string>,
@@ -29,7 +31,7 @@ export class ComponentLogs {
   /** A component's kept lines, oldest first; undefined for a name not kept. */
   lines(component: string): LogLine[] | undefined {
     if (!this.names.has(component)) return undefined;
-    return [...(this.rings.get(component) ?? [])];
+    return (this.rings.get(component)?.from() ?? []).map(({ time, text }) => ({ time, text }));
   }
 
   private tapped(inner: Logger, component: string | undefined): Logger {
@@ -47,10 +49,9 @@ export class ComponentLogs {
   }
 
   private keep(component: string, level: Level, msg: string, fields: Record<string, unknown> | undefined): void {
-    const ring = this.rings.get(component) ?? [];
+    const ring = this.rings.get(component) ?? new LogRing(this.limit, COMPONENT_LOG_BYTES);
     this.rings.set(component, ring);
     const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : '';
-    ring.push({ time: this.clock.now(), text: `${level.toUpperCase().padEnd(5)} ${msg}${extra}` });
-    if (ring.length > this.limit) ring.splice(0, ring.length - this.limit);
+    ring.push(this.clock.now(), `${level.toUpperCase().padEnd(5)} ${msg}${extra}`);
   }
 }

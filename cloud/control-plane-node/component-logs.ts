@@ -1,5 +1,5 @@
 import { textLine, type Fields, type Logger, type LogLevel } from '../../shared/log.js';
-import { LogRing } from './log-ring.js';
+import { LogRing } from '../../shared/log-ring.js';
 
 /** How much of each component's log the cloud keeps for `kubectl logs`. */
 export const RING_LINES = 2000;

@@ -3,7 +3,7 @@ import { MAX_LOG_BYTES } from '../../shared/protocol/codec.js';
 import type { LogChunk, LogOptions } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 import type { ComponentLogs } from './component-logs.js';
-import type { RingLine } from './log-ring.js';
+import type { RingLine } from '../../shared/log-ring.js';
 import { isMirrorPodOn } from './plan.js';
 import { mirrorPodName, staticPods } from './static-pods.js';
 

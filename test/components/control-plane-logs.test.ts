@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ComponentLogs } from '../../cloud/control-plane-node/component-logs.js';
-import { LogRing } from '../../cloud/control-plane-node/log-ring.js';
+import { LogRing } from '../../shared/log-ring.js';
 import { cloudLogRouter } from '../../cloud/control-plane-node/log-routes.js';
 import { mirrorPodLogs, podLogsByNode, selectLines } from '../../cloud/control-plane-node/mirror-pod-logs.js';
 import { memoryLogger } from '../../shared/log.js';
