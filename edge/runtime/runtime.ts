@@ -1,3 +1,5 @@
+import type { Duplex, Readable, Writable } from 'node:stream';
+
 /**
  * The container runtime seam, shaped like Kubernetes' CRI: a pod sandbox holds containers;
  * edged creates, starts, stops and removes them and reads their state back. Runtimes keep
@@ -106,6 +108,34 @@ export interface ExecResult {
   timedOut: boolean;
 }
 
+/** What a stream asks of a process in a container (exec, attach): which standard streams, and a terminal. */
+export interface SessionOptions {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+/**
+ * A process a stream talks to (CRI's Exec and Attach): its standard streams as Node streams.
+ * Reading `stdout` only as fast as the client takes it slows the process down (a pipe's
+ * backpressure) instead of buffering its output.
+ */
+export interface ContainerSession {
+  /** Present when stdin was asked for; ending it is the end of file. */
+  stdin?: Writable;
+  /** With a tty, the terminal's output (stderr goes there too). */
+  stdout?: Readable;
+  /** Absent with a tty. */
+  stderr?: Readable;
+  /** The terminal's new size (with a tty). */
+  resize?(width: number, height: number): void;
+  /** Settles with the exit code once the process has exited and its output has been read. */
+  exited: Promise<number>;
+  /** Ends it at once (the client went away, the link was cut): kills what it started. Idempotent. */
+  kill(): void;
+}
+
 export type ProbeKind = 'liveness' | 'readiness' | 'startup';
 
 export interface Runtime {
@@ -136,6 +166,12 @@ export interface Runtime {
    * ready, if the runtime can tell: edged looks again right then instead of polling for it.
    */
   nextStartAt?(): number | undefined;
+  /** Starts `command` in a running container for a stream (CRI's Exec): its env and working directory. NotFound for a container that does not run. */
+  execStream?(containerId: string, command: string[], options: SessionOptions): Promise<ContainerSession>;
+  /** Attaches to a running container's own process (CRI's Attach); `exited` settles when the container exits or `kill` detaches. */
+  attach?(containerId: string, options: SessionOptions): Promise<ContainerSession>;
+  /** Connects to `port` in the pod's network (CRI's PortForward); rejects with the reason it cannot (a refused port). */
+  portForward?(sandboxId: string, port: number): Promise<Duplex>;
   /** For a runtime whose containers are real processes: the running container's process group; undefined when it does not run. */
   processOf?(containerId: string): Promise<ContainerProcess | undefined>;
 }

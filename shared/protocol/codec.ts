@@ -65,6 +65,8 @@ const upChecks: Record<UpMessage['type'], Check> = {
     (isObject(m.body) ? undefined : 'body must be a PodStatus') ??
     (m.statusVersion === undefined || isCount(m.statusVersion) ? undefined : 'statusVersion must be a non-negative integer'),
   logResponse: (m) => checkAck(m) ?? logBodyProblem(m.body),
+  event: (m) => eventProblem(m.body),
+  usage: (m) => usageProblem(m.body),
   ack: checkAck,
 };
 
@@ -95,6 +97,47 @@ function logBodyProblem(body: unknown): string | undefined {
     return typeof body.exited === 'boolean' ? cursorProblem(body.cursor) : 'body.exited must be a boolean';
   }
   return isText(body.error, 1024) && (body.code === 'NotFound' || body.code === 'BadRequest') ? undefined : 'body must carry text, or an error and its code';
+}
+
+const isTime = (x: unknown): boolean => typeof x === 'string' && x.length <= 64 && !Number.isNaN(Date.parse(x));
+/** A quantity as metrics-server writes it: an integer and a suffix (n, u, m, Ki, Mi, ...). */
+const isQuantity = (x: unknown): boolean => typeof x === 'string' && /^[0-9]{1,20}(n|u|m|k|Ki|Mi|Gi|Ti|M|G|T)?$/.test(x);
+
+function eventProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'body must be an object';
+  if (!isText(body.name, 253)) return 'body.name must be a string';
+  const o = body.involvedObject;
+  if (!isObject(o) || (o.kind !== 'Pod' && o.kind !== 'Node')) return 'body.involvedObject must be a Pod or a Node';
+  if (!isText(o.name, 253) || !isText(o.uid, 128)) return 'body.involvedObject must name an object and its uid';
+  if (o.namespace !== undefined && !isText(o.namespace, 63)) return 'body.involvedObject.namespace must be a string';
+  if (o.fieldPath !== undefined && !isText(o.fieldPath, 256)) return 'body.involvedObject.fieldPath must be a string';
+  if (!isText(body.reason, 128)) return 'body.reason must be a string';
+  if (typeof body.message !== 'string' || body.message.length > 4096) return 'body.message must be a string of at most 4096 characters';
+  if (body.type !== 'Normal' && body.type !== 'Warning') return 'body.type must be Normal or Warning';
+  if (!isCount(body.count) || body.count < 1) return 'body.count must be a positive integer';
+  return isTime(body.firstTimestamp) && isTime(body.lastTimestamp) ? undefined : 'body must carry firstTimestamp and lastTimestamp';
+}
+
+/** The most pods one usage report may carry (far above what one node runs). */
+export const MAX_USAGE_PODS = 5000;
+
+function usagePodProblem(pod: unknown): string | undefined {
+  if (!isObject(pod) || !isText(pod.namespace, 63) || !isText(pod.name, 253) || !isText(pod.uid, 128)) return 'a pod must name its namespace, name and uid';
+  if (!Array.isArray(pod.containers) || pod.containers.length > 64) return 'a pod must list its containers';
+  const bad = pod.containers.some((c: unknown) => !isObject(c) || !isText(c.name, 63) || !isQuantity(c.cpu) || !isQuantity(c.memory));
+  return bad ? 'a container must name itself and its cpu and memory' : undefined;
+}
+
+function usageProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'body must be an object';
+  if (!isCount(body.time) || !isCount(body.windowMs)) return 'body must carry time and windowMs';
+  if (!isObject(body.node) || !isQuantity(body.node.cpu) || !isQuantity(body.node.memory)) return 'body.node must carry cpu and memory';
+  if (!Array.isArray(body.pods) || body.pods.length > MAX_USAGE_PODS) return `body.pods must be a list of at most ${MAX_USAGE_PODS}`;
+  for (const pod of body.pods) {
+    const bad = usagePodProblem(pod);
+    if (bad) return `body.pods: ${bad}`;
+  }
+  return undefined;
 }
 
 function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {

@@ -137,6 +137,50 @@ export interface LogResponseMessage extends Base {
   body: LogChunk | { error: string; code: 'NotFound' | 'BadRequest' };
 }
 
+/**
+ * [SYNC-21] One Event the edge recorded (the kubelet's Events), under the name the edge gave
+ * it: a repeat of the same event carries the same name with a higher `count` and a later
+ * `lastTimestamp`. Acked; the edge keeps it (bounded) and sends it again until acked, so
+ * Events recorded offline arrive after reconnect with their own timestamps.
+ */
+export interface EventMessage extends Base {
+  type: 'event';
+  body: EdgeEvent;
+}
+
+export interface EdgeEvent {
+  /** The Event's metadata.name: `<object name>.<hex>`, chosen by the edge, stable across repeats. */
+  name: string;
+  /** The node's own Node, or a pod bound to it. */
+  involvedObject: { kind: 'Pod' | 'Node'; namespace?: string; name: string; uid: string; fieldPath?: string };
+  reason: string;
+  message: string;
+  type: 'Normal' | 'Warning';
+  /** How many times it happened (the event correlator's count); at least 1. */
+  count: number;
+  /** RFC 3339, by the edge's clock. */
+  firstTimestamp: string;
+  lastTimestamp: string;
+}
+
+/**
+ * [SYNC-22] What the node's pods and the node use now (metrics.k8s.io's view, as the kubelet's
+ * resource metrics). Sent every metrics resolution; not acked: the next one supersedes it.
+ */
+export interface UsageMessage extends Base {
+  type: 'usage';
+  body: NodeUsage;
+}
+
+export interface NodeUsage {
+  /** When it was measured (ms since the epoch, the edge's clock), and over how long (ms). */
+  time: number;
+  windowMs: number;
+  /** Quantities as metrics-server writes them: cpu in nanocores (`"123456n"`), memory in Ki (`"2048Ki"`). */
+  node: { cpu: string; memory: string };
+  pods: { namespace: string; name: string; uid: string; containers: { name: string; cpu: string; memory: string }[] }[];
+}
+
 // ---- both directions
 
 /** Acknowledges the message whose id is `parentId`. */
@@ -146,7 +190,7 @@ export interface AckMessage extends Base {
 }
 
 export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | LogRequestMessage | AckMessage;
-export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | LogResponseMessage | AckMessage;
+export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | LogResponseMessage | EventMessage | UsageMessage | AckMessage;
 export type Envelope = DownMessage | UpMessage;
 
 /** Retained presence payload on kedge/v1/<node>/presence. */
