@@ -15,6 +15,7 @@ import { BACKUP_PATH, serveBackup } from './ops/backup-path.js';
 import { componentStatusResource, serveComponents } from './ops/components-api.js';
 import type { ComponentControl } from '../components/component.js';
 import type { DashboardApi } from '../dashboard/dashboard-api.js';
+import type { PodStreams } from './subresources/pod-streams.js';
 import type { PodLogSource } from './subresources/pod-log.js';
 import type { RestDeps } from './rest/rest-context.js';
 import { notFoundPath, route, serve } from './rest/rest-handler.js';
@@ -37,6 +38,8 @@ export interface ApiServerDeps {
   resources?: readonly ResourceDef[];
   /** Container logs from the edges, for pods/log. */
   podLogs?: PodLogSource;
+  /** Streams to pods on the edges, for pods/exec, pods/attach and pods/portforward (absent: they answer Unavailable). */
+  podStreams?: PodStreams;
   /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
   components?: ComponentControl;
   /** The dashboard: its session cookie authenticates too, and it serves its /kedge/v1 paths. */
