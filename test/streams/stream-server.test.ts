@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalCache } from '../../edge/metamanager/local-cache.js';
@@ -22,7 +24,12 @@ const exec = (command: string[], tty = false): StreamRequest => ({ kind: 'exec',
 type Data = Extract<StreamFrame, { type: 'data' }>;
 
 /** A stream server with a fake link: the test is the cloud. */
-function harness(start: (id: string, command: string[]) => ContainerSession | Promise<ContainerSession>, runs = [run('exited', 0), run('running', 1)], withExec = true) {
+function harness(
+  start: (id: string, command: string[]) => ContainerSession | Promise<ContainerSession>,
+  runs = [run('exited', 0), run('running', 1)],
+  withExec = true,
+  portForward?: (sandboxId: string, port: number) => Promise<Duplex>,
+) {
   const frames = new Subject<Buffer>();
   const connectivity = new BehaviorSubject<Connectivity>({ connected: true, since: 0 });
   const up: StreamFrame[] = [];
@@ -30,6 +37,8 @@ function harness(start: (id: string, command: string[]) => ContainerSession | Pr
   const runtime = {
     name: 'test',
     listContainers: async () => runs,
+    listSandboxes: async () => [{ id: 's1', podUid: 'u1', name: 'x', namespace: 'default', ip: '127.0.0.1', createdAt: 0, state: 'ready' }],
+    ...(portForward ? { portForward } : {}),
     ...(withExec ? { execStream: async (id: string, command: string[]) => (execs.push(id), start(id, command)) } : {}),
   } as unknown as Runtime;
   const server = new StreamServer({
@@ -57,9 +66,30 @@ function harness(start: (id: string, command: string[]) => ContainerSession | Pr
 }
 
 const children: ChildProcess[] = [];
-afterEach(() => {
+const servers: Server[] = [];
+afterEach(async () => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const s of servers.splice(0)) await new Promise((resolve) => s.close(resolve));
 });
+
+/** An echo server on loopback, port 0: it answers what it got, upper-cased, once the client has finished. */
+async function echoServer(): Promise<number> {
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    const got: Buffer[] = [];
+    socket.on('data', (d: Buffer) => got.push(d));
+    socket.on('end', () => socket.end(Buffer.concat(got).toString().toUpperCase()));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** The test runtime's port-forward: a loopback connection to the port. */
+const loopbackForward = (_sandbox: string, port: number): Promise<Duplex> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => resolve(socket));
+    socket.once('error', reject);
+  });
 
 describe('the edge refusing an open', () => {
   it.each([
@@ -177,5 +207,41 @@ describe('the edge running a stream', () => {
     await settle();
     expect(h.ends()).toEqual([expect.objectContaining({ end: { error: 'frames of the stream from the cloud were lost (number 1 never came)', reason: 'InternalError' } })]);
     expect(fake.killed()).toBe(1);
+  });
+});
+
+describe('the edge forwarding a port', () => {
+  it("connects to the port in the pod's sandbox, carries both ways and ends when the connection does", async () => {
+    const port = await echoServer();
+    const h = harness(() => passThroughSession().session, undefined, true, loopbackForward);
+    h.open({ kind: 'portforward', port });
+    await waitFor(() => h.up.some((f) => f.type === 'opened'), 'opened');
+    h.send({ type: 'data', channel: STDIN, data: Buffer.from('hi there') });
+    h.send({ type: 'eof', channel: STDIN });
+    await waitFor(() => h.ends().length > 0, 'the end');
+    expect(h.output(STDOUT)).toBe('HI THERE');
+    expect(h.ends()).toEqual([expect.objectContaining({ end: { exitCode: 0 } })]);
+  });
+
+  it('ends with the reason a port refuses, and closes the connection when the link is lost', async () => {
+    const closed = await echoServer();
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    const h = harness(() => passThroughSession().session, undefined, true, loopbackForward);
+    h.open({ kind: 'portforward', port: closed });
+    await waitFor(() => h.ends().length > 0, 'the end');
+    expect(h.ends()[0]).toMatchObject({ end: { error: expect.stringMatching(new RegExp(`^error forwarding port ${closed} to pod default/x: .*ECONNREFUSED`)), reason: 'InternalError' } });
+
+    const port = await echoServer();
+    const sockets: Duplex[] = [];
+    const h2 = harness(() => passThroughSession().session, undefined, true, async (s, p) => {
+      const socket = await loopbackForward(s, p);
+      sockets.push(socket);
+      return socket;
+    });
+    h2.open({ kind: 'portforward', port });
+    await waitFor(() => h2.up.some((f) => f.type === 'opened'), 'opened');
+    h2.connectivity.next({ connected: false, since: 1 });
+    expect(sockets[0]!.destroyed).toBe(true);
+    expect(h2.server.size).toBe(0);
   });
 });
