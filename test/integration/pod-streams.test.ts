@@ -5,6 +5,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { STDERR, STDIN, STDOUT, type StreamRequest } from '../../shared/protocol/streams.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';
+import { eventually } from '../support/eventually.js';
 import { runUntil } from '../support/settle.js';
 import { waitFor } from '../support/wait.js';
 import { shellSession } from '../streams/stream-test-runtime.js';
@@ -50,5 +51,25 @@ describe('pod streams through a cluster', () => {
     await runUntil(c.clock, () => !c.edge('edge-1').hub.connectivity.connected, 'the edge to notice', { budgetMs: 3 * c.timing.keepaliveMs });
     await waitFor(() => children.at(-1)!.signalCode === 'SIGKILL', 'the edge to kill the process');
     await expect(c.cloud.hub.streams.open(pod, shell('true'))).rejects.toMatchObject({ code: 'Unavailable', message: expect.stringMatching(/^node "edge-1" is unreachable since \d{4}-.*Z \(.+ ago\): cannot exec into pod default\/web$/) });
+  });
+
+  it('carries a megabyte through `cat` and back over the embedded broker, window after window', async () => {
+    cluster = await Cluster.start({ transport: 'mqtt', clock: new FakeClock(), nodes: 1 });
+    const c = cluster;
+    await c.api.create(ref, web);
+    await eventually(c.clock, async () => (await c.api.get<Pod>(ref)).status?.phase === 'Running', 'web Running');
+    const runtime = c.edge('edge-1').runtime as Runtime;
+    runtime.execStream = async (_id, command, options) => shellSession(command[2]!, options, children);
+
+    const stream = await c.cloud.hub.streams.open(await c.api.get<Pod>(ref), shell('cat'));
+    const sent = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < sent.length; i++) sent[i] = (i * 7) % 251;
+    const writing = stream.write(STDIN, sent).then(() => stream.closeInput(STDIN));
+    const got: Buffer[] = [];
+    for (let chunk = await stream.read(); chunk; chunk = await stream.read()) got.push(chunk.data);
+    await writing;
+    expect(Buffer.concat(got).equals(sent)).toBe(true);
+    expect(await stream.ended).toEqual({ exitCode: 0 });
+    expect(c.cloud.hub.stats().malformed).toBe(0);
   });
 });
