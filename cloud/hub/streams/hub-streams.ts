@@ -56,6 +56,7 @@ export class HubStreams {
     const what = streamWhat(request, ref);
     const node = pod.spec.nodeName;
     if (!node) return Promise.reject(new KedgeError('BadRequest', `pod ${ref.name} does not have a host assigned: cannot ${what}`));
+    if (!ref.uid || !ref.name) return Promise.reject(new KedgeError('BadRequest', `the pod has no uid or name: cannot ${what}`));
     const target = this.deps.target(node);
     if (!target.connected) return Promise.reject(new KedgeError('Unavailable', `${unreachable(node, target.offlineSince, this.deps.clock.now())}: cannot ${what}`));
     const tooMany = this.tooMany(node);
