@@ -1,5 +1,6 @@
 import { KedgeError } from '../shared/errors.js';
 import type { LogChunk, LogOptions } from '../shared/protocol/envelope.js';
+import type { StreamRequest } from '../shared/protocol/streams.js';
 import type { Pod } from '../shared/types.js';
 import type { ApiRequest, ApiResponse, ApiServerDeps } from './apiserver/index.js';
 import type { CloudHubHandle, HubStats } from './hub/index.js';
@@ -10,11 +11,15 @@ import { joinBodyLimit, type JoinHandler } from './join/index.js';
 // they start after it; yet it serves their paths. It holds these ports, each connected once its
 // part is up.
 
-/** Pod logs and the hub's figures for /metrics: until the hub is up, logs are Unavailable and /metrics has no hub lines. */
-export class HubPort implements NonNullable<ApiServerDeps['podLogs']> {
-  private hub: Pick<CloudHubHandle, 'podLogs' | 'stats'> | undefined;
+type HubParts = Pick<CloudHubHandle, 'podLogs' | 'stats' | 'streams'>;
+type PodStreams = NonNullable<ApiServerDeps['podStreams']>;
+type PodStream = Awaited<ReturnType<PodStreams['open']>>;
 
-  connect(hub: Pick<CloudHubHandle, 'podLogs' | 'stats'>): void {
+/** Pod logs and streams, and the hub's figures for /metrics: until the hub is up, logs and streams are Unavailable and /metrics has no hub lines. */
+export class HubPort implements NonNullable<ApiServerDeps['podLogs']>, PodStreams {
+  private hub: HubParts | undefined;
+
+  connect(hub: HubParts): void {
     if (this.hub) throw new Error('the hub port is connected already');
     this.hub = hub;
   }
@@ -22,6 +27,11 @@ export class HubPort implements NonNullable<ApiServerDeps['podLogs']> {
   logs(pod: Pod, options: LogOptions): Promise<LogChunk> {
     if (!this.hub) return Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting'));
     return this.hub.podLogs(pod.spec.nodeName!, podRef(pod), options);
+  }
+
+  open(pod: Pod, request: StreamRequest): Promise<PodStream> {
+    if (!this.hub) return Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting'));
+    return this.hub.streams.open(pod, request);
   }
 
   stats(): HubStats | undefined {

@@ -17,6 +17,7 @@ import type { EdgeHandle, EdgeOptions } from './edge-options.js';
 import { edgeRefusalMessages } from './hub/broker-refusals.js';
 import { EdgeHub } from './hub/edge-hub.js';
 import { StatusSender } from './hub/status-sender.js';
+import { StreamServer } from './streams/stream-server.js';
 import { loadIdentity, type EdgeIdentity } from './identity.js';
 import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
@@ -125,6 +126,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
           ...(kubeProxy ? { metrics: () => kubeProxy.rules.counters.text() } : {}) });
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
+  const streams = new StreamServer({ nodeName, cache, runtime, clock, logger: logger.child('streams'), frames$: hub.streamFrames$, publish: (frame) => hub.publishStreamFrame(frame), connectivity$: hub.connectivity$ });
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });
 
   // From the cache as read: an edge restarted offline routes at once.
@@ -145,6 +147,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     // Simulated containers hold nothing real: they are left for the next edge process to adopt.
     if (shutdownGraceMs !== undefined) await stopProcessPods({ runtime: processes, pods: () => podsIn(cache), timing, logger: logger.child('edged') }, shutdownGraceMs);
     stopSessions();
+    streams.close();
     await hub.stop();
     handler.stop();
     await cache.flush();

@@ -1,4 +1,4 @@
-import { isValidNodeName, parseTopic } from '../../shared/protocol/topics.js';
+import { isValidNodeName, parseTopic, type Channel } from '../../shared/protocol/topics.js';
 
 /** The MQTT username of the cloud hub; every other username is a node name. */
 export const CLOUD_USERNAME = 'kedge-cloud';
@@ -40,11 +40,14 @@ export function ownClientId(who: BrokerIdentity): string {
   return who.role === 'cloud' ? `${CLOUD_CLIENT_ID_PREFIX}<epoch>` : who.node;
 }
 
-/** A node may publish only to its own `up` and `presence` topics; the cloud anywhere. */
+const NODE_PUBLISHES: readonly Channel[] = ['up', 'presence', 'stream-up'];
+const NODE_SUBSCRIBES: readonly Channel[] = ['down', 'stream-down'];
+
+/** A node may publish only to its own `up`, `presence` and `stream-up` topics; the cloud anywhere. */
 export function mayPublish(who: BrokerIdentity, topic: string): boolean {
   if (who.role === 'cloud') return true;
   const parsed = parseTopic(topic);
-  return parsed !== undefined && parsed.node === who.node && (parsed.channel === 'up' || parsed.channel === 'presence');
+  return parsed !== undefined && parsed.node === who.node && NODE_PUBLISHES.includes(parsed.channel);
 }
 
 /** Only presence is retained: a retained message anywhere else would reach a later subscriber as if it were new. */
@@ -52,9 +55,9 @@ export function mayRetain(topic: string): boolean {
   return parseTopic(topic)?.channel === 'presence';
 }
 
-/** A node may subscribe only to its own `down` topic (no wildcards); the cloud to anything. */
+/** A node may subscribe only to its own `down` and `stream-down` topics (no wildcards); the cloud to anything. */
 export function maySubscribe(who: BrokerIdentity, topicFilter: string): boolean {
   if (who.role === 'cloud') return true;
   const parsed = parseTopic(topicFilter);
-  return parsed !== undefined && parsed.node === who.node && parsed.channel === 'down';
+  return parsed !== undefined && parsed.node === who.node && NODE_SUBSCRIBES.includes(parsed.channel);
 }

@@ -1,8 +1,9 @@
-import { mergeMap, type Observable, type Subscription } from 'rxjs';
+import { filter, mergeMap, type Observable, type Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
-import type { Transport } from '../../shared/transport.js';
+import { parseTopic } from '../../shared/protocol/topics.js';
+import type { Transport, TransportMessage } from '../../shared/transport.js';
 import { decodeInbound, type Inbound } from './inbound.js';
 
 export interface InboundDeps {
@@ -12,10 +13,18 @@ export interface InboundDeps {
   onMalformed(): void;
 }
 
-/** The transport's messages, validated; malformed ones are dropped, counted and logged. */
+const isStreamUp = (topic: string): boolean => parseTopic(topic)?.channel === 'stream-up';
+
+/** [SYNC-20] The stream frames nodes sent (raw; validated by the hub's streams), apart from the sync's messages. */
+export function streamFrames(transport: Transport): Observable<TransportMessage> {
+  return transport.inbound$.pipe(filter((m) => isStreamUp(m.topic)));
+}
+
+/** The transport's sync messages (not stream frames), validated; malformed ones are dropped, counted and logged. */
 export function validatedInbound(transport: Transport, deps: InboundDeps): Observable<Inbound> {
   const malformedLog = new LogSampler(deps.clock);
   return transport.inbound$.pipe(
+    filter((m) => !isStreamUp(m.topic)),
     mergeMap(({ topic, payload, retained }) => {
       const decoded = decodeInbound(topic, payload);
       // MQTT 3.1.1 sets the flag only on what a new subscription gets from the broker's store.

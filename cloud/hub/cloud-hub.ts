@@ -13,10 +13,13 @@ import { humanDuration } from '../client/human-duration.js';
 import type { EventRecorder } from '../controllers/events.js';
 import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import type { Inbound } from './inbound.js';
-import { onBrokerLost, validatedInbound } from './broker-link.js';
+import { onBrokerLost, streamFrames, validatedInbound } from './broker-link.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
 import { KeyedSerial } from './keyed-serial.js';
-import { LogRequests } from './log-requests.js';
+import { LogRequests, type LogTarget } from './log-requests.js';
+import { HubStreams } from './streams/hub-streams.js';
+import type { HubPodStream } from './streams/cloud-stream.js';
+import type { StreamRequest } from '../../shared/protocol/streams.js';
 import { BoundPods } from './bound-pods.js';
 import { ReferenceIndex } from './reference-index.js';
 import { followReferencedObjects } from './referenced-objects.js';
@@ -60,6 +63,8 @@ export interface HubTables {
   sessions: number;
   logRequests: number;
   reportedConditions: number;
+  /** Streams open or opening to edges [SYNC-20]. */
+  streams: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
   /** ConfigMaps, Secrets, claims and volumes (by name) that at least one bound pod needs [SYNC-18]. */
@@ -76,6 +81,8 @@ export interface CloudHubHandle {
   readonly ledger: AckLedger;
   /** A container's log from the edge that runs the pod [SYNC-16]; Unavailable while that edge is away. */
   podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk>;
+  /** Streams (exec, attach, port-forward) to pods on their edges [SYNC-20]. */
+  readonly streams: { open(pod: Pod, request: StreamRequest): Promise<HubPodStream> };
   /** Closes the transport and releases the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
@@ -116,6 +123,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const nodeNames = new Set<string>(); // the Nodes in the cache
   const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
   const logRequests = new LogRequests(clock, transport);
+  const publishStream = (node: string, payload: Buffer): void => {
+    if (!link.connectivity.connected) return; // its node counts as away: the stream ends
+    link.publish(topics.streamDown(node), payload).catch((err: Error) => logger.warn('publish failed', { node, topic: 'stream-down', error: err.message }));
+  };
 
   let podsSynced!: () => void;
   let nodesSynced!: () => void;
@@ -133,7 +144,10 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
+  const target = (node: string): LogTarget => sessions.find(node) ?? { node, connected: false, offlineSince: undefined };
+  const streams = new HubStreams({ clock, logger, epoch: options.epoch, publish: publishStream, target, reject, onMalformed: () => counters.malformed++ });
+  const onNodeAway = (node: string): void => streams.nodeAway(node);
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject, onNodeAway });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -160,14 +174,17 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     // Serial per node (a hello is answered before that node's next message), except pod
     // statuses, which are serial per pod: a node's pods are written concurrently.
     // Hellos are answered from a complete pod cache, after the ledger's GC.
+    // Stream frames go straight to their streams: never queued behind (or ahead of) sync messages.
+    streamFrames(link).subscribe((message) => streams.receive(message)),
     validatedInbound(link, { clock, logger, onMalformed: () => counters.malformed++ }).subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
     onBrokerLost(link, () => {
       logger.warn('lost the broker; every node counts as disconnected until its next hello');
       sessions.disconnectAll();
+      streams.allAway('the cloud hub lost its broker session');
     }),
   ];
   const connected = firstValueFrom(link.connectivity$.pipe(filter((c) => c.connected)), { defaultValue: undefined }); // closed first: the signal says why
-  link.start({ subscriptions: [topics.allUp, topics.allPresence] });
+  link.start({ subscriptions: [topics.allUp, topics.allPresence, topics.allStreamUp] });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -176,6 +193,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       for (const s of subscriptions) s.unsubscribe();
       sessions.close();
       logRequests.close();
+      streams.close();
       await link.close();
     })());
   const onAbort = (): void => void close();
@@ -184,10 +202,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   await untilAborted(Promise.all([connected, ready]), signal);
   logger.info('cloud hub started', { epoch: stamper.epoch });
-  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
-    logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
-  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
-  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, close };
+  const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> => logRequests.ask(target(node), ref, options);
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, streams: streams.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, streams, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

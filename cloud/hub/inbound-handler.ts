@@ -14,7 +14,7 @@ import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
-export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'refused-by-api';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'stream-of-another-node' | 'refused-by-api';
 export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
 
 /** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
@@ -50,6 +50,8 @@ export interface InboundDeps {
   /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
   reportedConditions: Map<string, NodeCondition[]>;
   reject: Reject;
+  /** The node's presence went offline: what waits on it (streams) ends. */
+  onNodeAway?(node: string): void;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject } = deps;
+  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject, onNodeAway } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
   return async (inbound) => {
@@ -74,6 +76,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       if (!online && sessions.find(node)?.offline(epoch)) {
         logger.info('node offline', { node });
         logRequests.nodeAway(node);
+        onNodeAway?.(node);
         sessions.forgetIfGone(node);
       } else if (online && inbound.retained && sessions.get(node).resume(epoch)) {
         logger.info('node online before the hub listened; resumed from its ledger', { node, pending: sessions.get(node).pending });

@@ -16,7 +16,8 @@ export type Inbound = ({ node: string; channel: 'up'; message: UpMessage } | { n
  */
 export function decodeInbound(topic: string, payload: Buffer | string): Decoded<Inbound> {
   const parsed = parseTopic(topic);
-  if (!parsed || parsed.channel === 'down') return { ok: false, reason: `not an inbound topic: ${topic}` };
+  // Stream frames are not sync messages: the hub takes them apart from these (streamFrames in broker-link.ts).
+  if (!parsed || (parsed.channel !== 'up' && parsed.channel !== 'presence')) return { ok: false, reason: `not an inbound topic: ${topic}` };
   const { node } = parsed;
   if (parsed.channel === 'presence') {
     const decoded = decodePresence(payload);

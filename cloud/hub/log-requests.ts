@@ -1,9 +1,9 @@
 import type { Cancel, Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { LogChunk, LogOptions, LogResponseMessage, ObjectRef } from '../../shared/protocol/envelope.js';
-import { humanDuration } from '../client/human-duration.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { NodeSession } from './node-session.js';
+import { unreachable } from './unreachable.js';
 
 /** What a log request needs of the node's session (a node never seen has none). */
 export type LogTarget = Pick<NodeSession, 'node' | 'connected' | 'offlineSince'>;
@@ -82,9 +82,4 @@ export class LogRequests {
     }
     this.waiting.clear();
   }
-}
-
-function unreachable(node: string, since: number | undefined, now: number): string {
-  if (since === undefined) return `node "${node}" is not connected to the cloud`;
-  return `node "${node}" is unreachable since ${new Date(since).toISOString()} (${humanDuration(now - since)} ago)`;
 }

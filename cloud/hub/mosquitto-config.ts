@@ -45,8 +45,8 @@ export function mosquittoPasswordFile(users: readonly BrokerUser[]): string {
 }
 
 /**
- * The same rules as acl.ts: a node (username = node name) reads only its own down topic and
- * writes only its own up and presence topics; the cloud hub reads and writes everything.
+ * The same rules as acl.ts: a node (username = node name) reads only its own down and
+ * stream-down topics and writes only its own up, presence and stream-up topics; the cloud hub reads and writes everything.
  * Nothing precedes the first `user` line, so anonymous clients get no topic at all.
  */
 export function mosquittoAclFile(): string {
@@ -57,6 +57,8 @@ export function mosquittoAclFile(): string {
     `pattern read ${topics.down(node)}`,
     `pattern write ${topics.up(node)}`,
     `pattern write ${topics.presence(node)}`,
+    `pattern read ${topics.streamDown(node)}`,
+    `pattern write ${topics.streamUp(node)}`,
     '',
     '# The cloud hub: every topic.',
     `user ${CLOUD_USERNAME}`,

@@ -72,7 +72,7 @@ export class EdgeHub {
   start(): void {
     const { nodeName } = this.options;
     this.transport.start({
-      subscriptions: [topics.down(nodeName)],
+      subscriptions: [topics.down(nodeName), topics.streamDown(nodeName)],
       will: { topic: topics.presence(nodeName), payload: this.presence(false) },
       onSession: (session) => this.startSession(session),
     });
@@ -88,6 +88,20 @@ export class EdgeHub {
   /** Gives a draft its envelope (id, seq, sender, epoch) without sending it. */
   stamp(draft: UpDraft): UpMessage {
     return this.stamper.stamp(draft) as UpMessage;
+  }
+
+  /** [SYNC-20] Stream frames from the cloud, raw (the stream server validates them). */
+  get streamFrames$(): Observable<Buffer> {
+    const streamDown = topics.streamDown(this.options.nodeName);
+    return this.transport.inbound$.pipe(
+      filter((p) => p.topic === streamDown),
+      map((p) => p.payload),
+    );
+  }
+
+  /** [SYNC-20] Publishes a stream frame on the stream-up topic; rejects when not connected. */
+  publishStreamFrame(payload: Buffer): Promise<void> {
+    return this.transport.publish(topics.streamUp(this.options.nodeName), payload);
   }
 
   /** Publishes a stamped message; rejects when not connected (the caller re-sends later). */

@@ -74,6 +74,8 @@ describe('topics', () => {
     expect(topics.down('edge-1')).toBe('kedge/v1/edge-1/down');
     expect(parseTopic('kedge/v1/edge-1/up')).toEqual({ node: 'edge-1', channel: 'up' });
     expect(parseTopic('kedge/v1/edge-1/other')).toBeUndefined();
+    expect(parseTopic('kedge/v1/edge-1/stream-up')).toEqual({ node: 'edge-1', channel: 'stream-up' });
+    expect(parseTopic('kedge/v1/edge-1/stream-down')).toEqual({ node: 'edge-1', channel: 'stream-down' });
     expect(parseTopic('kedge/v1/Bad_Name/up')).toBeUndefined();
     expect(parseTopic('kedge/v1/kedge-cloud-1/up')).toBeUndefined(); // the cloud's names are no node's
     expect(parseTopic('kedge/v1/kedge-cloudy/up')).toEqual({ node: 'kedge-cloudy', channel: 'up' });

@@ -3,16 +3,23 @@
  *   kedge/v1/<node>/down      cloud → edge (objects, tombstones, acks)
  *   kedge/v1/<node>/up        edge → cloud (hello, acks, node and pod status)
  *   kedge/v1/<node>/presence  retained; "online" on connect, "offline" by last will
+ * and two for its streams [SYNC-20] (binary frames, stream-frame.ts), apart from the sync's:
+ *   kedge/v1/<node>/stream-down  cloud → edge
+ *   kedge/v1/<node>/stream-up    edge → cloud
  */
 export const TOPIC_ROOT = 'kedge/v1';
 
-export type Channel = 'down' | 'up' | 'presence';
+export type Channel = 'down' | 'up' | 'presence' | 'stream-down' | 'stream-up';
+const CHANNELS: readonly string[] = ['down', 'up', 'presence', 'stream-down', 'stream-up'] satisfies Channel[];
 
 export const topics = {
   down: (node: string): string => `${TOPIC_ROOT}/${node}/down`,
   up: (node: string): string => `${TOPIC_ROOT}/${node}/up`,
   presence: (node: string): string => `${TOPIC_ROOT}/${node}/presence`,
+  streamDown: (node: string): string => `${TOPIC_ROOT}/${node}/stream-down`,
+  streamUp: (node: string): string => `${TOPIC_ROOT}/${node}/stream-up`,
   allUp: `${TOPIC_ROOT}/+/up`,
+  allStreamUp: `${TOPIC_ROOT}/+/stream-up`,
   allPresence: `${TOPIC_ROOT}/+/presence`,
 } as const;
 
@@ -31,6 +38,6 @@ export function parseTopic(topic: string): { node: string; channel: Channel } | 
   if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== TOPIC_ROOT) return undefined;
   const [, , node, channel] = parts as [string, string, string, string];
   if (!isValidNodeName(node)) return undefined;
-  if (channel !== 'down' && channel !== 'up' && channel !== 'presence') return undefined;
-  return { node, channel };
+  if (!CHANNELS.includes(channel)) return undefined;
+  return { node, channel: channel as Channel };
 }

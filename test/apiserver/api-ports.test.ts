@@ -4,7 +4,9 @@ import type { ApiRequest, ApiResponse } from '../../cloud/apiserver/index.js';
 import type { HubStats } from '../../cloud/hub/index.js';
 import { JOIN_MAX_BODY_BYTES, JOIN_PATH } from '../../cloud/join/index.js';
 import type { LogOptions, ObjectRef } from '../../shared/protocol/envelope.js';
+import type { StreamRequest } from '../../shared/protocol/streams.js';
 import type { Pod } from '../../shared/types.js';
+import type { PodStream } from '../../cloud/apiserver/subresources/pod-streams.js';
 
 const pod: Pod = { metadata: { namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, spec: { nodeName: 'edge-1', containers: [{ name: 'app', image: 'i' }] } };
 const chunk = { text: 'hi\n', cursor: { containerId: 'c', time: 1, count: 1 }, exited: false };
@@ -13,17 +15,22 @@ describe('the hub port', () => {
   it('answers Unavailable for logs and has no figures until the hub is up', async () => {
     const port = new HubPort();
     await expect(port.logs(pod, {})).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
+    await expect(port.open(pod, { kind: 'portforward', port: 80 })).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
     expect(port.stats()).toBeUndefined();
   });
-  it('then asks the hub for the log from the pod\'s node, and for its figures', async () => {
+  it('then asks the hub for the log from the pod\'s node, for its streams and for its figures', async () => {
     const port = new HubPort();
     const asked: [string, ObjectRef, LogOptions][] = [];
     const figures = { malformed: 1, received: 2 } as HubStats;
-    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures });
+    const stream = {} as PodStream;
+    const opened: [Pod, StreamRequest][] = [];
+    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures, streams: { open: async (...args) => (opened.push(args), stream) } });
+    expect(await port.open(pod, { kind: 'portforward', port: 80 })).toBe(stream);
+    expect(opened).toEqual([[pod, { kind: 'portforward', port: 80 }]]);
     expect(await port.logs(pod, { tailLines: 1 })).toEqual(chunk);
     expect(asked).toEqual([['edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, { tailLines: 1 }]]);
     expect(port.stats()).toBe(figures);
-    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures })).toThrow('connected already');
+    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures, streams: { open: async () => stream } })).toThrow('connected already');
   });
 });
 

@@ -27,6 +27,23 @@ export function aclCases(h: () => TransportHarness): void {
     expect(atCloud).toEqual([]);
   });
 
+  it("carries a node's own stream topics both ways, and drops a node that publishes to another node's stream-up", async () => {
+    const cloud = await h().connected(await h().cloud(), { subscriptions: [topics.allStreamUp] });
+    const atCloud = h().collect(cloud);
+    const edge = await h().node('edge-1');
+    const atEdge = h().collect(edge);
+    const seen = history(edge);
+    await h().connected(edge, { subscriptions: [topics.streamDown('edge-1')] });
+    await edge.publish(topics.streamUp('edge-1'), text('frame up'));
+    await cloud.publish(topics.streamDown('edge-1'), text('frame down'));
+    await h().broker.until(() => atCloud.length === 1 && atEdge.length === 1, 'both frames', CONNECT_WITHIN_MS);
+    await expect(edge.publish(topics.streamUp('edge-2'), text('forged'))).rejects.toThrow();
+    await h().broker.until(() => seen.length === 4, 'dropped, then back', CONNECT_WITHIN_MS);
+    await h().broker.pass(QUIET_MS);
+    expect(atCloud.map((m) => [m.topic, m.payload])).toEqual([[topics.streamUp('edge-1'), 'frame up']]);
+    expect(atEdge.map((m) => [m.topic, m.payload])).toEqual([[topics.streamDown('edge-1'), 'frame down']]);
+  });
+
   it('lets a node retain nothing but its presence', async () => {
     const cloud = await h().connected(await h().cloud(), { subscriptions: [topics.allUp] });
     const atCloud = h().collect(cloud);

@@ -91,12 +91,13 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       const seen = record(cloud);
       await cloud.subscribeAsync('kedge/#', { qos: 1 });
       const a = await asNode('edge-a');
-      for (const topic of [topics.up('edge-b'), topics.presence('edge-b'), topics.down('edge-b'), topics.down('edge-a'), 'elsewhere/edge-a']) {
+      for (const topic of [topics.up('edge-b'), topics.presence('edge-b'), topics.down('edge-b'), topics.down('edge-a'), topics.streamUp('edge-b'), topics.streamDown('edge-a'), 'elsewhere/edge-a']) {
         await a.publishAsync(topic, 'forged', { qos: 1 });
       }
+      await a.publishAsync(topics.streamUp('edge-a'), 'frame', { qos: 1 });
       await a.publishAsync(topics.up('edge-a'), 'marker', { qos: 1 });
       await waitFor(() => seen.includes(topics.up('edge-a')), "edge-a's own message to reach the cloud");
-      expect(seen).toEqual([topics.up('edge-a')]);
+      expect(seen).toEqual([topics.streamUp('edge-a'), topics.up('edge-a')]);
     });
 
     it('lets a node read nothing but its own down topic, however it subscribes', async () => {
@@ -104,15 +105,16 @@ describe.skipIf(!MOSQUITTO)('Mosquitto as the external broker', () => {
       const seen = record(a);
       // Mosquitto grants every one of these and then checks each message against the ACL (the
       // embedded broker refuses the subscription instead): what counts is what arrives.
-      const granted = await a.subscribeAsync([topics.down('edge-a'), '#', topics.down('edge-b'), topics.up('edge-b'), 'kedge/v1/+/down'], { qos: 1 });
+      const granted = await a.subscribeAsync([topics.down('edge-a'), topics.streamDown('edge-a'), '#', topics.down('edge-b'), topics.up('edge-b'), 'kedge/v1/+/down', 'kedge/v1/+/stream-down'], { qos: 1 });
       expect(granted.find((g) => g.topic === topics.down('edge-a'))?.qos).toBe(1);
       const cloud = await asCloud();
-      for (const topic of [topics.down('edge-b'), topics.up('edge-b'), topics.presence('edge-b'), 'elsewhere/edge-b']) {
+      for (const topic of [topics.down('edge-b'), topics.up('edge-b'), topics.presence('edge-b'), topics.streamDown('edge-b'), topics.streamUp('edge-a'), 'elsewhere/edge-b']) {
         await cloud.publishAsync(topic, 'for someone else', { qos: 1 });
       }
+      await cloud.publishAsync(topics.streamDown('edge-a'), 'frame', { qos: 1 });
       await cloud.publishAsync(topics.down('edge-a'), 'marker', { qos: 1 });
-      await waitFor(() => seen.length > 0, "edge-a's own down message");
-      expect(new Set(seen)).toEqual(new Set([topics.down('edge-a')]));
+      await waitFor(() => seen.includes(topics.down('edge-a')), "edge-a's own down message");
+      expect(new Set(seen)).toEqual(new Set([topics.streamDown('edge-a'), topics.down('edge-a')]));
     });
 
     it('lets the cloud publish and subscribe anywhere', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identify, mayPublish, maySubscribe, ownsClientId } from '../../cloud/hub/acl.js';
+import { identify, mayPublish, mayRetain, maySubscribe, ownsClientId } from '../../cloud/hub/acl.js';
 
 describe('broker identities', () => {
   it.each([
@@ -39,7 +39,12 @@ describe('topic ACLs', () => {
     [edge, 'kedge/v1/edge-1/down', false],
     [edge, 'kedge/v1/edge-2/up', false],
     [edge, 'other/topic', false],
+    [edge, 'kedge/v1/edge-1/stream-up', true],
+    [edge, 'kedge/v1/edge-2/stream-up', false],
+    [edge, 'kedge/v1/edge-1/stream-down', false],
+    [edge, 'kedge/v1/edge-1/stream', false],
     [cloud, 'kedge/v1/edge-1/down', true],
+    [cloud, 'kedge/v1/edge-1/stream-down', true],
   ] as const)('publish %j to %s: %s', (who, topic, ok) => expect(mayPublish(who, topic)).toBe(ok));
 
   it.each([
@@ -48,6 +53,20 @@ describe('topic ACLs', () => {
     [edge, 'kedge/v1/+/down', false],
     [edge, 'kedge/v1/#', false],
     [edge, 'kedge/v1/edge-1/up', false],
+    [edge, 'kedge/v1/edge-1/stream-down', true],
+    [edge, 'kedge/v1/edge-2/stream-down', false],
+    [edge, 'kedge/v1/+/stream-down', false],
+    [edge, 'kedge/v1/edge-1/stream-up', false],
     [cloud, 'kedge/v1/+/up', true],
+    [cloud, 'kedge/v1/+/stream-up', true],
   ] as const)('subscribe %j to %s: %s', (who, topic, ok) => expect(maySubscribe(who, topic)).toBe(ok));
+});
+
+describe('retained topics', () => {
+  it.each([
+    ['kedge/v1/edge-1/presence', true],
+    ['kedge/v1/edge-1/up', false],
+    ['kedge/v1/edge-1/stream-up', false],
+    ['kedge/v1/edge-1/stream-down', false],
+  ] as const)('%s: %s', (topic, ok) => expect(mayRetain(topic)).toBe(ok));
 });

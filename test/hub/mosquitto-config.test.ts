@@ -56,7 +56,7 @@ describe('the Mosquitto ACL file', () => {
   const acl = mosquittoAclFile();
   const who = (username: string): BrokerIdentity => (username === 'kedge-cloud' ? { role: 'cloud' } : { role: 'node', node: username });
   const cases = ['kedge-cloud', 'edge-1', 'edge-2'].flatMap((username) =>
-    ['edge-1', 'edge-2'].flatMap((node) => ['down', 'up', 'presence'].map((channel) => [username, `kedge/v1/${node}/${channel}`] as const)),
+    ['edge-1', 'edge-2'].flatMap((node) => ['down', 'up', 'presence', 'stream-down', 'stream-up'].map((channel) => [username, `kedge/v1/${node}/${channel}`] as const)),
   );
 
   it.each([...cases, ['edge-1', 'other/topic'] as const, ['kedge-cloud', 'other/topic'] as const])('%s on %s: as acl.ts says', (username, topic) => {
@@ -74,6 +74,8 @@ describe('the Mosquitto ACL file', () => {
       'pattern read kedge/v1/%u/down',
       'pattern write kedge/v1/%u/up',
       'pattern write kedge/v1/%u/presence',
+      'pattern read kedge/v1/%u/stream-down',
+      'pattern write kedge/v1/%u/stream-up',
     ]);
   });
 });
