@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect as createConnection, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeKubeconfig } from '../../cloud/apiserver/auth/credentials.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
@@ -71,26 +71,45 @@ describe.skipIf(!hasKubectl)('kubectl exec, cp and port-forward', () => {
   });
 
   it('forwards a local port to the pod port', async () => {
-    const child = spawn(KUBECTL, ['--cache-dir', join(dir, 'admin', 'kube-cache'), 'port-forward', 'pod/p', ':80'], { env: { ...process.env, HOME: join(dir, 'admin'), KUBECONFIG: adminConfig } });
+    const forward = await portForward(80);
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /Forwarding from 127\.0\.0\.1:(\d+) -> 80/.exec(out);
-          if (m) resolve(Number(m[1]));
-        });
-        child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${err}`)));
-      });
-      expect(await roundTrip(port, 'ping')).toBe('echo:ping');
-      expect(await roundTrip(port, 'again')).toBe('echo:again');
+      expect(await roundTrip(forward.port, 'ping')).toBe('echo:ping');
+      expect(await roundTrip(forward.port, 'again')).toBe('echo:again');
       expect(streams.opened.filter((r) => r.kind === 'portforward')).toEqual([{ kind: 'portforward', port: 80 }, { kind: 'portforward', port: 80 }]);
     } finally {
-      child.kill('SIGKILL');
+      forward.child.kill('SIGKILL');
     }
   });
+
+  it('prints why a forwarded connection failed (the pod refused the port)', async () => {
+    const forward = await portForward(81); // nothing listens behind it
+    const local = createConnection(forward.port).on('error', () => {});
+    try {
+      local.write('ping');
+      await vi.waitFor(() => expect(forward.stderr()).toContain(`an error occurred forwarding ${forward.port} -> 81: error forwarding port 81 to pod default/p, uid `), { timeout: 10_000 });
+    } finally {
+      local.destroy();
+      forward.child.kill('SIGKILL');
+    }
+  });
+
+  /** `kubectl port-forward pod/p :<remote>`, once it says which local port it listens on. */
+  async function portForward(remote: number): Promise<{ port: number; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
+    const home = join(dir, 'admin');
+    const child = spawn(KUBECTL, ['--cache-dir', join(home, 'kube-cache'), 'port-forward', 'pod/p', `:${remote}`], { env: { ...process.env, HOME: home, KUBECONFIG: adminConfig } });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = new RegExp(`Forwarding from 127\\.0\\.0\\.1:(\\d+) -> ${remote}`).exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${err}`)));
+    });
+    return { port, child, stderr: () => err };
+  }
 
   it('refuses a viewer: exec needs create on pods/exec', async () => {
     const run = await asViewer('exec', 'p', '--', 'true');
