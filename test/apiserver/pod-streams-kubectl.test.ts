@@ -60,6 +60,13 @@ describe.skipIf(!hasKubectl)('kubectl exec, cp and port-forward', () => {
     expect(run).toMatchObject({ code: 0, stdout: 'hello from stdin\ndone\n' });
   });
 
+  it('attaches to the container\'s process, stdin included', async () => {
+    const run = await withInput(['attach', '-i', 'p'], 'typed into the container\n');
+    expect(run.stdout).toBe('typed into the container\n');
+    expect(run.code).toBe(0);
+    expect(streams.opened.at(-1)).toEqual({ kind: 'attach', container: 'c', stdin: true, stdout: true, stderr: true, tty: false });
+  });
+
   it('copies a file into the pod and back out (tar over exec)', async () => {
     await writeFile(join(dir, 'in.txt'), 'copied through kubectl cp\n');
     const into = await kubectl('cp', join(dir, 'in.txt'), 'p:copied.txt');
