@@ -42,10 +42,15 @@ export function upgradeServer(upgrade: StreamUpgrade, plain: (req: IncomingMessa
     const seen = { method: apiReq.method, path: apiReq.path, peer: req.socket.remoteAddress };
     if (open >= limits.connections) return refuseWith(socket, errorResponse(tooManyRequests()), refuse, seen);
     open++;
-    socket.once('close', () => open--);
+    let gone = false;
+    socket.once('close', () => {
+      open--;
+      gone = true;
+    });
     (socket as { setTimeout?: (ms: number) => void }).setTimeout?.(0); // long-running: the listener's idle limit is off, pings take its place
     void upgrade.decide(apiReq).then((answer) => {
       if ('refusal' in answer) return refuseWith(socket, answer.refusal, refuse, seen);
+      if (gone) return answer.abandon(); // the client left while the stream was opening
       chosen.set(req, answer.protocol);
       // Decided already (handleProtocols answers it); and ws would refuse port-forward's offer as it stands:
       // "/" is no token character (RFC 7230), though Go's websocket takes it.

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startApiServer, type RunningApiServer } from '../../../cloud/apiserver/http/http-server.js';
 import { ensureSystemNamespaces } from '../../../cloud/apiserver/kinds/bootstrap.js';
@@ -17,11 +17,20 @@ describe('the HTTP server\'s upgrades', () => {
   let store: MemoryStore;
   let server: RunningApiServer;
   const sockets: WebSocket[] = [];
+  let opening: Promise<void> = Promise.resolve();
+  let asked = 0;
+  const opened: ScriptedPodStream[] = [];
 
   beforeEach(async () => {
     store = new MemoryStore();
     const clock = new FakeClock();
-    const api = createApiServer({ store, clock, logger: silentLogger, tokens: [{ token: 'admin-t', user: 'admin', role: 'admin' }], podStreams: { open: async () => new ScriptedPodStream() } });
+    const api = createApiServer({ store, clock, logger: silentLogger, tokens: [{ token: 'admin-t', user: 'admin', role: 'admin' }], podStreams: {
+      open: async () => {
+        asked++;
+        await opening;
+        return opened[opened.push(new ScriptedPodStream()) - 1]!;
+      },
+    } });
     await ensureSystemNamespaces(api.loopback('admin-t'));
     const pod: Pod = { metadata: { namespace: 'default', name: 'p' }, spec: { nodeName: 'edge-1', containers: [{ name: 'c', image: 'i' }] } };
     await api.loopback('admin-t').create({ resource: 'pods', namespace: 'default' }, pod);
@@ -29,6 +38,9 @@ describe('the HTTP server\'s upgrades', () => {
   });
 
   afterEach(async () => {
+    opened.length = 0;
+    asked = 0;
+    opening = Promise.resolve();
     for (const s of sockets) s.terminate();
     await server.close();
     await store.close();
@@ -54,6 +66,19 @@ describe('the HTTP server\'s upgrades', () => {
     const refused = await connect(execPath);
     expect(refused).toMatchObject({ status: 429 });
     expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ kind: 'Status', reason: 'TooManyRequests' });
+  });
+
+  it('lets go of a stream that opened after its client left', async () => {
+    let open!: () => void;
+    opening = new Promise((resolve) => (open = resolve));
+    const ws = new WebSocket(server.url.replace('http', 'ws') + execPath, ['v5.channel.k8s.io'], { headers });
+    ws.on('error', () => {});
+    await vi.waitFor(() => expect(asked).toBe(1)); // the server is opening the stream
+    ws.terminate();
+    await new Promise((resolve) => ws.once('close', resolve));
+    open();
+    // Whether the server saw the hang-up before or after the stream opened, the stream is let go.
+    await vi.waitFor(() => expect(['the WebSocket handshake failed', 'the client closed the connection']).toContain(opened[0]?.cancelled));
   });
 
   it('serves a plain request that asks for an upgrade elsewhere (h2c) as HTTP/1.1', async () => {
