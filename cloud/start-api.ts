@@ -77,6 +77,6 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   await ensureDefaultStorageClass(loopback);
   if (o.agentDaemonSets) await ensureAgentDaemonSets(loopback);
   const refused = refusals(o.counters, API_REFUSED, logger, 'refused a request');
-  const server = await startApiServer({ handler: api.handle, gate: api.gate, host: o.host, port: o.port, tls: o.tls, tlsOnly: o.tlsOnly, refused, pages: dashboard.pages });
+  const server = await startApiServer({ handler: api.handle, gate: api.gate, host: o.host, port: o.port, tls: o.tls, tlsOnly: o.tlsOnly, refused, pages: dashboard.pages, upgrade: api.upgrade, clock: o.clock });
   return { api, loopback, server };
 }

@@ -25,6 +25,7 @@ import { reloadingAuthenticator, type TokenSource } from './auth/token-reload.js
 import { openApiV3 } from './discovery/openapi.js';
 import { KUBE_INFLIGHT_LIMITS, type InflightLimits } from './http/inflight.js';
 import { requestGate, trimmedPath } from './http/request-gate.js';
+import { streamUpgrade, type StreamUpgrade } from './streams/stream-upgrade.js';
 
 export interface ApiServerDeps {
   store: Store;
@@ -69,6 +70,8 @@ export interface ApiServer {
   handle(req: ApiRequest): Promise<ApiResponse>;
   /** Authentication and the in-flight limits from a request's head, for a transport to run before it reads the body. */
   gate: RequestGate;
+  /** WebSocket upgrades to pods' exec, attach and portforward, for the HTTP server's 'upgrade' event. */
+  upgrade: StreamUpgrade;
   /** An in-process ApiClient that runs every call through `handle` as the given token's user. */
   loopback(token: string): ApiClient;
   /**
@@ -161,9 +164,13 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     }
   }
 
+  const upgrade = streamUpgrade({
+    authenticate: credentialsOf, storage: restDeps.storage, pods: graphDefs.pods, podStreams: deps.podStreams, clock: deps.clock, reservedNode: deps.reservedNode,
+  });
   const server: ApiServer = {
     handle: (req) => handle(req),
     gate,
+    upgrade,
     registry,
     loopback: (token) => createLoopbackClient((req) => handle(req), token),
     loopbackAsNode: (node) => createLoopbackClient((req) => handle(req, nodeUser(node))),

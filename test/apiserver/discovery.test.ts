@@ -22,7 +22,7 @@ describe('discovery', () => {
     expect(v1.body.groupVersion).toBe('v1');
     const byName = new Map(v1.body.resources.map((r) => [r.name, r]));
     expect([...byName.keys()]).toEqual([
-      'namespaces', 'namespaces/status', 'namespaces/finalize', 'nodes', 'nodes/status', 'pods', 'pods/status', 'pods/binding', 'pods/eviction', 'pods/log',
+      'namespaces', 'namespaces/status', 'namespaces/finalize', 'nodes', 'nodes/status', 'pods', 'pods/status', 'pods/binding', 'pods/eviction', 'pods/log', 'pods/attach', 'pods/exec', 'pods/portforward',
       'events', 'services', 'services/status', 'endpoints', 'configmaps', 'secrets',
       'persistentvolumes', 'persistentvolumes/status', 'persistentvolumeclaims', 'persistentvolumeclaims/status',
     ]);

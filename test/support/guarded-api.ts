@@ -58,7 +58,7 @@ export async function guardedApi(o: GuardedApiOptions = {}): Promise<GuardedApi>
   const dir = o.tls ? await mkdtemp(join(tmpdir(), 'kedge-guarded-')) : undefined;
   const tls = dir ? await loadOrCreateServingCert(dir, LOOPBACK_HOSTS, realClock.now()) : undefined;
   const refused = refusals(counters, API_REFUSED, silentLogger, 'refused a request');
-  const server = await startApiServer({ handler: api.handle, gate: api.gate, port: 0, tls, refused, timeouts: o.timeouts, streamLimits: o.streamLimits });
+  const server = await startApiServer({ handler: api.handle, gate: api.gate, port: 0, tls, refused, timeouts: o.timeouts, streamLimits: o.streamLimits, upgrade: api.upgrade });
   return {
     api, server, store, clock, counters, caPem: tls?.caPem,
     refused: (reason) => counters.get(API_REFUSED, { reason }),

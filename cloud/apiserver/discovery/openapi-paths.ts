@@ -124,6 +124,7 @@ export function resourcePaths(def: ResourceDef): Record<string, PathItem> {
   };
   if (def.namespaced) paths[`${base}/${def.resource}`] = pathItem(['list'], { ...target, scopeWord: '', idTail: 'ForAllNamespaces' }, []);
   for (const sub of def.subresources) {
+    if (sub.connect) continue;
     const actions = sub.verbs.filter((v) => subresourceActions.has(v)) as Action[];
     paths[`${item}/${sub.name}`] = pathItem(actions, subresourceTarget(def, sub, scopeWord), named);
   }

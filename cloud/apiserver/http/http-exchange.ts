@@ -21,7 +21,7 @@ export interface Exchange {
 }
 
 /** The API's refusals, by status: what /metrics counts them as. */
-const refusalReasons: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 413: 'too-large', 422: 'invalid', 429: 'too-many-requests' };
+export const refusalReasons: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 413: 'too-large', 422: 'invalid', 429: 'too-many-requests' };
 
 /** Gate (from the head alone), body (no more than the gate allows), handler, answer. */
 export async function serveOne(x: Exchange, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -44,7 +44,7 @@ export async function serveOne(x: Exchange, req: IncomingMessage, res: ServerRes
   }
 }
 
-function headOf(req: IncomingMessage): ApiRequest {
+export function headOf(req: IncomingMessage): ApiRequest {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

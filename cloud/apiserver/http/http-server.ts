@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { realClock, type Clock } from '../../../shared/clock.js';
 import { describeTimeout, enforceTimeouts, KUBE_LISTENER_TIMEOUTS, startTimeoutChecks, timeoutOptions, type ListenerTimeouts, type TimeoutReason } from '../../../shared/http-timeouts.js';
 import { serveOne, type Exchange, type Refuse } from './http-exchange.js';
 import { errorResponse, type ApiHandler, type RequestGate } from '../request.js';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './response-stream.js';
+import type { StreamUpgrade } from '../streams/stream-upgrade.js';
+import { upgradeServer, type UpgradeLimits } from './upgrade-server.js';
 
 export interface ApiServerOptions {
   handler: ApiHandler;
@@ -33,6 +36,12 @@ export interface ApiServerOptions {
   timeouts?: ListenerTimeouts;
   /** Default DEFAULT_STREAM_LIMITS. */
   streamLimits?: StreamLimits;
+  /** WebSocket upgrades for pods' exec, attach and portforward (ApiServer.upgrade); without, an upgrade request is a plain one. */
+  upgrade?: StreamUpgrade;
+  /** Default DEFAULT_UPGRADE_LIMITS. */
+  upgradeLimits?: UpgradeLimits;
+  /** For the upgraded connections' pings (default the real one). */
+  clock?: Clock;
 }
 
 /** Answers a request for a page, or returns undefined (and leaves `res` alone) when it is not for one. */
@@ -54,7 +63,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   const onTimeout = (reason: TimeoutReason, socket: Socket): void => refuse(reason, describeTimeout(reason, timeouts), { peer: socket.remoteAddress });
   const plain = createServer(timeoutOptions(timeouts), listener);
   const secure = options.tls && createTlsServer({ cert: options.tls.certPem, key: options.tls.keyPem, handshakeTimeout: timeouts.headersMs, ...timeoutOptions(timeouts) }, listener);
+  const upgrades = options.upgrade && upgradeServer(options.upgrade, listener, refuse, options.clock ?? realClock, options.upgradeLimits);
   for (const s of secure ? [plain, secure] : [plain]) {
+    if (upgrades) s.on('upgrade', upgrades.onUpgrade);
     s.on('checkContinue', listener); // "100 Continue" only once the gate has let the request in (serveOne)
     enforceTimeouts(s, timeouts, onTimeout);
     startTimeoutChecks(s);
@@ -79,6 +90,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     (closing ??= new Promise<void>((resolve) => {
       for (const s of exchange.streams) s.unsubscribe();
       exchange.streams.clear();
+      upgrades?.closeAll();
       for (const s of secure ? [plain, secure] : [plain]) s.close(() => {}); // stops their timeout checks; they never listened
       server.close(() => resolve());
       for (const s of sockets) s.destroy();

@@ -71,6 +71,8 @@ export interface SubresourceDef {
   group?: string;
   version?: string;
   verbs: string[];
+  /** A connection (kube's "connect" operations: exec, attach, portforward), not an object: left out of the OpenAPI document. */
+  connect?: boolean;
 }
 
 /** One row of the resource table: everything the generic REST machinery needs to serve a kind. */

@@ -44,6 +44,10 @@ const nodeStrategy: ResourceStrategy = {
 const status = { name: 'status', verbs: ['get', 'patch', 'update'] };
 /** policy/v1 Eviction, as kubectl drain looks for it in /api/v1 (no PodDisruptionBudgets: see eviction.ts). */
 const eviction = { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
+/** exec, attach and portforward: WebSocket upgrades (cloud/apiserver/streams/), listed as kube lists them. */
+const podConnections = (['attach', 'exec', 'portforward'] as const).map((name) => ({
+  name, kind: `Pod${name === 'portforward' ? 'PortForward' : name[0]!.toUpperCase() + name.slice(1)}Options`, verbs: ['create', 'get'], connect: true,
+}));
 /** ConfigMaps, Secrets (core), Leases (coordination.k8s.io) and RuntimeClasses (node.k8s.io). */
 const configResources: ResourceDef[] = [configMapResource, secretResource, leaseResource, runtimeClassResource];
 
@@ -59,7 +63,7 @@ export const coreResources: ResourceDef[] = [
   {
     group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true,
     shortNames: ['po'], categories: ['all'], printer: podPrinter, strategy: podStrategy,
-    subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }, eviction, { name: 'log', kind: 'Pod', verbs: ['get'] }],
+    subresources: [status, { name: 'binding', kind: 'Binding', verbs: ['create'] }, eviction, { name: 'log', kind: 'Pod', verbs: ['get'] }, ...podConnections],
   },
   eventResource,
   serviceResource,

@@ -22,6 +22,11 @@ export function notFoundPath(): KedgeError {
   return new KedgeError('NotFound', 'the server could not find the requested resource', { details: {} });
 }
 
+/** kube-apiserver's answer to exec, attach or portforward without a connection upgrade (upgradeaware.go). */
+function upgradeRequired(): KedgeError {
+  return new KedgeError('BadRequest', 'Upgrade request required');
+}
+
 /** Finds the kind and the verb, or fails with 404 / 405 as kube-apiserver would. */
 export function route(registry: ResourceRegistry, path: ResourcePath, req: ApiRequest, user: UserInfo): RoutedCall {
   const def = registry.find(path.group, path.version, path.resource);
@@ -62,6 +67,7 @@ export async function serve(deps: RestDeps, registry: ResourceRegistry, call: Ro
   const part = call.path.subresource === 'status' ? 'status' : 'main';
   if (call.path.subresource === 'binding') return bindPod(deps, call);
   if (call.path.subresource === 'log') return podLog(deps, call);
+  if (call.def.subresources.find((s) => s.name === call.path.subresource)?.connect) throw upgradeRequired();
   if (call.path.subresource === 'eviction') return evictPod(deps, call);
   if (call.path.subresource === 'finalize') return finalizeNamespace(deps, call);
   if (call.path.subresource === 'scale') return serveScale(deps, call);
