@@ -120,7 +120,7 @@ export class SimRuntime implements Runtime {
       behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale, commandEnd(config)),
       // What the simulated shell of exec sees.
       ...(config.mounts?.length ? { mounts: config.mounts } : {}),
-      ...(config.env || config.workingDir ? { shell: { env: config.env, workingDir: config.workingDir } } : {}),
+      ...(config.env || config.workingDir || config.stdin || config.tty ? { shell: shellOf(config) } : {}),
     };
     this.state.containers.push(record);
     await this.save();
@@ -179,10 +179,11 @@ export class SimRuntime implements Runtime {
     return startSimSession({ command, env: record.shell?.env ?? {}, workingDir: record.shell?.workingDir, hostname, fs, clock: this.options.clock, options });
   }
 
-  /** Its simulated log lines as they come; a sim container reads no stdin. */
+  /** Its simulated log lines as they come; with stdin (a container created with one), the simulated shell. */
   async attach(containerId: string, options: SessionOptions): Promise<ContainerSession> {
     const record = this.runningContainer(containerId);
-    if (options.stdin) throw new KedgeError('Invalid', `cannot attach to the stdin of container ${record.name}: a simulated container reads no input`);
+    if (options.stdin && record.shell?.stdin) return this.execStream(containerId, ['sh'], options);
+    if (options.stdin) throw new KedgeError('Invalid', `cannot attach to the stdin of container ${record.name}: it was not created with stdin (set stdin: true in its spec)`);
     const look = (now: number) => {
       const current = this.state.containers.find((c) => c.id === containerId);
       return current && { info: containerAt(current, now), lines: simLogLines(containerAt(current, now), now) };
@@ -237,6 +238,10 @@ export class SimRuntime implements Runtime {
   private save(): Promise<void> {
     return this.file.write(this.state);
   }
+}
+
+function shellOf(config: ContainerConfig): NonNullable<SimContainerRecord['shell']> {
+  return { env: config.env, workingDir: config.workingDir, ...(config.stdin || config.tty ? { stdin: true } : {}) };
 }
 
 function publicSandbox(s: SimState['sandboxes'][number]): Sandbox {

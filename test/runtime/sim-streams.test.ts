@@ -7,7 +7,7 @@ import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
 import { SimFs } from '../../edge/runtime/sim-shell/sim-fs.js';
 import { FakeClock } from '../../shared/clock.js';
 import { testNetwork } from '../support/test-network.js';
-import { PIPES, textOf, WITH_STDIN } from './stream-support.js';
+import { PIPES, textOf, TTY, WITH_STDIN } from './stream-support.js';
 
 describe('the sim runtime’s attach and port-forward', () => {
   let dir: string;
@@ -23,9 +23,10 @@ describe('the sim runtime’s attach and port-forward', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function start(annotations: Record<string, string> = {}) {
+  async function start(annotations: Record<string, string> = {}, stdin = false) {
     const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p', namespace: 'default', annotations });
-    const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, image: 'nginx' });
+    const shell = stdin ? { command: ['sh'], stdin, tty: true } : {};
+    const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, image: stdin ? 'busybox:1.36' : 'nginx', ...shell });
     await runtime.startContainer(id);
     return { sandbox, id };
   }
@@ -41,9 +42,18 @@ describe('the sim runtime’s attach and port-forward', () => {
     expect(out.text()).toBe('[kedge sim] app: running for 1m\n[kedge sim] app: running for 2m\n[kedge sim] app: exited with code 3 (Error)\n');
   });
 
-  it('attach refuses stdin, and detaches on kill', async () => {
+  it('attach -it to a container created with stdin is the simulated shell (kubectl run -it)', async () => {
+    const { id } = await start({}, true);
+    const session = await runtime.attach(id, TTY);
+    const out = textOf(session.stdout);
+    session.stdin!.write('hostname\rexit\r');
+    expect(await session.exited).toBe(0);
+    expect(out.text()).toBe('# hostname\r\np\r\n# exit\r\n');
+  });
+
+  it('attach refuses stdin of a container created without, and detaches on kill', async () => {
     const { id } = await start();
-    await expect(runtime.attach(id, WITH_STDIN)).rejects.toMatchObject({ code: 'Invalid', message: expect.stringContaining('reads no input') });
+    await expect(runtime.attach(id, WITH_STDIN)).rejects.toMatchObject({ code: 'Invalid', message: expect.stringContaining('set stdin: true') });
     const session = await runtime.attach(id, PIPES);
     session.kill();
     expect(await session.exited).toBe(0);
