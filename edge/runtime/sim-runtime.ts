@@ -6,9 +6,8 @@ import { silentLogger, type Logger } from '../../shared/log.js';
 import { jsonDocument } from '../../shared/recovering-read.js';
 import { JsonStateFile } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, ContainerSession, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
-import { attachSimLog } from './sim-shell/sim-attach.js';
+import { shellOf, simAttach, simExec, type SimStreamTarget } from './sim-shell/sim-container-streams.js';
 import { scratchDir, SimFs } from './sim-shell/sim-fs.js';
-import { startSimSession } from './sim-shell/sim-session.js';
 import { simLogLines } from './sim-logs.js';
 import { commandEnd } from './sim-command.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
@@ -172,23 +171,11 @@ export class SimRuntime implements Runtime {
 
   /** Runs `command` in the simulated shell (docs/runtime-sim.md): its mounts are its volumes, the rest a scratch directory. */
   async execStream(containerId: string, command: string[], options: SessionOptions): Promise<ContainerSession> {
-    const record = this.runningContainer(containerId);
-    const skeleton = ['/tmp', '/root', '/etc', '/var', '/home', '/usr/bin', '/bin', record.shell?.workingDir ?? '/'];
-    const fs = new SimFs(scratchDir(this.options.dataDir, containerId), record.mounts ?? [], skeleton);
-    const hostname = this.sandbox(record.sandboxId).name;
-    return startSimSession({ command, env: record.shell?.env ?? {}, workingDir: record.shell?.workingDir, hostname, fs, clock: this.options.clock, options });
+    return simExec(this.streamTarget(containerId), command, options);
   }
 
-  /** Its simulated log lines as they come; with stdin (a container created with one), the simulated shell. */
   async attach(containerId: string, options: SessionOptions): Promise<ContainerSession> {
-    const record = this.runningContainer(containerId);
-    if (options.stdin && record.shell?.stdin) return this.execStream(containerId, ['sh'], options);
-    if (options.stdin) throw new KedgeError('Invalid', `cannot attach to the stdin of container ${record.name}: it was not created with stdin (set stdin: true in its spec)`);
-    const look = (now: number) => {
-      const current = this.state.containers.find((c) => c.id === containerId);
-      return current && { info: containerAt(current, now), lines: simLogLines(containerAt(current, now), now) };
-    };
-    return attachSimLog({ clock: this.options.clock, options, look });
+    return simAttach(this.streamTarget(containerId), options);
   }
 
   async portForward(sandboxId: string, port: number): Promise<never> {
@@ -219,10 +206,12 @@ export class SimRuntime implements Runtime {
     return found;
   }
 
-  private runningContainer(id: string): SimContainerRecord {
+  /** A running container, for a stream; NotFound otherwise (kube's words). */
+  private streamTarget(id: string): SimStreamTarget {
     const record = this.container(id);
     if (containerAt(record, this.options.clock.now()).state !== 'running') throw new KedgeError('NotFound', `container not found ("${record.name}")`);
-    return record;
+    const { dataDir, clock } = this.options;
+    return { record, current: () => this.state.containers.find((c) => c.id === id), hostname: this.sandbox(record.sandboxId).name, dataDir, clock };
   }
 
   private container(id: string): SimContainerRecord {
@@ -238,10 +227,6 @@ export class SimRuntime implements Runtime {
   private save(): Promise<void> {
     return this.file.write(this.state);
   }
-}
-
-function shellOf(config: ContainerConfig): NonNullable<SimContainerRecord['shell']> {
-  return { env: config.env, workingDir: config.workingDir, ...(config.stdin || config.tty ? { stdin: true } : {}) };
 }
 
 function publicSandbox(s: SimState['sandboxes'][number]): Sandbox {
