@@ -72,6 +72,7 @@ export function startSession(req: SessionRequest): ContainerSession {
     kill: () => {
       killAll();
       control?.destroy();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy(); // unread output must not hold `exited`
     },
   };
 }
