@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { EdgeComponent } from '../network/edge-component.js';
-import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ContainerSession, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
+import { dialSandbox } from './session/port-forward.js';
 
 export const AGENT_RUNTIME_NAME = 'kedge-agent';
 export const AGENT_RUNTIME_VERSION = '0.1.0';
@@ -111,8 +113,25 @@ export class AgentRuntime implements Runtime {
   }
 
   async exec(containerId: string, _command: string[], _timeoutMs: number): Promise<ExecResult> {
+    throw this.noContainer(containerId, 'exec in');
+  }
+
+  async execStream(containerId: string, _command: string[], _options: SessionOptions): Promise<ContainerSession> {
+    throw this.noContainer(containerId, 'exec in');
+  }
+
+  async attach(containerId: string, _options: SessionOptions): Promise<ContainerSession> {
+    throw this.noContainer(containerId, 'attach to');
+  }
+
+  /** Its pods are host-network pods: a port on the node's address, where the component listens. */
+  async portForward(sandboxId: string, port: number): Promise<Socket> {
+    return dialSandbox(this.sandbox(sandboxId), port);
+  }
+
+  private noContainer(containerId: string, what: string): KedgeError {
     const record = this.container(containerId);
-    throw new KedgeError('Invalid', `cannot exec in ${record.name}: the built-in component ${record.component} runs inside the edge process, not in a container of its own`);
+    return new KedgeError('Invalid', `cannot ${what} ${record.name}: the built-in component ${record.component} runs inside the edge process, not in a container of its own`);
   }
 
   private infoOf(c: AgentContainer): ContainerInfo {

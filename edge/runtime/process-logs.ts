@@ -14,14 +14,17 @@ import type { LogLine } from './runtime.js';
  * file (the container ran, and which process group holds it, in which boot), starts the container and says "up" on its stdout;
  * the edge waits for that before a stop can come. The edge may be gone by then: a closed pipe,
  * like a full disk under the log, is no reason to die and leave the container unwatched.
- * argv: logPath exitPath pidPath maxBytes command [args...]. Plain JavaScript run with `node -e`.
+ * A container created with stdin gets a FIFO (stdinPath, made by the edge) as its stdin, which the
+ * shim holds open for reading and writing: attach writes to it, and the container never sees an
+ * end of file (kube's stdinOnce: false). argv: logPath exitPath pidPath maxBytes stdinPath ('' for
+ * none) command [args...]. Plain JavaScript run with `node -e`.
  */
 export const LOG_SHIM_SOURCE = String.raw`
 const fs = require('node:fs');
 const os = require('node:os');
 const { dirname } = require('node:path');
 const { spawn } = require('node:child_process');
-const [logPath, exitPath, pidPath, maxText, command, ...args] = process.argv.slice(1);
+const [logPath, exitPath, pidPath, maxText, stdinPath, command, ...args] = process.argv.slice(1);
 const maxBytes = Number(maxText);
 let size = 0;
 let fd;
@@ -79,7 +82,9 @@ function run() {
   try { size = fs.statSync(logPath).size; } catch {}
   fd = fs.openSync(logPath, 'a', 0o600);
   fs.writeFileSync(pidPath, JSON.stringify({ pid: process.pid, startTime: startTime(), bootId: bootId() }), { mode: 0o600 });
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let input = 'ignore';
+  try { if (stdinPath) input = fs.openSync(stdinPath, 'r+'); } catch {}
+  const child = spawn(command, args, { stdio: [input, 'pipe', 'pipe'] });
   process.stdout.end('up\n'); // the edge waits for this: from now on SIGTERM reaches the container
   child.on('error', (err) => { write('stderr', '[kedge] cannot run ' + command + ': ' + err.message); end(127, 'ContainerCannotRun'); });
   pump(child.stdout, 'stdout');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
@@ -12,7 +13,11 @@ import { infoOf, newRecord, shimOf, type ProcessRecord, type ProcessState } from
 import { containerEnv, containerPaths, removeContainerFiles, spawnShim } from './process-spawn.js';
 import { containerDir, makeContainerRoot, removeContainerDir } from './process-root.js';
 import { ShimWatch } from './shim-watch.js';
-import type { ContainerConfig, ContainerInfo, ContainerProcess, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ContainerProcess, ContainerSession, ExecResult, LogLine, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
+import { findPython } from './session/find-python.js';
+import { dialSandbox } from './session/port-forward.js';
+import { attachToShim } from './session/process-attach.js';
+import { startSession } from './session/process-session.js';
 import { releaseAddress, sandboxAddress, type SandboxNetworkOptions } from './sandbox-network.js';
 
 export const PROCESS_RUNTIME_VERSION = '0.1.0';
@@ -30,6 +35,8 @@ export interface ProcessRuntimeOptions extends SandboxNetworkOptions {
   logger?: Logger;
   /** Fault injection between the steps of a start (durability tests); none by default. */
   crashPoint?: CrashPoint;
+  /** The python3 that exec sessions run under (session-helper.ts); false: none. Default: python3 on the PATH, if any. */
+  python?: string | false;
 }
 
 const newId = (): string => randomBytes(16).toString('hex');
@@ -44,6 +51,7 @@ export class ProcessRuntime implements Runtime {
   readonly name = 'process';
   readonly version = PROCESS_RUNTIME_VERSION;
   private readonly shims: ShimWatch;
+  private python?: Promise<string | undefined>;
 
   private constructor(
     private readonly options: ProcessRuntimeOptions,
@@ -106,7 +114,8 @@ export class ProcessRuntime implements Runtime {
     const { command, args = [], env, workingDir } = record.spec;
     if (!command?.length) return this.shims.finish(record, { exitCode: 127, reason: 'ContainerCannotRun' });
     const { dataDir, maxLogBytes = DEFAULT_MAX_LOG_BYTES } = this.options;
-    const shim = await spawnShim({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes });
+    const stdin = record.spec.stdin;
+    const shim = await spawnShim({ dataDir, id: record.id, command, args, env: containerEnv(env), workingDir, maxLogBytes, stdin });
     if (!shim) return this.shims.finish(record, { exitCode: 128, reason: 'ContainerCannotRun' });
     this.crashPoint('shim-spawned');
     record.pid = shim.pid;
@@ -173,6 +182,25 @@ export class ProcessRuntime implements Runtime {
     return execCommand({ command, env: containerEnv(env), workingDir, timeoutMs, clock: this.options.clock });
   }
 
+  /** Starts `command` for a stream beside the container's process, with its env and working directory. */
+  async execStream(containerId: string, command: string[], options: SessionOptions): Promise<ContainerSession> {
+    const { env, workingDir } = (await this.runningContainer(containerId)).spec;
+    this.python ??= this.options.python === false ? Promise.resolve(undefined) : Promise.resolve(this.options.python || findPython(process.env.PATH));
+    return startSession({ command, env: containerEnv(env), workingDir, options, python: await this.python });
+  }
+
+  /** The container's output from now on, and its stdin when it was created with one. */
+  async attach(containerId: string, options: SessionOptions): Promise<ContainerSession> {
+    const record = await this.runningContainer(containerId);
+    const containerExit = this.shims.exitOf(record).then(() => record.exitCode ?? 0);
+    const paths = containerPaths(this.options.dataDir, containerId);
+    return attachToShim({ name: record.name, paths, hasStdin: record.spec.stdin === true, clock: this.options.clock, options, containerExit });
+  }
+
+  async portForward(sandboxId: string, port: number): Promise<Socket> {
+    return dialSandbox(this.sandbox(sandboxId), port);
+  }
+
   /** The running container's process group: its shim leads it, the container's processes are in it. */
   async processOf(containerId: string): Promise<ContainerProcess | undefined> {
     const record = this.container(containerId);
@@ -182,6 +210,12 @@ export class ProcessRuntime implements Runtime {
   /** Stops listening to its children, as a dying edge process would: a later instance takes over. */
   close(): void {
     this.shims.close();
+  }
+
+  private async runningContainer(id: string): Promise<ProcessRecord> {
+    const record = this.container(id);
+    if (!(await this.shims.isRunning(record))) throw new KedgeError('NotFound', `container not found ("${record.name}")`);
+    return record;
   }
 
   private sandbox(id: string): Sandbox {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LOG_SHIM_SOURCE } from './process-logs.js';
@@ -16,14 +16,14 @@ export const CONTAINERS_DIR = 'containers';
  * Where a container's files live in the edge's data directory: absolute, since the shim runs
  * in the container's working directory.
  */
-export function containerPaths(dataDir: string, id: string): { log: string; exit: string; pid: string } {
+export function containerPaths(dataDir: string, id: string): { log: string; exit: string; pid: string; stdin: string } {
   const base = resolve(dataDir, CONTAINERS_DIR, id);
-  return { log: `${base}.log`, exit: `${base}.exit`, pid: `${base}.pid` };
+  return { log: `${base}.log`, exit: `${base}.exit`, pid: `${base}.pid`, stdin: `${base}.stdin` };
 }
 
 export async function removeContainerFiles(dataDir: string, id: string): Promise<void> {
-  const { log, exit, pid } = containerPaths(dataDir, id);
-  await Promise.all([log, `${log}.1`, exit, `${exit}.tmp`, pid].map((path) => rm(path, { force: true })));
+  const { log, exit, pid, stdin } = containerPaths(dataDir, id);
+  await Promise.all([log, `${log}.1`, exit, `${exit}.tmp`, pid, stdin].map((path) => rm(path, { force: true })));
 }
 
 /** The exit the shim recorded, if it lived to record one. */
@@ -56,6 +56,8 @@ export interface SpawnRequest {
   env: Record<string, string>;
   workingDir?: string;
   maxLogBytes: number;
+  /** The container keeps a stdin open (ContainerConfig.stdin): a FIFO attach writes to. */
+  stdin?: boolean;
 }
 
 /** A shim that runs and waits to be let go; until then it runs nothing. */
@@ -76,9 +78,10 @@ export interface Shim {
  */
 export async function spawnShim(req: SpawnRequest): Promise<Shim | undefined> {
   if (req.workingDir !== undefined && !(await isDirectory(req.workingDir))) return undefined;
-  const { log, exit, pid } = containerPaths(req.dataDir, req.id);
+  const { log, exit, pid, stdin } = containerPaths(req.dataDir, req.id);
+  const stdinPath = req.stdin && (await makeFifo(stdin)) ? stdin : '';
   const [executable, ...rest] = req.command;
-  const argv = ['-e', LOG_SHIM_SOURCE, '--', log, exit, pid, String(req.maxLogBytes), executable!, ...rest, ...req.args];
+  const argv = ['-e', LOG_SHIM_SOURCE, '--', log, exit, pid, String(req.maxLogBytes), stdinPath, executable!, ...rest, ...req.args];
   const child = spawn(process.execPath, argv, { detached: true, stdio: ['pipe', 'pipe', 'ignore'], cwd: req.workingDir, env: req.env });
   child.on('error', () => undefined); // a failed spawn shows as no pid below, then an exit
   child.stdin!.on('error', () => undefined); // a shim that died before it was let go
@@ -111,6 +114,13 @@ function shimUp(child: ChildProcess): Promise<void> {
     stdout.once('data', done);
     stdout.once('end', done);
     child.once('exit', done);
+  });
+}
+
+/** A FIFO at `path` (mkfifo(1); Node has no mkfifo): false when it cannot be made, and the container then has no stdin. */
+function makeFifo(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('mkfifo', ['-m', '600', path], (err) => resolve(!err));
   });
 }
 

@@ -9,7 +9,7 @@ export const PROCESS_STATE_FILE = 'process-runtime.json';
 
 /** What the runtime remembers about a container: its spec, and the process that runs it. */
 export interface ProcessRecord extends Omit<ContainerInfo, 'state' | 'ready'> {
-  spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir' | 'mounts'> & {
+  spec: Pick<ContainerConfig, 'command' | 'args' | 'env' | 'workingDir' | 'mounts' | 'stdin'> & {
     /** The directory of a container with mounts (its root is `root` in it): removed with the container. */
     dir?: string;
   };
@@ -51,9 +51,9 @@ export async function forgetAll(dataDir: string, file: JsonStateFile<ProcessStat
 }
 
 export function newRecord(id: string, sandbox: Sandbox, config: ContainerConfig, now: number, dir?: string): ProcessRecord {
-  const { command, args, env, workingDir, mounts } = config;
+  const { command, args, env, workingDir, mounts, stdin } = config;
   const { podUid } = sandbox;
-  const spec: ProcessRecord['spec'] = { command, args, env, workingDir, ...(mounts?.length ? { mounts } : {}), ...(dir ? { dir } : {}) };
+  const spec: ProcessRecord['spec'] = { command, args, env, workingDir, ...(stdin ? { stdin } : {}), ...(mounts?.length ? { mounts } : {}), ...(dir ? { dir } : {}) };
   return { id, sandboxId: sandbox.id, podUid, name: config.name, attempt: config.attempt, image: config.image ?? '', createdAt: now, spec };
 }
 

@@ -1,5 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
-import type { ContainerConfig, ContainerInfo, ContainerProcess, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { Duplex } from 'node:stream';
+import type { ContainerConfig, ContainerInfo, ContainerProcess, ContainerSession, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
 
 /**
  * Several runtimes behind one seam, as the kubelet picks a CRI handler by RuntimeClass: a
@@ -69,6 +70,24 @@ export class RuntimeByHandler implements Runtime {
     return (await this.ownerOf(containerId)).exec(containerId, command, timeoutMs);
   }
 
+  async execStream(containerId: string, command: string[], options: SessionOptions): Promise<ContainerSession> {
+    const runtime = await this.ownerOf(containerId);
+    if (!runtime.execStream) throw cannot(runtime, 'exec');
+    return runtime.execStream(containerId, command, options);
+  }
+
+  async attach(containerId: string, options: SessionOptions): Promise<ContainerSession> {
+    const runtime = await this.ownerOf(containerId);
+    if (!runtime.attach) throw cannot(runtime, 'attach');
+    return runtime.attach(containerId, options);
+  }
+
+  async portForward(sandboxId: string, port: number): Promise<Duplex> {
+    const runtime = await this.ownerOf(sandboxId);
+    if (!runtime.portForward) throw cannot(runtime, 'port-forward');
+    return runtime.portForward(sandboxId, port);
+  }
+
   /** The owning runtime's simulated answer; undefined when its probes are real. */
   async simulatedProbe(containerId: string, kind: ProbeKind): Promise<boolean | undefined> {
     return (await this.ownerOf(containerId)).simulatedProbe?.(containerId, kind);
@@ -118,3 +137,5 @@ export class RuntimeByHandler implements Runtime {
     return owner;
   }
 }
+
+const cannot = (runtime: Runtime, what: string): KedgeError => new KedgeError('Invalid', `the ${runtime.name} runtime cannot ${what}`);

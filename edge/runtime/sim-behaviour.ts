@@ -1,4 +1,4 @@
-import type { ContainerInfo } from './runtime.js';
+import type { ContainerConfig, ContainerInfo } from './runtime.js';
 import type { CommandEnd } from './sim-command.js';
 
 /**
@@ -71,6 +71,8 @@ export interface SimContainerRecord extends Pick<ContainerInfo, 'id' | 'sandboxI
   behaviour: SimBehaviour;
   startRequestedAt?: number;
   stoppedAt?: number;
+  /** What its simulated shell sees (exec): its env and working directory; `stdin`: attach -i gets the shell. */
+  shell?: Pick<ContainerConfig, 'env' | 'workingDir' | 'stdin'>;
 }
 
 /** The container as it is at `now`: a pure function of its record and the time. */

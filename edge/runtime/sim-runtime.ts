@@ -5,7 +5,9 @@ import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { jsonDocument } from '../../shared/recovering-read.js';
 import { JsonStateFile } from '../json-state-file.js';
-import type { ContainerConfig, ContainerInfo, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig } from './runtime.js';
+import type { ContainerConfig, ContainerInfo, ContainerSession, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
+import { shellOf, simAttach, simExec, type SimStreamTarget } from './sim-shell/sim-container-streams.js';
+import { scratchDir, SimFs } from './sim-shell/sim-fs.js';
 import { simLogLines } from './sim-logs.js';
 import { commandEnd } from './sim-command.js';
 import { behaviourFrom, containerAt, nextStartOf, type SimContainerRecord } from './sim-behaviour.js';
@@ -59,7 +61,7 @@ export class SimRuntime implements Runtime {
       otherwise: 'starting with no containers; the pods are started again',
       durable: options.durable,
     });
-    if (options.reboot) await file.remove();
+    if (options.reboot) await Promise.all([file.remove(), SimFs.remove(join(options.dataDir, 'sim-fs'))]);
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };
     return new SimRuntime(options, file, state);
   }
@@ -96,8 +98,10 @@ export class SimRuntime implements Runtime {
   async removeSandbox(sandboxId: string): Promise<void> {
     const sandbox = this.state.sandboxes.find((s) => s.id === sandboxId);
     this.state.sandboxes = this.state.sandboxes.filter((s) => s.id !== sandboxId);
+    const inside = this.state.containers.filter((c) => c.sandboxId === sandboxId);
     this.state.containers = this.state.containers.filter((c) => c.sandboxId !== sandboxId);
     await this.save();
+    await Promise.all(inside.map((c) => SimFs.remove(scratchDir(this.options.dataDir, c.id))));
     if (sandbox) await releaseAddress(this.options, sandbox);
   }
 
@@ -113,8 +117,9 @@ export class SimRuntime implements Runtime {
       image: config.image ?? '',
       createdAt: this.options.clock.now(),
       behaviour: behaviourFrom(annotations, this.options.defaultStartMs, this.options.timeScale, commandEnd(config)),
-      // Recorded only: nothing runs that could see them.
+      // What the simulated shell of exec sees.
       ...(config.mounts?.length ? { mounts: config.mounts } : {}),
+      ...(config.env || config.workingDir || config.stdin || config.tty ? { shell: shellOf(config) } : {}),
     };
     this.state.containers.push(record);
     await this.save();
@@ -140,6 +145,7 @@ export class SimRuntime implements Runtime {
   async removeContainer(containerId: string): Promise<void> {
     this.state.containers = this.state.containers.filter((c) => c.id !== containerId);
     await this.save();
+    await SimFs.remove(scratchDir(this.options.dataDir, containerId));
   }
 
   async listSandboxes(): Promise<Sandbox[]> {
@@ -163,6 +169,20 @@ export class SimRuntime implements Runtime {
     return { exitCode: 0, output: '', timedOut: false };
   }
 
+  /** Runs `command` in the simulated shell (docs/runtime-sim.md): its mounts are its volumes, the rest a scratch directory. */
+  async execStream(containerId: string, command: string[], options: SessionOptions): Promise<ContainerSession> {
+    return simExec(this.streamTarget(containerId), command, options);
+  }
+
+  async attach(containerId: string, options: SessionOptions): Promise<ContainerSession> {
+    return simAttach(this.streamTarget(containerId), options);
+  }
+
+  async portForward(sandboxId: string, port: number): Promise<never> {
+    this.sandbox(sandboxId);
+    throw new KedgeError('Invalid', `error forwarding port ${port} to pod ${sandboxId}, uid : the sim runtime's pods are simulated and listen on no port`);
+  }
+
   /** Readiness as simulated (ready-after, ready-flap); liveness and startup succeed while it runs. */
   async simulatedProbe(containerId: string, kind: ProbeKind): Promise<boolean> {
     const info = containerAt(this.container(containerId), this.options.clock.now());
@@ -184,6 +204,14 @@ export class SimRuntime implements Runtime {
     const found = this.state.sandboxes.find((s) => s.id === id);
     if (!found) throw new KedgeError('NotFound', `sandbox ${id} not found`);
     return found;
+  }
+
+  /** A running container, for a stream; NotFound otherwise (kube's words). */
+  private streamTarget(id: string): SimStreamTarget {
+    const record = this.container(id);
+    if (containerAt(record, this.options.clock.now()).state !== 'running') throw new KedgeError('NotFound', `container not found ("${record.name}")`);
+    const { dataDir, clock } = this.options;
+    return { record, current: () => this.state.containers.find((c) => c.id === id), hostname: this.sandbox(record.sandboxId).name, dataDir, clock };
   }
 
   private container(id: string): SimContainerRecord {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ComponentLogs } from '../../edge/component-logs.js';
 import { derivePodStatus } from '../../edge/edged/pod-status.js';
@@ -96,4 +97,18 @@ describe('the kedge-agent runtime', () => {
     await expect(runtime.logs('nope')).rejects.toMatchObject({ code: 'NotFound' });
     await expect(runtime.createContainer('nope', { name: 'x', attempt: 0 })).rejects.toMatchObject({ code: 'NotFound' });
   });
+
+  it("refuses exec streams and attach; port-forward reaches the node's address, where the component listens", async () => {
+    const { runtime } = agents();
+    const { sandbox, id } = await startAgent(runtime, 'kedge/kube-proxy');
+    const options = { stdin: false, stdout: true, stderr: true, tty: false };
+    await expect(runtime.execStream(id, ['sh'], options)).rejects.toMatchObject({ code: 'Invalid', message: expect.stringContaining('cannot exec in kube-proxy') });
+    await expect(runtime.attach(id, options)).rejects.toMatchObject({ code: 'Invalid', message: expect.stringContaining('cannot attach to kube-proxy') });
+    const server = createServer((socket) => socket.end('hello'));
+    await new Promise<void>((resolve) => server.listen(0, NODE_IP, resolve));
+    const socket = await runtime.portForward(sandbox.id, (server.address() as AddressInfo).port);
+    expect(await new Promise<string>((resolve) => { let text = ''; socket.on('data', (d) => (text += d)).on('end', () => resolve(text)); })).toBe('hello');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 });
+

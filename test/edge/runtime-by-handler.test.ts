@@ -91,4 +91,25 @@ describe('RuntimeByHandler', () => {
       expect(status.containerStatuses![0]!.containerID).toBe(`${handler}://${idOf[handler]}`);
     }
   });
+
+  it('sends exec streams, attach and port-forward to the runtime that made them, and refuses for a runtime without them', async () => {
+    const clock = new FakeClock();
+    const a = await sim(clock);
+    const bare = Object.assign(Object.create(a) as Runtime, { name: 'bare', execStream: undefined, attach: undefined, portForward: undefined });
+    const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', a]]), 'sim');
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'p1', namespace: 'default' });
+    const id = await runtime.createContainer(sandbox.id, { name: 'c', attempt: 0 });
+    await runtime.startContainer(id);
+    await clock.advance(0);
+    const session = await runtime.execStream(id, ['echo', 'hi'], { stdin: false, stdout: true, stderr: false, tty: false });
+    let out = '';
+    session.stdout!.on('data', (d: Buffer) => (out += d));
+    expect(await session.exited).toBe(0);
+    expect(out).toBe('hi\n');
+    const attached = await runtime.attach(id, { stdin: false, stdout: true, stderr: false, tty: false });
+    attached.kill();
+    await expect(runtime.portForward(sandbox.id, 80)).rejects.toThrow('listen on no port');
+    const withBare = new RuntimeByHandler(new Map<string, Runtime>([['bare', bare]]), 'bare');
+    await expect(withBare.execStream(id, ['true'], { stdin: false, stdout: true, stderr: false, tty: false })).rejects.toThrow('the bare runtime cannot exec');
+  });
 });

@@ -119,6 +119,19 @@ export function runtimeContract(name: string, open: () => Promise<RuntimeHarness
       await expect(h.runtime.exec(exited, SUCCEEDS, 10_000)).rejects.toMatchObject({ code: 'Conflict' });
     });
 
+    it("an exec stream runs a shell command with the container's env: its output, then its exit code; NotFound once the container has exited", async () => {
+      const runs = h.runs();
+      const { id } = await startPod(h.runtime, { ...runs, container: { ...runs.container, env: { ...runs.container.env, GREETING: 'hi' } } });
+      await untilUp(h.runtime, id);
+      const session = await h.runtime.execStream!(id, ['sh', '-c', 'echo "$GREETING"; exit 3'], { stdin: false, stdout: true, stderr: false, tty: false });
+      let out = '';
+      session.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect(await whileAdvancing(h, session.exited)).toBe(3);
+      expect(out).toBe('hi\n');
+      await whileAdvancing(h, h.runtime.stopContainer(id, 10_000));
+      await expect(h.runtime.execStream!(id, ['true'], { stdin: false, stdout: true, stderr: false, tty: false })).rejects.toMatchObject({ code: 'NotFound' });
+    });
+
     it('logs come oldest first, with times', async () => {
       const { id } = await startPod(h.runtime, h.runs());
       const lines = await h.until(async () => {
