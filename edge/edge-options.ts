@@ -52,6 +52,8 @@ export interface EdgeOptions {
   lock?: DataDirLock;
   /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
   transport?: TransportFactory;
+  /** Where Events not yet acked wait: 'file' (default, `<dataDir>/events.json`, kept across restarts) or 'memory' (hollow fleets). */
+  eventOutbox?: 'file' | 'memory';
   /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */
   serviceProxy?: boolean;
 }
