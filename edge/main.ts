@@ -178,6 +178,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     edged,
     components,
     volumeHosts,
+    events: eventOutbox,
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,

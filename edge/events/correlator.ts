@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { EdgeEvent } from '../../shared/protocol/envelope.js';
 import { LruMap } from './bounded-map.js';
 import type { EventType, InvolvedObject } from './event-types.js';
@@ -41,11 +42,12 @@ export class EventCorrelator {
   private readonly similar = new LruMap<string, Similar>(CACHE_SIZE);
   private readonly observed = new LruMap<string, Observed>(CACHE_SIZE);
   private readonly spam: SpamFilter;
-  /** Keeps names of events recorded in the same millisecond apart. */
-  private sequence = 0;
+  /** Keeps apart the names of events recorded in the same millisecond (by this process or one before it: it starts anywhere). */
+  private sequence: number;
 
-  constructor(spam = new SpamFilter()) {
+  constructor(spam = new SpamFilter(), firstSequence = randomInt(1_000_000)) {
     this.spam = spam;
+    this.sequence = firstSequence;
   }
 
   /** The event to send (new, or a repeat under an earlier name); undefined when the spam filter drops it. */

@@ -90,7 +90,8 @@ export class EventSender {
 
   private async send({ event, version }: PendingEvent, now: number): Promise<void> {
     const last = this.lastSend.get(event.name);
-    this.lastSend.set(event.name, { version, at: now, tries: last?.version === version ? last.tries + 1 : 1 });
+    const send: EventSend = { version, at: now, tries: last?.version === version ? last.tries + 1 : 1 };
+    this.lastSend.set(event.name, send);
     this.sentAt.push(now);
     const message = this.deps.hub.stamp({ type: 'event', body: event });
     // Registered before publishing: the cloud's ack may arrive before our PUBACK does.
@@ -102,6 +103,8 @@ export class EventSender {
       await this.deps.hub.publish(message);
     } catch (err) {
       this.inFlight.delete(message.id);
+      // Not sent: due again at the next tick (as a pod status is), not after a back-off.
+      if (this.lastSend.get(event.name) === send) this.lastSend.delete(event.name);
       this.deps.logger.info('event not sent; will retry', { event: event.name, error: (err as Error).message });
     }
   }
