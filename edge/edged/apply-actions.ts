@@ -120,7 +120,7 @@ async function applyInOrder(runtime: Runtime, actions: PodAction[], state: Apply
         case 'startContainer': {
           const sandbox = sandboxOf.get(action.pod.metadata.uid ?? '');
           if (!sandbox) break; // its sandbox could not be created; the next sync tries again
-          if (state.context.images && !state.context.images.ensure(action.pod, action.container, isInit(action))) break; // pulled meanwhile
+          if (state.context.images && !state.context.images.ensure(action.pod, action.container, action.attempt, isInit(action))) break; // pulled meanwhile
           const config = buildConfig(action, sandbox, state, logger);
           if (!config) break; // CreateContainerConfigError: the next sync tries again
           await createAndStart(runtime, sandbox, config, action, state);
@@ -135,7 +135,7 @@ async function applyInOrder(runtime: Runtime, actions: PodAction[], state: Apply
 
 const isInit = (action: Extract<PodAction, { type: 'startContainer' }>): boolean => (action.pod.spec.initContainers ?? []).includes(action.container);
 
-/** Creates and starts the container, with the kubelet's Created and Started events, or Failed with the error. */
+/** Creates and starts the container, with the kubelet's Created and Started events, or Failed with the error (once until a start succeeds). */
 async function createAndStart(runtime: Runtime, sandbox: Sandbox, config: ContainerConfig, action: Extract<PodAction, { type: 'startContainer' }>, state: ApplyState): Promise<void> {
   const about = containerRef(action.pod, action.container.name, isInit(action));
   try {
@@ -145,8 +145,10 @@ async function createAndStart(runtime: Runtime, sandbox: Sandbox, config: Contai
     await runtime.startContainer(id);
     state.crashPoint('container-started');
     state.events.record(about, 'Normal', REASONS.started, messages.started(config.name));
+    state.events.clear(`${action.pod.metadata.uid ?? ''}/${config.name}/start`);
   } catch (err) {
-    state.events.record(about, 'Warning', REASONS.failed, messages.failed((err as Error).message));
+    const { message } = err as Error;
+    state.events.recordOnce(`${action.pod.metadata.uid ?? ''}/${config.name}/start`, message, about, 'Warning', REASONS.failed, messages.failed(message));
     throw err;
   }
 }

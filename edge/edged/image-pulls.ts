@@ -42,6 +42,8 @@ export class ImagePulls {
   /** By `<pod uid>/<container>`. */
   private readonly pulls = new Map<string, Pull>();
   private readonly refused = new Set<string>();
+  /** By `<pod uid>/<container>`: the attempt whose image is ensured (a start retried for another reason pulls and tells nothing again). */
+  private readonly ensured = new Map<string, number>();
 
   constructor(private readonly deps: ImagePullsDeps) {}
 
@@ -50,10 +52,11 @@ export class ImagePulls {
     for (const image of images) if (image) this.present.add(image);
   }
 
-  /** Whether the container's image is on the node now, pulled if need be; false while it is pulled (or may not be). */
-  ensure(pod: Pod, container: Container, init = false): boolean {
+  /** Whether the image of this attempt of the container is on the node now, pulled if need be; false while it is pulled (or may not be). */
+  ensure(pod: Pod, container: Container, attempt: number, init = false): boolean {
     const image = container.image ?? '';
     const key = `${pod.metadata.uid ?? ''}/${container.name}`;
+    if (this.ensured.get(key) === attempt) return true;
     const about = containerRef(pod, container.name, init);
     const { recorder, clock } = this.deps;
     const decision = this.pulls.has(key) ? 'pull' : pullDecision(container.imagePullPolicy, this.present.has(image));
@@ -65,6 +68,7 @@ export class ImagePulls {
     this.refused.delete(key);
     if (decision === 'present') {
       recorder.record(about, 'Normal', REASONS.pulled, messages.present(image));
+      this.ensured.set(key, attempt);
       return true;
     }
     let pull = this.pulls.get(key);
@@ -76,6 +80,7 @@ export class ImagePulls {
     }
     if (clock.now() < pull.doneAt) return false;
     this.pulls.delete(key);
+    this.ensured.set(key, attempt);
     this.present.add(image);
     const tookMs = (pull.doneAt - pull.startedAt) * this.deps.timeScale;
     recorder.record(about, 'Normal', REASONS.pulled, messages.pulled(image, tookMs, tookMs, simulatedImageSize(image)));
@@ -90,10 +95,11 @@ export class ImagePulls {
 
   /** Forgets the pulls of pods not in `held`. */
   keepOnly(held: ReadonlySet<string>): void {
-    for (const key of [...this.pulls.keys(), ...this.refused]) {
+    for (const key of [...this.pulls.keys(), ...this.refused, ...this.ensured.keys()]) {
       if (held.has(key.slice(0, key.indexOf('/')))) continue;
       this.pulls.delete(key);
       this.refused.delete(key);
+      this.ensured.delete(key);
     }
   }
 

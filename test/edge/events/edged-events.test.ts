@@ -30,9 +30,12 @@ describe('the kubelet events edged records', () => {
   let answers: Map<ProbeKind, boolean>;
   const changes = new Subject<void>();
 
+  let sandboxError: string | undefined;
   const start = async (...pods: Pod[]): Promise<void> => {
     const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: dir, clock, defaultStartMs: timing.containerStartMs });
     runtime.simulatedProbe = async (_id, kind) => answers.get(kind) ?? true;
+    const runSandbox = runtime.runSandbox.bind(runtime);
+    runtime.runSandbox = (config) => (sandboxError ? Promise.reject(new Error(sandboxError)) : runSandbox(config));
     const events = new EdgeEventRecorder({ outbox, clock, logger: silentLogger });
     edged = new Edged({ cache, runtime, clock, timing, logger: silentLogger, hostIP: '127.0.0.1', onStatusQueued: () => {}, events });
     edged.start(changes);
@@ -51,6 +54,7 @@ describe('the kubelet events edged records', () => {
     cache = createMemoryCache();
     outbox = new MemoryEventOutbox();
     answers = new Map();
+    sandboxError = undefined;
     edged = undefined;
   });
   afterEach(async () => {
@@ -122,5 +126,20 @@ describe('the kubelet events edged records', () => {
     await tick(5 * S);
     expect(told()).toEqual(['FailedMount: MountVolume.SetUp failed for volume "v" : configmap "x" not found']);
     expect(outbox.entries()[0]!.event).toMatchObject({ type: 'Warning', involvedObject: { kind: 'Pod', name: 'web', uid: 'u1' } });
+  });
+
+  it('a sandbox that cannot be created, a container config that cannot be built: told once until they clear', async () => {
+    sandboxError = 'no IP addresses available in range set';
+    const env = [{ name: 'K', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k' } } }];
+    await start(pod('web', 'u1', { containers: [{ name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', env }] }));
+    await tick(3 * S);
+    expect(told()).toEqual(['FailedCreatePodSandBox: Failed to create pod sandbox: no IP addresses available in range set']);
+    sandboxError = undefined;
+    await tick(3 * S);
+    expect(told().slice(1)).toEqual([
+      'Pulling: Pulling image "nginx:1.27"',
+      expect.stringMatching(/^Pulled: Successfully pulled image/),
+      'Failed: Error: configmap "cfg" not found',
+    ]);
   });
 });
