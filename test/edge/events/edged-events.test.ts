@@ -142,4 +142,16 @@ describe('the kubelet events edged records', () => {
       'Failed: Error: configmap "cfg" not found',
     ]);
   });
+
+  it('a pod deleted: Killing, Stopping container for each running container', async () => {
+    const web = pod('web', 'u1', { containers: [{ name: 'a', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' }, { name: 'b', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' }] });
+    await start(web);
+    await tick(S);
+    const deleting: Pod = { ...web, metadata: { ...web.metadata, resourceVersion: '2', deletionTimestamp: new Date(clock.now()).toISOString(), deletionGracePeriodSeconds: 30 } };
+    cache.apply({ kind: 'Pod', name: 'web', namespace: 'default', uid: 'u1', resourceVersion: '2' }, deleting);
+    changes.next();
+    await tick(S);
+    const killing = outbox.entries().filter((e) => e.event.reason === 'Killing').map((e) => [e.event.message, e.event.involvedObject.fieldPath]);
+    expect(killing).toEqual([['Stopping container a', 'spec.containers{a}'], ['Stopping container b', 'spec.containers{b}']]);
+  });
 });
