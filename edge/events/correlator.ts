@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { EdgeEvent } from '../../shared/protocol/envelope.js';
-import { LruMap } from './bounded-map.js';
+import { LruMap } from './lru-map.js';
 import type { EventType, InvolvedObject } from './event-types.js';
 import { SpamFilter } from './spam-filter.js';
 

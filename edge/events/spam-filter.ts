@@ -1,4 +1,4 @@
-import { LruMap } from './bounded-map.js';
+import { LruMap } from './lru-map.js';
 
 /** client-go's defaults: a burst of 25 events per object, then one more every 300 s. */
 export const SPAM_BURST = 25;
