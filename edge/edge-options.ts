@@ -7,6 +7,7 @@ import type { Timing } from '../shared/timing.js';
 import type { Connectivity, TransportFactory } from '../shared/transport.js';
 import type { CrashPoint } from './crash-point.js';
 import type { Edged } from './edged/edged.js';
+import type { EventOutbox } from './events/event-outbox.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 import type { EdgeComponent } from './network/edge-component.js';
@@ -52,6 +53,8 @@ export interface EdgeOptions {
   lock?: DataDirLock;
   /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
   transport?: TransportFactory;
+  /** Where Events not yet acked wait: 'file' (default, `<dataDir>/events.json`, kept across restarts) or 'memory' (hollow fleets). */
+  eventOutbox?: 'file' | 'memory';
   /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */
   serviceProxy?: boolean;
 }
@@ -73,6 +76,8 @@ export interface EdgeHandle {
   edged: Edged;
   /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
   volumeHosts: VolumeHosts;
+  /** The Events recorded and not yet acked by the cloud (edge/events). */
+  events: Pick<EventOutbox, 'entries' | 'dropped'>;
   connectivity$: Observable<Connectivity>;
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */

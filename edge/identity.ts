@@ -11,6 +11,8 @@ export interface EdgeIdentity {
   machineId: string;
   /** Stays until the node reboots (`reboot: true`), like /proc/sys/kernel/random/boot_id. */
   bootId: string;
+  /** The boot id is not the one the data directory held: the node rebooted since the edge last ran. */
+  rebooted: boolean;
   osImage: string;
   kernelVersion: string;
 }
@@ -30,7 +32,8 @@ export async function loadIdentity(dataDir: string, reboot: boolean, logger: Log
     bootId: !reboot && saved?.bootId ? saved.bootId : randomUUID(),
   };
   if (ids.machineId !== saved?.machineId || ids.bootId !== saved?.bootId) await file.write(ids);
-  return { ...ids, osImage: await osImage(), kernelVersion: os.release() };
+  const rebooted = saved?.bootId !== undefined && saved.bootId !== ids.bootId;
+  return { ...ids, rebooted, osImage: await osImage(), kernelVersion: os.release() };
 }
 
 async function osImage(): Promise<string> {

@@ -13,11 +13,16 @@ import { stopProcessPods } from './edged/node-shutdown.js';
 import { buildNode } from './edged/node-status.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
+import type { Node } from '../shared/types.js';
 import type { EdgeHandle, EdgeOptions } from './edge-options.js';
 import { edgeRefusalMessages } from './hub/broker-refusals.js';
 import { EdgeHub } from './hub/edge-hub.js';
 import { StatusSender } from './hub/status-sender.js';
 import { StreamServer } from './streams/stream-server.js';
+import { EdgeEventRecorder } from './events/event-recorder.js';
+import { EVENTS_FILE, FileEventOutbox, MemoryEventOutbox, type EventOutbox } from './events/event-outbox.js';
+import { EventSender } from './events/event-sender.js';
+import { nodeReadyEvents, recordNodeStart } from './events/node-events.js';
 import { loadIdentity, type EdgeIdentity } from './identity.js';
 import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
@@ -96,11 +101,14 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     logger: logger.child('status'),
     ...(options.statusFlushBatch !== undefined ? { batch: options.statusFlushBatch } : {}),
   });
+  const eventOutbox = await openEventOutbox(options, logger.child('events'), durable);
+  const events = new EventSender({ outbox: eventOutbox, hub, isConnected, clock, timing, logger: logger.child('events') });
+  const recorder = new EdgeEventRecorder({ outbox: eventOutbox, clock, logger: logger.child('events'), onRecorded: () => events.flush() });
   const handler = new CloudMessageHandler({
     cache,
     send: (draft) => hub.send(draft),
     logger: logger.child('metamanager'),
-    onAck: (parentId) => statuses.onAck(parentId),
+    onAck: (parentId) => statuses.onAck(parentId) || events.onAck(parentId),
     onLogRequest: answerLogRequests({ cache, runtime, clock, send: (draft) => hub.send(draft) }),
   });
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
@@ -114,7 +122,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     statuses.flush();
     podStatuses.next();
   };
-  const edged = new Edged({ cache, runtime, network, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued, keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts, serviceEnv });
+  const edged = new Edged({ cache, runtime, network, clock, timing, logger: logger.child('edged'), hostIP, onStatusQueued, keepUnheldPods: () => cache.awaitingRelist(), crashPoint, volumeHosts, serviceEnv, events: recorder });
 
   // Listening first: if the port is taken, startEdge fails before any timer or socket exists.
   const localApi =
@@ -127,13 +135,16 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
 
   const stopSessions = followCloudSessions({ inbound$: hub.inbound$, connectivity$: hub.connectivity$, handler, cache, edged, statuses, timing, logger });
   const streams = new StreamServer({ nodeName, cache, runtime, clock, logger: logger.child('streams'), frames$: hub.streamFrames$, publish: (frame) => hub.publishStreamFrame(frame), connectivity$: hub.connectivity$ });
-  const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger });
+  const stopEventSessions = events.followSessions(hub.connectivity$);
+  recordNodeStart(recorder, nodeName, identity);
+  const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger, readiness: nodeReadyEvents(recorder, nodeName) });
 
   // From the cache as read: an edge restarted offline routes at once.
   if (kubeProxy) components.push(kubeProxy.agent);
   await kubeProxy?.agent.start();
   edged.start(handler.changes$);
   statuses.start();
+  events.start();
   hub.start();
   logger.info('edge started', { node: nodeName, localApi: localApi?.url ?? 'none', bootId: identity.bootId, reboot });
 
@@ -143,6 +154,8 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     await kubeProxy?.close();
     stopHeartbeat();
     statuses.stop();
+    events.stop();
+    stopEventSessions();
     await edged.stop();
     // Simulated containers hold nothing real: they are left for the next edge process to adopt.
     if (shutdownGraceMs !== undefined) await stopProcessPods({ runtime: processes, pods: () => podsIn(cache), timing, logger: logger.child('edged') }, shutdownGraceMs);
@@ -151,6 +164,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     await hub.stop();
     handler.stop();
     await cache.flush();
+    await eventOutbox.flush();
     processes.close(); // what still runs runs on, to be adopted by the next edge process
     logger.info('edge stopped');
   };
@@ -167,6 +181,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     edged,
     components,
     volumeHosts,
+    events: eventOutbox,
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,
@@ -221,10 +236,16 @@ async function openRuntimes(
   return { runtime, processes };
 }
 
+/** The Events not yet acked: in `<dataDir>/events.json`, or in memory (hollow fleets). */
+async function openEventOutbox(options: EdgeOptions, logger: Logger, durable: boolean): Promise<EventOutbox> {
+  if (options.eventOutbox === 'memory') return new MemoryEventOutbox();
+  return FileEventOutbox.open(join(options.dataDir, EVENTS_FILE), { logger, durable });
+}
+
 /** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */
 function heartbeat(
   options: EdgeOptions,
-  deps: { hub: EdgeHub; runtime: Runtime; identity: EdgeIdentity; hostIP: string; readySince: number; clock: Clock; timing: Timing; logger: Logger },
+  deps: { hub: EdgeHub; runtime: Runtime; identity: EdgeIdentity; hostIP: string; readySince: number; clock: Clock; timing: Timing; logger: Logger; readiness: (node: Node) => Node },
 ): () => void {
   const { hub, runtime, identity, clock, timing } = deps;
   return startNodeHeartbeat({
@@ -232,7 +253,7 @@ function heartbeat(
     isConnected: () => hub.connectivity.connected,
     send: (draft) => hub.send(draft),
     buildNode: () =>
-      buildNode({ nodeName: options.nodeName, hostIP: deps.hostIP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince: deps.readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now()),
+      deps.readiness(buildNode({ nodeName: options.nodeName, hostIP: deps.hostIP, runtimeName: runtime.name, runtimeVersion: runtime.version, ...identity, readySince: deps.readySince, ...(options.maxPods ? { maxPods: options.maxPods } : {}) }, clock.now())),
     clock,
     intervalMs: timing.nodeStatusIntervalMs,
     reportMs: timing.nodeStatusReportMs,

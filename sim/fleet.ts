@@ -105,6 +105,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       serviceProxy: false, // no listeners: a thousand edges share one machine
       // Pod addresses in memory, from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
+      eventOutbox: 'memory',
       podCIDR: fallbackPodCIDR(index),
       clock,
       timing,

@@ -6,6 +6,8 @@ import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { Coalescer } from '../coalescer.js';
 import { noCrash, type CrashPoint } from '../crash-point.js';
+import { noEvents, type EventRecorder } from '../events/event-types.js';
+import { KubeletEventLog } from '../events/kubelet-event-log.js';
 import { podsIn, refOf, type LocalCache } from '../metamanager/local-cache.js';
 import { Prober } from '../prober/prober.js';
 import { networkNotReadyText, type NetworkPlugin } from '../network/cni/network-plugin.js';
@@ -15,6 +17,8 @@ import { memoryVolumeHosts, type VolumeHosts } from '../volumes/volume-hosts.js'
 import { VolumeManager, type PodVolumes } from '../volumes/volume-manager.js';
 import { applyPodActions } from './apply-actions.js';
 import type { EnvSources } from './env-sources.js';
+import { ImagePulls } from './image-pulls.js';
+import { recordBackOffs, recordMountFailures } from './sync-events.js';
 import { ContainerWaits, withoutNewPodNetworks, withoutUnmounted } from './container-waits.js';
 import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
@@ -40,6 +44,8 @@ export interface EdgedDeps {
   volumeHosts?: VolumeHosts;
   /** A pod's Service variables, added to a container's env when it is created; default: none. */
   serviceEnv?: (pod: Pod) => ReadonlyMap<string, string>;
+  /** Where the kubelet's Events go (edge/events); default: nowhere. */
+  events?: EventRecorder;
 }
 
 /** While a container is starting (and the runtime cannot tell when it runs), edged looks again this many times per sync interval. */
@@ -78,6 +84,8 @@ export class Edged {
   private readonly volumes: VolumeManager;
   private readonly objects: PodObjects;
   private readonly waits = new ContainerWaits();
+  private readonly events: KubeletEventLog;
+  private readonly images: ImagePulls;
   /** The kubelet's words for why new pods wait while the network plugin is not ready; undefined while it is. */
   private networkWait: string | undefined;
 
@@ -85,7 +93,9 @@ export class Edged {
     const { runtime, clock, timing, logger } = deps;
     this.volumes = new VolumeManager(deps.volumeHosts ?? memoryVolumeHosts());
     this.objects = deps.objects ?? cachedPodObjects(deps.cache);
-    this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync() });
+    this.events = new KubeletEventLog(deps.events ?? noEvents);
+    this.images = new ImagePulls({ clock, timeScale: timing.timeScale, recorder: this.events });
+    this.prober = new Prober({ runtime, clock, timing, logger: logger.child('prober'), onChange: () => void this.sync(), events: this.events });
     this.syncs = new Coalescer(() => this.syncOnce().finally(() => this.markSynced()));
     this.firstSync = new Promise((resolve) => (this.markSynced = resolve));
   }
@@ -141,14 +151,18 @@ export class Edged {
       const { objects } = this;
       const wanted = desired.filter(isDesired);
       const volumes = await this.volumes.setUpPods(wanted, objects);
+      recordMountFailures(this.events, wanted, volumes);
+      this.images.seen(actual.containers.map((c) => c.image));
       const network = this.deps.network?.status() ?? { ready: true };
       this.networkWait = network.ready ? undefined : `network is not ready: ${networkNotReadyText(network)}`;
       const planned = withoutUnmounted(planPods(desired, actual, clock.now(), this.deps.timing, this.prober.statuses()), volumes);
       const actions = network.ready ? planned : withoutNewPodNetworks(planned);
+      recordBackOffs(this.events, actions);
       if (actions.some((a) => a.type !== 'backOff')) {
         await applyPodActions(runtime, actions, actual, logger, {
           hostIP: this.deps.hostIP, timing: this.deps.timing, pods: desired, crashPoint: this.deps.crashPoint, env: this.envSources(),
           volumePaths: (uid) => volumes.get(uid)?.paths, onConfigResult: (uid, name, message) => this.waits.configResult(uid, name, message),
+          events: this.events, images: this.images,
         });
         ({ actual, nextStart } = await this.snapshot(desired, heldOnly));
       }
@@ -156,10 +170,12 @@ export class Edged {
       const heldUids = desired.map((p) => p.metadata.uid ?? '');
       if (!heldOnly) await this.volumes.cleanUp(new Set([...heldUids, ...actual.sandboxes.map((s) => s.podUid)]));
       this.waits.keepOnly(new Set(heldUids));
+      this.events.keepOnly(new Set(heldUids));
+      this.images.keepOnly(new Set(heldUids));
       this.prober.update(wanted, actual);
       // In the same round: a started container shows ContainerCreating at once.
       await this.reportStatuses(actual, volumes);
-      this.followUp(earliest(this.nextLook(actual, nextStart), nextRestartAt(actions)));
+      this.followUp(earliest(earliest(this.nextLook(actual, nextStart), nextRestartAt(actions)), this.images.nextDoneAt()));
     } catch (err) {
       logger.error('pod sync failed', { error: (err as Error).message });
     }

@@ -26,6 +26,8 @@ export interface ProbeWorkerSpec {
   mayRun: () => boolean;
   /** The settled result changed. */
   onResult: (worker: ProbeWorker) => void;
+  /** A probe failed or errored: the kubelet's Unhealthy event, e.g. "Liveness probe failed: …". */
+  onUnhealthy?: (message: string) => void;
 }
 
 const KIND_TITLE: Record<ProbeKind, string> = { liveness: 'Liveness', readiness: 'Readiness', startup: 'Startup' };
@@ -115,11 +117,16 @@ export class ProbeWorker {
     if (this.stopped) return;
     const { kind, name, target } = this.spec;
     if (outcome.result === 'error') {
-      if (outcome.message !== this.lastError) this.deps.logger.warn(`${kind} probe errored`, { container: name, containerId: target.containerId, error: outcome.message });
+      if (outcome.message !== this.lastError) {
+        this.deps.logger.warn(`${kind} probe errored`, { container: name, containerId: target.containerId, error: outcome.message });
+        this.spec.onUnhealthy?.(`${KIND_TITLE[kind]} probe errored: ${outcome.message}`);
+      }
       this.lastError = outcome.message;
       return;
     }
     this.lastError = '';
+    // As the kubelet: every failed probe is told (the correlator counts the repeats).
+    if (outcome.result === 'failure') this.spec.onUnhealthy?.(`${KIND_TITLE[kind]} probe failed: ${outcome.message}`);
     const before = this.state;
     this.state = observeProbe(this.state, outcome.result === 'success', this.spec.settings);
     // A change: the result flipped, or a failure is now settled rather than the initial value (a startup probe that gave up).

@@ -2,6 +2,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Container, ContainerStatus, Pod } from '../../shared/types.js';
+import { containerRef, type EventRecorder } from '../events/event-types.js';
+import { REASONS } from '../events/kubelet-events.js';
 import type { ContainerInfo, ProbeKind, Runtime, Sandbox } from '../runtime/runtime.js';
 import type { ContainerProbeStatus, ProbeStatuses } from './probe-status.js';
 import { probeSettings } from './probe-state.js';
@@ -14,6 +16,8 @@ export interface ProberDeps {
   logger: Logger;
   /** A probe's result changed: edged syncs at once. */
   onChange: () => void;
+  /** Where Unhealthy events go; none: nowhere. */
+  events?: EventRecorder;
 }
 
 /** What the runtime holds (edged's ActualPods). */
@@ -100,6 +104,7 @@ export class Prober {
         ...(kind === 'startup' && reported?.started ? { initial: true } : {}),
         mayRun: kind === 'startup' ? () => true : () => workers.get('startup')?.success ?? true,
         onResult: (w) => this.onResult(workers, w),
+        onUnhealthy: (message) => this.deps.events?.record(containerRef(pod, spec.name), 'Warning', REASONS.unhealthy, message),
       });
       workers.set(kind, worker);
     }

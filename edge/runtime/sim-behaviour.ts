@@ -8,6 +8,7 @@ import type { CommandEnd } from './sim-command.js';
  *   kedge.io/exit-code    the exit code when it exits (default 1)
  *   kedge.io/ready-after  time from running to ready (default 0)
  *   kedge.io/ready-flap   once ready, readiness flips every this long (default: never flips)
+ *   kedge.io/image-pull-delay  how long a simulated image pull takes (default 0; edge/edged/image-pulls.ts)
  */
 export const ANNOTATIONS = {
   startDelay: 'kedge.io/start-delay',
@@ -15,6 +16,7 @@ export const ANNOTATIONS = {
   exitCode: 'kedge.io/exit-code',
   readyAfter: 'kedge.io/ready-after',
   readyFlap: 'kedge.io/ready-flap',
+  imagePullDelay: 'kedge.io/image-pull-delay',
 } as const;
 
 export interface SimBehaviour {

@@ -11,6 +11,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Container, Pod, PodStatus } from '../../shared/types.js';
+import { passSyncing } from '../support/settle.js';
 import { pod } from './fixtures.js';
 import { testNetwork } from '../support/test-network.js';
 
@@ -42,13 +43,7 @@ describe('Edged with probes', () => {
     changes.next();
     await edged.sync();
   };
-  /** Moves the clock on in steps of 100 ms, letting each step's probes and syncs (real file I/O) finish. */
-  const tick = async (ms: number) => {
-    for (let t = 0; t < ms; t += 100) {
-      await clock.advance(100);
-      await edged!.sync();
-    }
-  };
+  const tick = (ms: number) => passSyncing(clock, () => edged!.sync(), ms);
   const status = (): PodStatus => podsIn(cache)[0]!.status!;
   const ready = () => status().conditions!.find((c) => c.type === 'Ready')!.status;
 

@@ -63,3 +63,11 @@ export async function pass(clock: FakeClock, ms: number, stepMs = 50): Promise<v
     await settle();
   }
 }
+
+/** Moves the clock on in steps of 100 ms, waiting after each for `sync` (edged's, whose syncs do real file I/O). */
+export async function passSyncing(clock: FakeClock, sync: () => Promise<void>, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 100) {
+    await clock.advance(100);
+    await sync();
+  }
+}
