@@ -8,7 +8,7 @@ export type EventType = 'Normal' | 'Warning';
 
 /** A core/v1 Event: something the system did or saw, about one object. */
 export interface KubeEvent extends KubeObject {
-  involvedObject: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string };
+  involvedObject: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string; fieldPath?: string };
   reason: string;
   message: string;
   type: EventType;

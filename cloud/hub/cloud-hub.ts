@@ -113,8 +113,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
-  const nodeNames = new Set<string>(); // the Nodes in the cache
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
+  const nodeUids = new Map<string, string>(); // the Nodes in the cache
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeUids.has(node));
   const logRequests = new LogRequests(clock, transport);
 
   let podsSynced!: () => void;
@@ -133,7 +133,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid: (node) => nodeUids.get(node), reject });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -151,14 +151,14 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
-      if (event.type !== 'DELETED') return void nodeNames.add(name);
-      nodeNames.delete(name);
+      if (event.type !== 'DELETED') return void nodeUids.set(name, event.object.metadata.uid ?? '');
+      nodeUids.delete(name);
       reportedConditions.delete(name);
       sessions.forgetIfGone(name);
     }),
     collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), except pod
-    // statuses, which are serial per pod: a node's pods are written concurrently.
+    // statuses, which are serial per pod (a node's pods are written concurrently), and Events.
     // Hellos are answered from a complete pod cache, after the ledger's GC.
     validatedInbound(link, { clock, logger, onMalformed: () => counters.malformed++ }).subscribe((inbound) => void serial.run(inboundKey(inbound), () => ready.then(() => handle(inbound)))),
     onBrokerLost(link, () => {
@@ -197,8 +197,11 @@ export function staleMessage(node: string, ref: ObjectRef, ranForMs: number): st
   return `Pod ${ref.namespace ?? 'default'}/${ref.name} kept running on ${node} for ${humanDuration(ranForMs)} after it was deleted while the node was unreachable (beside any replacement); the edge stopped it on reconnect`;
 }
 
+/** Pod statuses are serial per pod, a node's Events in a lane of their own (a backlog sent after a reconnect never holds up its status), the rest per node. */
 function inboundKey(inbound: Inbound): string {
-  return inbound.channel === 'up' && inbound.message.type === 'podStatus' ? `pod/${inbound.message.ref.uid}` : `node/${inbound.node}`;
+  if (inbound.channel !== 'up') return `node/${inbound.node}`;
+  if (inbound.message.type === 'podStatus') return `pod/${inbound.message.ref.uid}`;
+  return inbound.message.type === 'event' ? `events/${inbound.node}` : `node/${inbound.node}`;
 }
 
 /** Resolves with `work`, or rejects with the signal's reason if it aborts first. */
