@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { parseGoDuration } from '../cloud/controllers/node-lifecycle/go-duration.js';
 import { isValidNodeName } from '../shared/protocol/topics.js';
 
 /** A commander argument parser for a number within bounds, with an error that names the option. */
@@ -31,4 +32,11 @@ export function list(value: string): string[] {
 export function ipAddress(value: string): string {
   if (isIP(value) === 0) throw new InvalidArgumentError(`"${value}" is not an IPv4 or IPv6 address.`);
   return value;
+}
+
+/** A positive Go duration ("1h", "30m", "90s"), in milliseconds. */
+export function duration(value: string): number {
+  const ms = parseGoDuration(value);
+  if (ms === undefined || !(ms > 0)) throw new InvalidArgumentError(`expected a positive duration such as 1h, 30m or 90s, got "${value}".`);
+  return ms;
 }

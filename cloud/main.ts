@@ -67,10 +67,11 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const hubPort = new HubPort();
     const joinPort = new JoinPort();
     const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
-    const { api, loopback, server } = await startCloudApi({
+    const { api, loopback, server, eventExpiry } = await startCloudApi({
       dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode,
     });
     stops.push(() => server.close());
+    stops.push(() => eventExpiry.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store);

@@ -12,11 +12,13 @@ import {
   ensureRuntimeClasses,
   ensureSystemNamespaces,
   startApiServer,
+  startEventExpiry,
   tokenFileSource,
   type ApiServer,
   type ApiServerDeps,
   type ApiServerOptions,
   type Credentials,
+  type EventExpiry,
   type RunningApiServer,
 } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
@@ -56,12 +58,14 @@ export interface CloudApi {
   /** The cloud's own client (same pipeline as HTTP). */
   loopback: ApiClient;
   server: RunningApiServer;
+  /** Deletes Events past timing.eventTtlMs (kube-apiserver's --event-ttl). */
+  eventExpiry: EventExpiry;
 }
 
 /**
  * The apiserver with every kind, the components, the dashboard, and the hub's logs and the join
  * paths through their ports; bootstrapped through its loopback client (system namespaces, the
- * kubernetes Service, RuntimeClasses), then listening.
+ * kubernetes Service, RuntimeClasses), then listening, and expiring Events.
  */
 export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   const logger = o.logger.child('apiserver');
@@ -78,5 +82,6 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   if (o.agentDaemonSets) await ensureAgentDaemonSets(loopback);
   const refused = refusals(o.counters, API_REFUSED, logger, 'refused a request');
   const server = await startApiServer({ handler: api.handle, gate: api.gate, host: o.host, port: o.port, tls: o.tls, tlsOnly: o.tlsOnly, refused, pages: dashboard.pages, upgrade: api.upgrade, clock: o.clock });
-  return { api, loopback, server };
+  const eventExpiry = startEventExpiry({ api: loopback, clock: o.clock, logger, ttlMs: o.timing.eventTtlMs });
+  return { api, loopback, server, eventExpiry };
 }

@@ -25,6 +25,8 @@ export interface Timing {
   /** Cloud: node monitor period and grace period (node lifecycle). */
   nodeMonitorPeriodMs: number;
   nodeMonitorGraceMs: number;
+  /** Cloud: how long an Event is kept after its last write (kube-apiserver --event-ttl, `kedge cloud --event-ttl`). */
+  eventTtlMs: number;
   /** Sim runtime: default time a container takes to start. */
   containerStartMs: number;
   /**
@@ -48,6 +50,7 @@ export const defaultTiming: Timing = {
   resendMaxMs: 60_000,
   nodeMonitorPeriodMs: 5_000,
   nodeMonitorGraceMs: 40_000,
+  eventTtlMs: 3_600_000,
   containerStartMs: 200,
   timeScale: 1,
 };

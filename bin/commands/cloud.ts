@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../cloud/network.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from '../../cloud/controllers/nodeipam/cidr.js';
 import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { list, nodeName, numberIn, port, positive } from '../options.js';
+import { duration, list, nodeName, numberIn, port, positive } from '../options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 
@@ -58,6 +58,7 @@ export function cloudCommand(): Command {
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .addOption(new Option('--event-ttl <duration>', 'how long an Event is kept after its last write, e.g. 1h, 30m (divided by --time-scale)').argParser(duration).default(defaultTiming.eventTtlMs, '1h'))
     .option('--cluster-cidr <cidr>', "the pod network (IPv4), cut into one range per node (spec.podCIDR); on one machine a loopback range, so pods listen on real addresses", DEFAULT_CLUSTER_CIDR)
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', nodeName, DEFAULT_CONTROL_PLANE_NODE)
@@ -84,7 +85,7 @@ export function cloudCommand(): Command {
         tlsSans: o.tlsSan,
         brokerUrl: o.broker,
         store: o.store,
-        timing: scaleTiming(defaultTiming, o.timeScale),
+        timing: scaleTiming({ ...defaultTiming, eventTtlMs: o.eventTtl }, o.timeScale),
         disable: o.disable,
         clusterCidr: o.clusterCidr,
         nodeCidrMaskSize: o.nodeCidrMaskSize,

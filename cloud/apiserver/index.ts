@@ -2,6 +2,7 @@
 export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.js';
 export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http/http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
+export { startEventExpiry, type EventExpiry } from './expiry/event-expiry.js';
 export { AGENT_RUNTIME_CLASS, ensureAgentDaemonSets, KUBE_SYSTEM_AGENTS } from './kinds/agent-daemonsets.js';
 export { DEFAULT_RUNTIME_CLASSES, ensureDefaultStorageClass, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './kinds/bootstrap.js';
 export {

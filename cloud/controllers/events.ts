@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { KubeObject } from '../../shared/types.js';
@@ -8,7 +8,7 @@ export type EventType = 'Normal' | 'Warning';
 
 /** A core/v1 Event: something the system did or saw, about one object. */
 export interface KubeEvent extends KubeObject {
-  involvedObject: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string };
+  involvedObject: { apiVersion?: string; kind?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string; fieldPath?: string };
   reason: string;
   message: string;
   type: EventType;
@@ -46,11 +46,20 @@ export function eventFor(about: KubeObject, type: EventType, reason: string, mes
   };
 }
 
+/**
+ * client-go's Event name suffix, the time in ns in hex: here the ms, with random ns below them
+ * (two Events of one object in one ms do not collide). An object's Events, listed in name
+ * order as the store keeps them, come in order of time, as `kubectl get events` shows them.
+ */
+export function timeSuffix(nowMs: number, nanos: number = randomInt(1_000_000)): string {
+  return (BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(nanos)).toString(16);
+}
+
 /** Writes Events through the API, fire-and-forget: a lost Event is logged, never an error for the caller. */
 export function apiEventRecorder(api: ApiClient, clock: Clock, component: string, logger: Logger): EventRecorder {
   return {
     record(about, type, reason, message) {
-      const event = eventFor(about, type, reason, message, component, clock.now(), randomBytes(8).toString('hex'));
+      const event = eventFor(about, type, reason, message, component, clock.now(), timeSuffix(clock.now()));
       api.create({ resource: 'events', namespace: event.metadata.namespace }, event).catch((err: unknown) =>
         logger.warn('could not record event', { reason, object: about.metadata.name, error: String(err) }),
       );

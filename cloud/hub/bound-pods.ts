@@ -1,6 +1,13 @@
 import type { Pod } from '../../shared/types.js';
 import type { CacheEvent } from '../informer/informer.js';
 
+/** A live pod's namespace and name, and the node it is bound to (none while pending). */
+export interface BoundPod {
+  namespace: string;
+  name: string;
+  node: string | undefined;
+}
+
 /**
  * The node each live pod is bound to (from the hub's pod cache), and the newest statusVersion
  * applied to it [SYNC-12], so that a status overtaken by a newer one (a late re-send after a
@@ -11,7 +18,7 @@ import type { CacheEvent } from '../informer/informer.js';
  * cloud restart the edge re-sends only its newest pending status per pod.
  */
 export class BoundPods {
-  private readonly byUid = new Map<string, { node: string | undefined; statusVersion: number }>();
+  private readonly byUid = new Map<string, BoundPod & { statusVersion: number }>();
 
   onPodEvent(event: CacheEvent<Pod>): void {
     if (event.type === 'SYNCED') return;
@@ -24,7 +31,7 @@ export class BoundPods {
     const node = event.object.spec.nodeName;
     const entry = this.byUid.get(uid);
     if (entry) entry.node = node;
-    else this.byUid.set(uid, { node, statusVersion: -1 });
+    else this.byUid.set(uid, { namespace: event.object.metadata.namespace ?? 'default', name: event.object.metadata.name ?? '', node, statusVersion: -1 });
   }
 
   /** Whether the cache holds a pod with this uid. */
@@ -35,6 +42,12 @@ export class BoundPods {
   /** The node the pod is bound to; undefined when it is not bound, or unknown. */
   nodeOf(uid: string): string | undefined {
     return this.byUid.get(uid)?.node;
+  }
+
+  /** The live pod with this uid, as the cache holds it; undefined when there is none. */
+  podOf(uid: string): BoundPod | undefined {
+    const entry = this.byUid.get(uid);
+    return entry && { namespace: entry.namespace, name: entry.name, node: entry.node };
   }
 
   /** Whether a status with this version may be applied (versions are optional on the wire). */

@@ -120,8 +120,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
-  const nodeNames = new Set<string>(); // the Nodes in the cache
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeNames.has(node));
+  const nodeUids = new Map<string, string>(); // the Nodes in the cache
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeUids.has(node));
   const logRequests = new LogRequests(clock, transport);
   const publishStream = (node: string, payload: Buffer): void => {
     if (!link.connectivity.connected) return; // its node counts as away: the stream ends
@@ -147,7 +147,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const target = (node: string): LogTarget => sessions.find(node) ?? { node, connected: false, offlineSince: undefined };
   const streams = new HubStreams({ clock, logger, epoch: options.epoch, publish: publishStream, target, reject, onMalformed: () => counters.malformed++ });
   const onNodeAway = (node: string): void => streams.nodeAway(node);
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject, onNodeAway });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid: (node) => nodeUids.get(node), reject, onNodeAway });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -165,14 +165,14 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
-      if (event.type !== 'DELETED') return void nodeNames.add(name);
-      nodeNames.delete(name);
+      if (event.type !== 'DELETED') return void nodeUids.set(name, event.object.metadata.uid ?? '');
+      nodeUids.delete(name);
       reportedConditions.delete(name);
       sessions.forgetIfGone(name);
     }),
     collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
     // Serial per node (a hello is answered before that node's next message), except pod
-    // statuses, which are serial per pod: a node's pods are written concurrently.
+    // statuses, which are serial per pod (a node's pods are written concurrently), and Events.
     // Hellos are answered from a complete pod cache, after the ledger's GC.
     // Stream frames go straight to their streams: never queued behind (or ahead of) sync messages.
     streamFrames(link).subscribe((message) => streams.receive(message)),
@@ -214,8 +214,11 @@ export function staleMessage(node: string, ref: ObjectRef, ranForMs: number): st
   return `Pod ${ref.namespace ?? 'default'}/${ref.name} kept running on ${node} for ${humanDuration(ranForMs)} after it was deleted while the node was unreachable (beside any replacement); the edge stopped it on reconnect`;
 }
 
+/** Pod statuses are serial per pod, a node's Events in a lane of their own (a backlog sent after a reconnect never holds up its status), the rest per node. */
 function inboundKey(inbound: Inbound): string {
-  return inbound.channel === 'up' && inbound.message.type === 'podStatus' ? `pod/${inbound.message.ref.uid}` : `node/${inbound.node}`;
+  if (inbound.channel !== 'up') return `node/${inbound.node}`;
+  if (inbound.message.type === 'podStatus') return `pod/${inbound.message.ref.uid}`;
+  return inbound.message.type === 'event' ? `events/${inbound.node}` : `node/${inbound.node}`;
 }
 
 /** Resolves with `work`, or rejects with the signal's reason if it aborts first. */

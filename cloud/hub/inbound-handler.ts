@@ -1,11 +1,12 @@
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
-import type { HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
+import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
 import type { NodeCondition } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { timestamp } from '../client/object-meta.js';
 import type { BoundPods } from './bound-pods.js';
+import { edgeEventObject, eventSubject, writeEdgeEvent } from './edge-events.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
 import type { SessionTransport } from './node-outbox.js';
@@ -14,7 +15,7 @@ import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
-export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'stream-of-another-node' | 'refused-by-api';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'stream-of-another-node' | 'event-of-another-node' | 'refused-by-api';
 export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
 
 /** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
@@ -49,6 +50,8 @@ export interface InboundDeps {
   boundPods: BoundPods;
   /** Each node's conditions as it last reported them itself (a heartbeat vouches for them). */
   reportedConditions: Map<string, NodeCondition[]>;
+  /** The uid of each Node in the hub's cache (an Event about a Node must name it). */
+  nodeUid(node: string): string | undefined;
   reject: Reject;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
@@ -56,7 +59,7 @@ export interface InboundDeps {
 
 /**
  * What the hub does with each validated message from a node: answers hellos, records acks,
- * settles log requests and writes node and pod status. A message is taken only as the
+ * settles log requests and writes node and pod status and Events. A message is taken only as the
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
@@ -109,6 +112,9 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'podStatus':
           await podStatus(node, message);
           break;
+        case 'event':
+          await event(node, message);
+          break;
       }
       transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
     } catch (err) {
@@ -137,6 +143,13 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
     }
     if (!boundPods.isNewer(uid, message.statusVersion)) return;
     if ((await writePodStatus(apiAsNode(node), node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
+  }
+
+  /** [SYNC-21] An Event about the sender's own Node or one of its pods, written as the node; anything else refused. */
+  async function event(node: string, message: EventMessage): Promise<void> {
+    const subject = eventSubject(node, message.body, { nodeUid: deps.nodeUid, podOf: (uid) => boundPods.podOf(uid) });
+    if (!subject.own) return reject('event-of-another-node', subject.why, { node, name: message.body.name });
+    await writeEdgeEvent(apiAsNode(node), api, edgeEventObject(node, message.body, subject));
   }
 
   /** The hello without the pods it says it holds that are bound to another node. */

@@ -14,7 +14,8 @@ import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-hea
  */
 const CONFLICT_RETRIES = 5;
 
-async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
+/** Runs `attempt` again on Conflict (a compare-and-set lost to another writer), a few times. */
+export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> {
   for (let i = 1; ; i++) {
     try {
       return await attempt();

@@ -22,7 +22,7 @@ export interface SchedulerOptions {
   schedulerName?: string;
   /** Retry of a pod no node fits (default 1 s doubling to 10 s, as kube-scheduler). */
   backoff?: Backoff;
-  /** Where a Warning FailedScheduling Event goes when no node fits a pod (none if absent). */
+  /** Where a Warning FailedScheduling Event goes when no node fits a pod, and a Normal Scheduled one when a pod is bound (none if absent). */
   events?: EventRecorder;
 }
 
@@ -47,7 +47,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Schedul
   const logger = options.logger.child('scheduler');
   const informers = options.informers ?? new SharedInformers(api, { clock, logger });
   const reportUnschedulable = unschedulableReporter({ api, clock, logger, events: options.events });
-  const loop = new SchedulingLoop({ api, clock, logger, schedulerName, backoff: options.backoff ?? UNSCHEDULABLE_BACKOFF, reportUnschedulable });
+  const loop = new SchedulingLoop({ api, clock, logger, schedulerName, backoff: options.backoff ?? UNSCHEDULABLE_BACKOFF, reportUnschedulable, events: options.events });
   const stop = new AbortController();
   const worker = runWorker(loop.queue, (key) => loop.scheduleOne(key), stop.signal);
   const sources = subscribeSources([

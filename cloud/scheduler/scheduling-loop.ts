@@ -2,6 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { objectKey, type Node, type Pod } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
+import type { EventRecorder } from '../controllers/events.js';
 import type { CacheEvent } from '../informer/informer.js';
 import { KeyQueue, type Backoff } from '../informer/key-queue.js';
 import { afterBindingFailure, pendingKeys, planNodeEvent, planPodEvent, planSchedule } from './plan.js';
@@ -17,6 +18,8 @@ export interface SchedulingLoopDeps {
   schedulerName: string;
   backoff: Backoff;
   reportUnschedulable: ReportUnschedulable;
+  /** Where a Normal Scheduled Event goes for each pod bound (none if absent). */
+  events?: EventRecorder;
 }
 
 /**
@@ -98,6 +101,7 @@ export class SchedulingLoop {
       this.cache.bound(key);
       this.queue.forget(key);
       this.deps.logger.info('bound pod', { pod: key, node: nodeName });
+      this.deps.events?.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${nodeName}`);
     } catch (err) {
       if (this.cache.unassume(key, pod, nodeName)) this.retryUnschedulable();
       if (afterBindingFailure(err) === 'forget') return this.queue.forget(key);

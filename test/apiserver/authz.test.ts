@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isKedgeError } from '../../shared/errors.js';
-import type { KubeObject } from '../../shared/types.js';
+import type { KubeObject, Pod } from '../../shared/types.js';
 import type { UserInfo } from '../../cloud/apiserver/auth/authn.js';
 import { authorize, type AccessFacts, type Attributes } from '../../cloud/apiserver/auth/authz.js';
 
@@ -17,9 +17,12 @@ const named = ['get', 'update', 'patch', 'delete'];
 const collection = ['list', 'watch', 'create', 'deletecollection'];
 const statusVerbs = ['get', 'update', 'patch'];
 const lease = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
-const podOn = (nodeName?: string): KubeObject => ({ kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [], ...(nodeName ? { nodeName } : {}) } }) as KubeObject;
+const podOn = (nodeName?: string): KubeObject => ({ kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [], ...(nodeName ? { nodeName } : {}) } }) as KubeObject;
 const leaseNamed = (name: string): KubeObject => ({ kind: 'Lease', metadata: { name } }) as KubeObject;
 const nodeNamed = (name: string): KubeObject => ({ kind: 'Node', metadata: { name } }) as KubeObject;
+/** An Event about `o` (reported by node `host`, when given). */
+const eventAbout = (o: KubeObject, host?: string): KubeObject =>
+  ({ kind: 'Event', metadata: { name: 'e', namespace: 'default' }, involvedObject: { kind: o.kind, ...o.metadata }, source: { component: 'kubelet', host } }) as KubeObject;
 
 interface Target {
   label: string;
@@ -29,6 +32,8 @@ interface Target {
   nodeMay: string[];
   stored?: KubeObject;
   submitted?: KubeObject;
+  /** The pods bound to edge-1 (the Node authorizer's graph). */
+  bound?: KubeObject[];
 }
 
 const targets: Target[] = [
@@ -57,7 +62,16 @@ const targets: Target[] = [
   { label: "leases, creating another node's", attrs: lease, verbs: ['create'], nodeMay: [], submitted: leaseNamed('edge-2') },
   { label: 'leases, listing', attrs: lease, verbs: ['list', 'watch', 'deletecollection'], nodeMay: [] },
   { label: 'a Lease named after it elsewhere', attrs: { ...lease, namespace: 'default', name: 'edge-1' }, verbs: named, nodeMay: [] },
-  { label: 'events', attrs: { resource: 'events', namespace: 'default' }, verbs: collection, nodeMay: ['create'] },
+  { label: 'events, about nothing', attrs: { resource: 'events', namespace: 'default' }, verbs: collection, nodeMay: [] },
+  { label: 'events, about its own Node', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: ['create'], submitted: eventAbout(nodeNamed('edge-1')) },
+  { label: "events, about its own Node, elsewhere than default", attrs: { resource: 'events', namespace: 'kube-system' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(nodeNamed('edge-1')) },
+  { label: "events, about another node's Node", attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(nodeNamed('edge-2')) },
+  { label: 'events, about a pod bound to it', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: ['create'], submitted: eventAbout(podOn('edge-1')), bound: [podOn('edge-1')] },
+  { label: 'events, about a pod bound to it, by another uid', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout({ ...podOn('edge-1'), metadata: { name: 'p', namespace: 'default', uid: 'old' } }), bound: [podOn('edge-1')] },
+  { label: 'events, about a pod bound elsewhere', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(podOn('edge-2')) },
+  { label: 'an event it reported about its pod', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: ['update', 'patch'], stored: eventAbout(podOn('edge-1'), 'edge-1'), bound: [podOn('edge-1')] },
+  { label: 'an event another node reported about its pod', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: [], stored: eventAbout(podOn('edge-1'), 'edge-2'), bound: [podOn('edge-1')] },
+  { label: 'an event it reported about its Node', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: ['update', 'patch'], stored: eventAbout(nodeNamed('edge-1'), 'edge-1') },
   { label: 'an event', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: [] },
   { label: 'services', attrs: { resource: 'services', namespace: 'default' }, verbs: collection, nodeMay: [] },
   { label: 'deployments', attrs: { group: 'apps', resource: 'deployments', namespace: 'default' }, verbs: collection, nodeMay: [] },
@@ -91,6 +105,10 @@ function factsOf(t: Target): AccessFacts & { fetched: number } {
     submitted: () => {
       facts.fetched++;
       return t.submitted ?? ({ metadata: {} } as KubeObject);
+    },
+    podsBoundTo: (node: string) => {
+      facts.fetched++;
+      return Promise.resolve(node === 'edge-1' ? ((t.bound ?? []) as Pod[]) : []);
     },
   };
   return facts;

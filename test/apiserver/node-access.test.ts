@@ -6,6 +6,7 @@ import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
 import { createApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
+import type { Pod } from '../../shared/types.js';
 import { node, pod } from '../support/api-fixture.js';
 
 const ADMIN = 'admin-token';
@@ -59,7 +60,7 @@ describe('a node token through the apiserver (NodeRestriction)', () => {
     expect((await send(EDGE1, 'PATCH', `${pods}/missing/status`, running, merge)).status).toBe(403);
   });
 
-  it('reads nodes and pods, writes only its own Node, deletes only its own pods, and creates Events', async () => {
+  it('reads nodes and pods, writes only its own Node, and deletes only its own pods', async () => {
     const { send } = await cluster();
     expect((await send(EDGE1, 'GET', '/api/v1/nodes/edge-2')).status).toBe(200);
     expect((await send(EDGE1, 'GET', '/api/v1/pods')).status).toBe(200);
@@ -73,8 +74,30 @@ describe('a node token through the apiserver (NodeRestriction)', () => {
     // A kubelet's final delete of a pod it stopped: only of a pod bound to it.
     expect((await send(EDGE1, 'DELETE', `${pods}/on-edge-1`)).status).toBe(200);
     expect((await send(EDGE1, 'POST', pods, pod('sneaky'))).status).toBe(403);
-    const event = { metadata: { name: 'e1' }, involvedObject: { kind: 'Pod', name: 'on-edge-1', namespace: 'default' }, reason: 'Started', type: 'Normal', message: 'started' };
-    expect((await send(EDGE1, 'POST', '/api/v1/namespaces/default/events', event)).status).toBe(201);
+  });
+
+  it('writes Events only about itself and its pods, counts only its own, and never turns one into another', async () => {
+    const { send } = await cluster();
+    const events = '/api/v1/namespaces/default/events';
+    const uidOf = async (name: string) => ((await send(ADMIN, 'GET', `${pods}/${name}`)).body as unknown as Pod).metadata.uid;
+    const about = (name: string, uid: string | undefined) => ({ kind: 'Pod', namespace: 'default', name, uid });
+    const event = (name: string, involvedObject: object, host = 'edge-1') => ({ metadata: { name }, involvedObject, reason: 'Started', type: 'Normal', message: 'Started container app', count: 1, source: { component: 'kubelet', host } });
+    const own = about('on-edge-1', await uidOf('on-edge-1'));
+    expect((await send(EDGE1, 'POST', events, event('on-edge-1.1', own))).status).toBe(201);
+    expect((await send(EDGE1, 'POST', events, event('edge-1.1', { kind: 'Node', name: 'edge-1' }))).status).toBe(201);
+    const foreign = await send(EDGE1, 'POST', events, event('on-edge-2.1', about('on-edge-2', await uidOf('on-edge-2'))));
+    expect([foreign.status, foreign.body.message]).toEqual([403, `events is forbidden: User "system:node:edge-1" cannot create resource "events" in API group "" in the namespace "default": no relationship found between node 'edge-1' and this object`]);
+    expect((await send(EDGE1, 'POST', events, event('on-edge-1.2', about('on-edge-1', 'another-uid')))).status).toBe(403);
+    expect((await send(EDGE1, 'POST', events, event('edge-2.1', { kind: 'Node', name: 'edge-2' }))).status).toBe(403);
+    // It counts its own; it may not make one about another object, nor read any.
+    expect((await send(EDGE1, 'PATCH', `${events}/on-edge-1.1`, { count: 2 }, merge)).status).toBe(200);
+    const turned = await send(EDGE1, 'PATCH', `${events}/on-edge-1.1`, { involvedObject: { name: 'on-edge-2' } }, merge);
+    expect([turned.status, turned.body.message]).toEqual([403, 'events "on-edge-1.1" is forbidden: node "edge-1" is not allowed to modify involvedObject']);
+    expect((await send(EDGE1, 'GET', `${events}/on-edge-1.1`)).status).toBe(403);
+    expect((await send(EDGE1, 'DELETE', `${events}/on-edge-1.1`)).status).toBe(403);
+    // An Event someone else reported about its pod is not its to count.
+    expect((await send(ADMIN, 'POST', events, event('on-edge-1.3', own, 'edge-2'))).status).toBe(201);
+    expect((await send(EDGE1, 'PATCH', `${events}/on-edge-1.3`, { count: 5 }, merge)).status).toBe(403);
   });
 
   it('creates, reads and renews its own Lease in kube-node-lease, and no other', async () => {

@@ -37,6 +37,11 @@ describe('kedge options', () => {
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--node-name <name>' argument 'Edge_1' is invalid. "Edge_1" is not a valid node name (lower-case letters, digits, '-' and '.'; not kedge-cloud or kedge-cloud-…, the cloud's names).`]);
   });
 
+  it('kedge cloud --event-ttl takes a positive Go duration only, exit 1', async () => {
+    const run = await kedge('cloud', '--data-dir', '/nonexistent/kedge-never-made', '--api-port', '0', '--mqtt-port', '0', '--event-ttl', '1 hour');
+    expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--event-ttl <duration>' argument '1 hour' is invalid. expected a positive duration such as 1h, 30m or 90s, got "1 hour".`]);
+  });
+
   it('kedge edge --pod-cidr takes an IPv4 CIDR with room for pods only, exit 1', async () => {
     const run = await kedge('edge', '--node', 'edge-1', '--token', 't', '--broker', 'mqtt://127.0.0.1:1', '--pod-cidr', '127.64.1.0/31');
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--pod-cidr <cidr>' argument '127.64.1.0/31' is invalid. "127.64.1.0/31" is not an IPv4 CIDR with room for pods (e.g. 127.64.1.0/24).`]);

@@ -30,6 +30,7 @@ function refusingHub() {
     logRequests: undefined as never,
     boundPods: undefined as never,
     reportedConditions: new Map([['edge-1', node.status!.conditions!]]),
+    nodeUid: () => undefined,
     reject: (reason) => rejected.push(reason),
   };
   const stamper = new EnvelopeStamper('edge-1', 'e1');

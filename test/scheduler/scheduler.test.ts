@@ -40,6 +40,13 @@ describe('scheduler', () => {
     await drain();
     expect(await Promise.all(['p1', 'p2', 'p3', 'p4'].map(nodeOf))).toEqual(['a', 'b', 'a', 'b']);
     expect(api.calls.filter((c) => c.startsWith('create pods/binding'))).toHaveLength(4);
+    // One Normal Scheduled Event for each binding written, as kube-scheduler's.
+    expect(events.events.map((e) => [e.about.metadata.name, e.type, e.reason, e.message])).toEqual([
+      ['p1', 'Normal', 'Scheduled', 'Successfully assigned default/p1 to a'],
+      ['p2', 'Normal', 'Scheduled', 'Successfully assigned default/p2 to b'],
+      ['p3', 'Normal', 'Scheduled', 'Successfully assigned default/p3 to a'],
+      ['p4', 'Normal', 'Scheduled', 'Successfully assigned default/p4 to b'],
+    ]);
   });
 
   it('decides the next pod while earlier bindings are still being written, counting them', async () => {
@@ -98,7 +105,8 @@ describe('scheduler', () => {
     expect(await scheduled('p2')).toMatchObject({ status: 'False', reason: 'Unschedulable', message: firstMessage });
     const statusPatches = () => api.calls.filter((c) => c === 'patch pods/status default/p2').length;
     expect(statusPatches()).toBe(1);
-    expect(events.events.map((e) => [e.about.metadata.name, e.type, e.reason, e.message])).toEqual([['p2', 'Warning', 'FailedScheduling', firstMessage]]);
+    const failures = () => events.events.filter((e) => e.reason !== 'Scheduled');
+    expect(failures().map((e) => [e.about.metadata.name, e.type, e.reason, e.message])).toEqual([['p2', 'Warning', 'FailedScheduling', firstMessage]]);
 
     // Retries that come to the same answer write nothing.
     await clock.advance(1_000);
@@ -106,7 +114,7 @@ describe('scheduler', () => {
     await clock.advance(2_000);
     await drain();
     expect(statusPatches()).toBe(1);
-    expect(events.events).toHaveLength(1);
+    expect(failures()).toHaveLength(1);
     expect(await nodeOf('p2')).toBeUndefined();
 
     // A new answer is written again, keeping the time of the transition to False.
@@ -115,12 +123,13 @@ describe('scheduler', () => {
     await drain();
     expect(await scheduled('p2')).toMatchObject({ status: 'False', message: '0/1 nodes are available: 1 Insufficient cpu.', lastTransitionTime: first?.lastTransitionTime });
     expect(statusPatches()).toBe(2);
-    expect(events.events.map((e) => e.message)).toEqual([firstMessage, '0/1 nodes are available: 1 Insufficient cpu.']);
+    expect(failures().map((e) => e.message)).toEqual([firstMessage, '0/1 nodes are available: 1 Insufficient cpu.']);
 
     // Room made: the pod is retried at once, not after its backoff, and bound.
     await api.delete(podRef('p1'));
     await drain();
     expect(await nodeOf('p2')).toBe('a');
+    expect(events.events.filter((e) => e.reason === 'Scheduled').map((e) => e.message)).toEqual(['Successfully assigned default/p1 to a', 'Successfully assigned default/p2 to a']);
   });
 
   it('starts each pick where the previous one stopped filtering (round robin over 150 nodes, 100 looked at per pick)', async () => {

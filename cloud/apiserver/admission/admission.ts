@@ -1,5 +1,6 @@
 import { KedgeError, type StatusCause } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
+import { restrictNodeEventWrites } from './node-event-restriction.js';
 import { restrictNodeWrites } from './node-restriction.js';
 import { checkObjectSize, nestingCauses } from './object-limits.js';
 import type { AdmissionContext, ResourceDef } from '../kinds/registry.js';
@@ -12,6 +13,7 @@ export function admit(def: ResourceDef, obj: KubeObject, ctx: AdmissionContext):
   def.strategy?.normalize?.(obj);
   if (ctx.operation === 'create') def.strategy?.defaultOnCreate?.(obj, ctx);
   restrictNodeWrites(def, obj, ctx);
+  restrictNodeEventWrites(def, obj, ctx);
   const causes = [...nestingCauses(obj), ...validateMeta(def, obj), ...(def.strategy?.validate?.(obj, ctx) ?? [])];
   if (causes.length > 0) throw invalid(def, obj.metadata.name ?? '', causes);
   checkObjectSize(def, obj);

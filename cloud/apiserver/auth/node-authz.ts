@@ -4,6 +4,7 @@ import type { PersistentVolume } from '../../../shared/storage-types.js';
 import type { Pod } from '../../../shared/types.js';
 import type { UserInfo } from './authn.js';
 import type { AccessFacts, Attributes, Verdict } from './authz.js';
+import { nodeMayWriteEvent, noRelationship } from './node-events.js';
 
 export const NODE_USER_PREFIX = 'system:node:';
 export const NODES_GROUP = 'system:nodes';
@@ -41,7 +42,8 @@ export function refuseReservedNode(user: UserInfo, reserved: string | undefined)
  * What a kubelet may do, as kube's Node authorizer and NodeRestriction admission allow: read
  * nodes and pods; register (create) and write only its own Node and its status (what it may
  * change there: node-restriction.ts), its own Lease, and the status of pods bound to it; delete
- * pods bound to it (a kubelet's final delete of a pod it stopped); create Events; get a
+ * pods bound to it (a kubelet's final delete of a pod it stopped); write Events about itself
+ * and its pods (node-events.ts, stricter than kube); get a
  * ConfigMap, Secret or PersistentVolumeClaim a pod bound to it references, and the
  * PersistentVolume such a claim is bound to (never list or watch them).
  */
@@ -68,7 +70,7 @@ export async function nodeAllows(user: UserInfo, attrs: Attributes, facts: Acces
     if (verb === 'create') return facts.submitted().metadata.name === node;
     return (verb === 'get' || verb === 'update') && attrs.name === node;
   }
-  if (group === '' && resource === 'events') return verb === 'create';
+  if (group === '' && resource === 'events' && sub === undefined) return nodeMayWriteEvent(node, attrs, facts);
   const referenced = group === '' ? referencedKinds.get(resource) : undefined;
   if (referenced) return referencedByOwnPod(node, referenced, attrs, facts);
   if (group === '' && resource === 'persistentvolumes') return boundToOwnPodsClaim(node, attrs, facts);
@@ -109,8 +111,6 @@ function getOneProblem(attrs: Attributes): Verdict | undefined {
   if (attrs.subresource !== undefined) return { reason: 'cannot get subresource' };
   return undefined;
 }
-
-const noRelationship = (node: string): Verdict => ({ reason: `no relationship found between node '${node}' and this object` });
 
 async function boundNode(facts: AccessFacts): Promise<string | undefined> {
   const pod = (await facts.stored()) as Pod | undefined;

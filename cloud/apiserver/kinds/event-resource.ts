@@ -56,12 +56,16 @@ export const eventResource: ResourceDef = {
   group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true,
   shortNames: ['ev'], categories: [], subresources: [], printer: eventPrinter,
   strategy: {
+    // kube's event field set (pkg/registry/core/event/strategy.go); kubectl describe selects
+    // a pod's Events by involvedObject.name, namespace, kind and uid.
     fields(obj) {
-      const e = obj as EventShape & { involvedObject?: { namespace?: string; uid?: string } };
+      const e = obj as EventShape & { involvedObject?: { namespace?: string; uid?: string; apiVersion?: string; resourceVersion?: string }; reportingComponent?: string };
       const inv = e.involvedObject ?? {};
       return {
         'involvedObject.kind': inv.kind ?? '', 'involvedObject.name': inv.name ?? '', 'involvedObject.namespace': inv.namespace ?? '',
-        'involvedObject.uid': inv.uid ?? '', reason: e.reason ?? '', type: e.type ?? '', 'source': e.source?.component ?? '',
+        'involvedObject.uid': inv.uid ?? '', 'involvedObject.apiVersion': inv.apiVersion ?? '', 'involvedObject.resourceVersion': inv.resourceVersion ?? '',
+        'involvedObject.fieldPath': inv.fieldPath ?? '', reason: e.reason ?? '', reportingComponent: e.reportingComponent ?? '', type: e.type ?? '',
+        source: e.source?.component || e.reportingComponent || '',
       };
     },
   },
