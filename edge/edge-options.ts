@@ -10,6 +10,7 @@ import type { Edged } from './edged/edged.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 import type { EdgeComponent } from './network/edge-component.js';
+import type { UsageMode } from './metrics/node-usage.js';
 import type { NetworkPlugin } from './network/cni/network-plugin.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { VolumeHosts } from './volumes/volume-hosts.js';
@@ -54,6 +55,8 @@ export interface EdgeOptions {
   transport?: TransportFactory;
   /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */
   serviceProxy?: boolean;
+  /** Usage reports for `kubectl top` (edge/metrics/node-usage.ts): default 'measured'; hollow fleets pass 'simulated'. */
+  usage?: UsageMode;
 }
 
 export interface EdgeHandle {

@@ -27,6 +27,8 @@ export interface Timing {
   nodeMonitorGraceMs: number;
   /** Sim runtime: default time a container takes to start. */
   containerStartMs: number;
+  /** Edge: how often it reports its pods' and its own CPU and memory usage (metrics-server's --metric-resolution). */
+  metricsResolutionMs: number;
   /**
    * How many times faster than real time this profile runs (1 = real time). Durations that
    * live in objects rather than here (a pod's tolerationSeconds, a node's autonomy duration)
@@ -49,6 +51,7 @@ export const defaultTiming: Timing = {
   nodeMonitorPeriodMs: 5_000,
   nodeMonitorGraceMs: 40_000,
   containerStartMs: 200,
+  metricsResolutionMs: 15_000,
   timeScale: 1,
 };
 

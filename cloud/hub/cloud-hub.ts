@@ -27,6 +27,7 @@ import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
+import { NodeUsages, type ReportedUsage } from './node-usages.js';
 
 export interface CloudHubOptions {
   /** The cloud's own client (informers, the node-role label, Events). */
@@ -60,6 +61,8 @@ export interface HubTables {
   sessions: number;
   logRequests: number;
   reportedConditions: number;
+  /** Connected nodes' newest usage reports. */
+  usages: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
   /** ConfigMaps, Secrets, claims and volumes (by name) that at least one bound pod needs [SYNC-18]. */
@@ -76,6 +79,8 @@ export interface CloudHubHandle {
   readonly ledger: AckLedger;
   /** A container's log from the edge that runs the pod [SYNC-16]; Unavailable while that edge is away. */
   podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk>;
+  /** The newest usage report of each connected node [SYNC-22]. */
+  nodeUsages(): ReportedUsage[];
   /** Closes the transport and releases the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
@@ -132,8 +137,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
+  const usages = new NodeUsages();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, reject });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -154,6 +160,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       if (event.type !== 'DELETED') return void nodeNames.add(name);
       nodeNames.delete(name);
       reportedConditions.delete(name);
+      usages.forget(name);
       sessions.forgetIfGone(name);
     }),
     collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
@@ -164,6 +171,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     onBrokerLost(link, () => {
       logger.warn('lost the broker; every node counts as disconnected until its next hello');
       sessions.disconnectAll();
+      usages.clear();
     }),
   ];
   const connected = firstValueFrom(link.connectivity$.pipe(filter((c) => c.connected)), { defaultValue: undefined }); // closed first: the signal says why
@@ -186,8 +194,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   logger.info('cloud hub started', { epoch: stamper.epoch });
   const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> =>
     logRequests.ask(sessions.find(node) ?? { node, connected: false, offlineSince: undefined }, ref, options);
-  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
-  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, close };
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, reportedConditions: reportedConditions.size, usages: usages.size, inFlight: serial.size, referenced: references.size });
+  const nodeUsages = (): ReportedUsage[] => usages.reports().filter((r) => sessions.find(r.node)?.connected);
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, nodeUsages, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
