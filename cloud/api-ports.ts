@@ -3,6 +3,7 @@ import type { LogChunk, LogOptions } from '../shared/protocol/envelope.js';
 import type { Pod } from '../shared/types.js';
 import type { ApiRequest, ApiResponse, ApiServerDeps } from './apiserver/index.js';
 import type { CloudHubHandle, HubStats } from './hub/index.js';
+import type { ReportedUsage } from './hub/node-usages.js';
 import { podRef } from './hub/resync.js';
 import { joinBodyLimit, type JoinHandler } from './join/index.js';
 
@@ -10,11 +11,11 @@ import { joinBodyLimit, type JoinHandler } from './join/index.js';
 // they start after it; yet it serves their paths. It holds these ports, each connected once its
 // part is up.
 
-/** Pod logs and the hub's figures for /metrics: until the hub is up, logs are Unavailable and /metrics has no hub lines. */
-export class HubPort implements NonNullable<ApiServerDeps['podLogs']> {
-  private hub: Pick<CloudHubHandle, 'podLogs' | 'stats'> | undefined;
+/** Pod logs, usage reports and the hub's figures for /metrics: until the hub is up, logs are Unavailable, no node has usage and /metrics has no hub lines. */
+export class HubPort implements NonNullable<ApiServerDeps['podLogs']>, NonNullable<ApiServerDeps['usage']> {
+  private hub: Pick<CloudHubHandle, 'podLogs' | 'stats' | 'nodeUsages'> | undefined;
 
-  connect(hub: Pick<CloudHubHandle, 'podLogs' | 'stats'>): void {
+  connect(hub: Pick<CloudHubHandle, 'podLogs' | 'stats' | 'nodeUsages'>): void {
     if (this.hub) throw new Error('the hub port is connected already');
     this.hub = hub;
   }
@@ -22,6 +23,10 @@ export class HubPort implements NonNullable<ApiServerDeps['podLogs']> {
   logs(pod: Pod, options: LogOptions): Promise<LogChunk> {
     if (!this.hub) return Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting'));
     return this.hub.podLogs(pod.spec.nodeName!, podRef(pod), options);
+  }
+
+  nodeUsages(): ReportedUsage[] {
+    return this.hub?.nodeUsages() ?? [];
   }
 
   stats(): HubStats | undefined {

@@ -14,16 +14,19 @@ describe('the hub port', () => {
     const port = new HubPort();
     await expect(port.logs(pod, {})).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
     expect(port.stats()).toBeUndefined();
+    expect(port.nodeUsages()).toEqual([]);
   });
-  it('then asks the hub for the log from the pod\'s node, and for its figures', async () => {
+  it('then asks the hub for the log from the pod\'s node, for its figures and for usage', async () => {
     const port = new HubPort();
     const asked: [string, ObjectRef, LogOptions][] = [];
     const figures = { malformed: 1, received: 2 } as HubStats;
-    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures });
+    const usages = [{ node: 'edge-1', usage: { time: 1, windowMs: 15_000, node: { cpu: '1n', memory: '1Ki' }, pods: [] } }];
+    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures, nodeUsages: () => usages });
     expect(await port.logs(pod, { tailLines: 1 })).toEqual(chunk);
     expect(asked).toEqual([['edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, { tailLines: 1 }]]);
     expect(port.stats()).toBe(figures);
-    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures })).toThrow('connected already');
+    expect(port.nodeUsages()).toBe(usages);
+    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures, nodeUsages: () => [] })).toThrow('connected already');
   });
 });
 
