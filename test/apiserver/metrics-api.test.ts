@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goDuration } from '../../cloud/apiserver/metrics/metrics-objects.js';
+import { cpuText, goDuration, memoryText } from '../../cloud/apiserver/metrics/metrics-objects.js';
 import type { NodeUsageReport } from '../../cloud/apiserver/metrics/metrics-resources.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { apiFixture, VIEWER_TOKEN } from '../support/api-fixture.js';
@@ -99,7 +99,7 @@ describe('metrics.k8s.io/v1beta1', () => {
     const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io';
     const table = await f.json<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }>('GET', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', { accept });
     expect(table.body.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'cpu', 'memory', 'Window']);
-    expect(table.body.rows.map((r) => r.cells)).toEqual([['web', '251000000n', '66560Ki', '15s']]);
+    expect(table.body.rows.map((r) => r.cells)).toEqual([['web', '251m', '65Mi', '15s']]);
   });
 
   it('is not served without a usage source (kubectl: Metrics API not available)', async () => {
@@ -109,5 +109,11 @@ describe('metrics.k8s.io/v1beta1', () => {
 
   it.each([[0, '0s'], [500, '500ms'], [15_000, '15s'], [10_500, '10.5s'], [60_000, '1m0s'], [90_000, '1m30s'], [3_723_000, '1h2m3s']])('writes a window of %i ms as Go does: %s', (ms, text) => {
     expect(goDuration(ms)).toBe(text);
+  });
+
+  it('writes table amounts as Quantity.String() does', () => {
+    expect([0n, 1n, 250_000_000n, 2_000_000_000n, 1_500_000_000n, 123_456n].map(cpuText)).toEqual(['0', '1n', '250m', '2', '1500m', '123456n']);
+    const bytes = (n: number): bigint => BigInt(n) * 1_000_000_000n;
+    expect([0, 1500, 65536 * 1024, 66560 * 1024, 1024 ** 3, 1000 * 1024].map((n) => memoryText(bytes(n)))).toEqual(['0', '1500', '64Mi', '65Mi', '1Gi', '1000Ki']);
   });
 });

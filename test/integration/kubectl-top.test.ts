@@ -60,6 +60,9 @@ describe.skipIf(!hasKubectl)('kubectl top', () => {
     expect(Number(memory)).toBeGreaterThanOrEqual(32); // its process's resident memory, from /proc
     expect(Number(cpu) + Number(memory)).toBeGreaterThan(0);
     expect((await kubectl('top', 'pods', '-l', 'app=web')).stdout).not.toMatch(/^echo/m);
+    const got = await kubectl('get', 'pods.metrics.k8s.io', 'web');
+    expect(got.stderr).toBe('');
+    expect(got.stdout).toMatch(/^NAME\s+CPU\s+MEMORY\s+WINDOW\s*\nweb\s+250m\s+64Mi\s+1s\s*$/);
 
     c.cut('edge-2');
     await runUntil(c.clock, () => !c.cloud.hub.connectedNodes().includes('edge-2'), 'the hub to notice', { budgetMs: 3 * c.timing.keepaliveMs });

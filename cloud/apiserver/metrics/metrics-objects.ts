@@ -52,17 +52,35 @@ export function goDuration(ms: number): string {
   return minutes > 0 ? `${minutes}m${seconds}` : seconds;
 }
 
-/** The sum of a pod's containers' usage: cpu in nanocores, memory in Ki. */
-function podTotal(pod: PodMetrics): Quantities {
-  const sum = (key: keyof Quantities): bigint => pod.containers.reduce((n, c) => {
-    const q = parseQuantity(c.usage[key]);
-    return q.ok ? n + q.nanos : n;
+/** Quantities summed, in nano-units (a pod's containers'); a value that does not parse counts 0. */
+function nanosOf(quantities: string[]): bigint {
+  return quantities.reduce((sum, text) => {
+    const q = parseQuantity(text);
+    return q.ok ? sum + q.nanos : sum;
   }, 0n);
-  return { cpu: `${sum('cpu')}n`, memory: `${sum('memory') / 1_000_000_000n / 1024n}Ki` };
 }
 
-/** The columns metrics-server's tables have: Name, cpu, memory, Window. */
-function metricsPrinter(usageOf: (obj: KubeObject) => Quantities): Printer {
+const DECIMAL_SUFFIXES = ['n', 'u', 'm', '', 'k', 'M', 'G', 'T', 'P', 'E'];
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/** A CPU amount as Quantity.String() writes it: the largest decimal suffix that keeps it whole (250000000n → 250m). */
+export function cpuText(nanos: bigint): string {
+  let value = nanos;
+  let i = 0;
+  while (value !== 0n && value % 1000n === 0n && i < DECIMAL_SUFFIXES.length - 1) [value, i] = [value / 1000n, i + 1];
+  return value === 0n ? '0' : `${value}${DECIMAL_SUFFIXES[i]}`;
+}
+
+/** A memory amount as Quantity.String() writes it: the largest binary suffix that keeps it whole (65536Ki → 64Mi). */
+export function memoryText(nanos: bigint): string {
+  let value = nanos / 1_000_000_000n;
+  let i = 0;
+  while (value !== 0n && value % 1024n === 0n && i < BINARY_SUFFIXES.length - 1) [value, i] = [value / 1024n, i + 1];
+  return `${value}${BINARY_SUFFIXES[i]}`;
+}
+
+/** The columns metrics-server's tables have: Name, cpu, memory, Window; amounts written as Quantity.String() does. */
+function metricsPrinter(usageOf: (obj: KubeObject) => Quantities[]): Printer {
   return {
     columns: [
       nameColumn,
@@ -71,11 +89,13 @@ function metricsPrinter(usageOf: (obj: KubeObject) => Quantities): Printer {
       { name: 'Window', type: 'string', format: 'duration' },
     ],
     cells: (obj) => {
-      const usage = usageOf(obj);
-      return [obj.metadata.name ?? '', usage.cpu, usage.memory, (obj as NodeMetrics).window];
+      const usages = usageOf(obj);
+      const sum = (key: keyof Quantities): bigint => nanosOf(usages.map((u) => u[key]));
+      return [obj.metadata.name ?? '', cpuText(sum('cpu')), memoryText(sum('memory')), (obj as NodeMetrics).window];
     },
   };
 }
 
-export const nodeMetricsPrinter = metricsPrinter((obj) => (obj as NodeMetrics).usage);
-export const podMetricsPrinter = metricsPrinter((obj) => podTotal(obj as PodMetrics));
+export const nodeMetricsPrinter = metricsPrinter((obj) => [(obj as NodeMetrics).usage]);
+/** A pod's row: its containers' usage summed. */
+export const podMetricsPrinter = metricsPrinter((obj) => (obj as PodMetrics).containers.map((c) => c.usage));
