@@ -28,6 +28,9 @@ describe.skipIf(!hasKubectl)('kubectl top', () => {
   let cluster: Cluster<FakeClock> | undefined;
   let home: string | undefined;
   afterEach(async () => {
+    // A process container outlives its edge: stop it first.
+    const runtime = cluster?.edge('edge-1').runtime;
+    for (const c of (await runtime?.listContainers()) ?? []) await runtime!.stopContainer(c.id, 0);
     await cluster?.stop();
     cluster = undefined;
     if (home) await rm(home, { recursive: true, force: true });
