@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SIM_USAGE_DEFAULT, simUsageOf, usageQuantities } from '../../edge/metrics/sim-usage.js';
 import { UsageCollector, type Measured } from '../../edge/metrics/usage-collector.js';
+import { startUsageReports } from '../../edge/metrics/usage-reports.js';
 import type { ContainerInfo } from '../../edge/runtime/runtime.js';
 import { FakeClock } from '../../shared/clock.js';
+import { silentLogger } from '../../shared/log.js';
+import type { UpDraft } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
 
 const pod = (name: string, uid: string, annotations?: Record<string, string>): Pod => ({
@@ -101,5 +104,28 @@ describe('kedge.io/sim-usage', () => {
   it('writes quantities as metrics-server does, capping absurd ones', () => {
     expect(usageQuantities({ nanocores: 1234.6, memoryBytes: 2048 + 1000 })).toEqual({ cpu: '1234n', memory: '2Ki' });
     expect(usageQuantities(simUsageOf({ 'kedge.io/sim-usage': 'cpu=1e12' })).cpu).toBe(`${Number.MAX_SAFE_INTEGER}n`);
+  });
+});
+
+describe('usage reports', () => {
+  it('samples at once and every interval, sends only while connected, and never queues one for later', async () => {
+    const clock = new FakeClock();
+    let connected = false;
+    let samples = 0;
+    const sent: UpDraft[] = [];
+    const stop = startUsageReports({
+      collect: async () => ({ time: clock.now(), windowMs: 1000, node: { cpu: `${++samples}n`, memory: '0Ki' }, pods: [] }),
+      isConnected: () => connected,
+      send: async (draft) => (sent.push(draft), 'id'),
+      clock, intervalMs: 1000, logger: silentLogger,
+    });
+    await clock.advance(2000);
+    expect([samples, sent.length]).toEqual([3, 0]); // sampled offline too, sent nothing
+    connected = true;
+    await clock.advance(1000);
+    expect(sent).toEqual([{ type: 'usage', body: { time: clock.now(), windowMs: 1000, node: { cpu: '4n', memory: '0Ki' }, pods: [] } }]);
+    stop();
+    await clock.advance(5000);
+    expect(samples).toBe(4);
   });
 });
