@@ -4,6 +4,7 @@ import type { StreamRequest } from '../shared/protocol/streams.js';
 import type { Pod } from '../shared/types.js';
 import type { ApiRequest, ApiResponse, ApiServerDeps } from './apiserver/index.js';
 import type { CloudHubHandle, HubStats } from './hub/index.js';
+import type { ReportedUsage } from './hub/node-usages.js';
 import { podRef } from './hub/resync.js';
 import { joinBodyLimit, type JoinHandler } from './join/index.js';
 
@@ -11,12 +12,12 @@ import { joinBodyLimit, type JoinHandler } from './join/index.js';
 // they start after it; yet it serves their paths. It holds these ports, each connected once its
 // part is up.
 
-type HubParts = Pick<CloudHubHandle, 'podLogs' | 'stats' | 'streams'>;
+type HubParts = Pick<CloudHubHandle, 'podLogs' | 'stats' | 'streams' | 'nodeUsages'>;
 type PodStreams = NonNullable<ApiServerDeps['podStreams']>;
 type PodStream = Awaited<ReturnType<PodStreams['open']>>;
 
-/** Pod logs and streams, and the hub's figures for /metrics: until the hub is up, logs and streams are Unavailable and /metrics has no hub lines. */
-export class HubPort implements NonNullable<ApiServerDeps['podLogs']>, PodStreams {
+/** Pod logs, streams, usage reports and the hub's figures for /metrics: until the hub is up, logs and streams are Unavailable, no node has usage and /metrics has no hub lines. */
+export class HubPort implements NonNullable<ApiServerDeps['podLogs']>, PodStreams, NonNullable<ApiServerDeps['usage']> {
   private hub: HubParts | undefined;
 
   connect(hub: HubParts): void {
@@ -32,6 +33,10 @@ export class HubPort implements NonNullable<ApiServerDeps['podLogs']>, PodStream
   open(pod: Pod, request: StreamRequest): Promise<PodStream> {
     if (!this.hub) return Promise.reject(new KedgeError('Unavailable', 'the cloud hub is starting'));
     return this.hub.streams.open(pod, request);
+  }
+
+  nodeUsages(): ReportedUsage[] {
+    return this.hub?.nodeUsages() ?? [];
   }
 
   stats(): HubStats | undefined {

@@ -11,6 +11,7 @@ import type { EventOutbox } from './events/event-outbox.js';
 import type { EdgeHub } from './hub/edge-hub.js';
 import type { LocalCache } from './metamanager/local-cache.js';
 import type { EdgeComponent } from './network/edge-component.js';
+import type { UsageMode } from './metrics/node-usage.js';
 import type { NetworkPlugin } from './network/cni/network-plugin.js';
 import type { Runtime } from './runtime/runtime.js';
 import type { VolumeHosts } from './volumes/volume-hosts.js';
@@ -57,6 +58,8 @@ export interface EdgeOptions {
   eventOutbox?: 'file' | 'memory';
   /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */
   serviceProxy?: boolean;
+  /** Usage reports for `kubectl top` (edge/metrics/node-usage.ts): default 'measured'; hollow fleets pass 'simulated'. */
+  usage?: UsageMode;
 }
 
 export interface EdgeHandle {

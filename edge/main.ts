@@ -10,6 +10,7 @@ import { Edged } from './edged/edged.js';
 import { answerLogRequests } from './edged/pod-logs.js';
 import { startNodeHeartbeat } from './edged/node-heartbeat.js';
 import { stopProcessPods } from './edged/node-shutdown.js';
+import { startNodeUsage } from './metrics/node-usage.js';
 import { buildNode } from './edged/node-status.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
@@ -138,6 +139,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const stopEventSessions = events.followSessions(hub.connectivity$);
   recordNodeStart(recorder, nodeName, identity);
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger, readiness: nodeReadyEvents(recorder, nodeName) });
+  const stopUsage = startNodeUsage(options.usage ?? 'measured', { runtime, pods: () => podsIn(cache), isConnected, send: (draft) => hub.send(draft), clock, timing, logger: logger.child('metrics') });
 
   // From the cache as read: an edge restarted offline routes at once.
   if (kubeProxy) components.push(kubeProxy.agent);
@@ -153,6 +155,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     await localApi?.close();
     await kubeProxy?.close();
     stopHeartbeat();
+    stopUsage();
     statuses.stop();
     events.stop();
     stopEventSessions();

@@ -29,6 +29,8 @@ export interface Timing {
   eventTtlMs: number;
   /** Sim runtime: default time a container takes to start. */
   containerStartMs: number;
+  /** Edge: how often it reports its pods' and its own CPU and memory usage (metrics-server's --metric-resolution). */
+  metricsResolutionMs: number;
   /**
    * How many times faster than real time this profile runs (1 = real time). Durations that
    * live in objects rather than here (a pod's tolerationSeconds, a node's autonomy duration)
@@ -52,6 +54,7 @@ export const defaultTiming: Timing = {
   nodeMonitorGraceMs: 40_000,
   eventTtlMs: 3_600_000,
   containerStartMs: 200,
+  metricsResolutionMs: 15_000,
   timeScale: 1,
 };
 

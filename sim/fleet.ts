@@ -103,6 +103,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       // make the process, not the cloud, what the scale figures measure.
       durableWrites: false,
       serviceProxy: false, // no listeners: a thousand edges share one machine
+      usage: 'simulated', // no /proc reads: the edges share one process
       // Pod addresses in memory, from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
       eventOutbox: 'memory',

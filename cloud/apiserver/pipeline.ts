@@ -17,6 +17,7 @@ import type { ComponentControl } from '../components/component.js';
 import type { DashboardApi } from '../dashboard/dashboard-api.js';
 import type { PodStreams } from './subresources/pod-streams.js';
 import type { PodLogSource } from './subresources/pod-log.js';
+import { metricsResources, type UsageSource } from './metrics/metrics-resources.js';
 import type { RestDeps } from './rest/rest-context.js';
 import { notFoundPath, route, serve } from './rest/rest-handler.js';
 import { coreResources } from './kinds/resources.js';
@@ -41,6 +42,8 @@ export interface ApiServerDeps {
   podLogs?: PodLogSource;
   /** Streams to pods on the edges, for pods/exec, pods/attach and pods/portforward (absent: they answer Unavailable). */
   podStreams?: PodStreams;
+  /** The edges' usage reports: serves metrics.k8s.io/v1beta1 (`kubectl top`); absent, the Metrics API is not available. */
+  usage?: UsageSource;
   /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
   components?: ComponentControl;
   /** The dashboard: its session cookie authenticates too, and it serves its /kedge/v1 paths. */
@@ -93,13 +96,14 @@ const isHealthPath = (path: string): boolean => healthPaths.has(path) || /^\/(he
 /** Builds the apiserver core around its collaborators. No sockets: see http-server.ts for those. */
 export function createApiServer(deps: ApiServerDeps): ApiServer {
   const resources = deps.resources ?? coreResources;
-  const registry = new ResourceRegistry(deps.components ? [...resources, componentStatusResource(deps.components)] : resources);
+  const storage = new ObjectStorage(deps.store);
+  const registry = new ResourceRegistry([...resources, ...computedResources(deps, storage, resources)]);
   const openApi = openApiV3(registry);
   const graphDefs = { pods: registry.find('', 'v1', 'pods'), claims: registry.find('', 'v1', 'persistentvolumeclaims') };
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage: new ObjectStorage(deps.store), clock: deps.clock, podLogs: deps.podLogs, random: deps.random ?? Math.random };
+  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, random: deps.random ?? Math.random };
   const log = deps.logger.child('apiserver');
   const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
     (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));
@@ -176,6 +180,15 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     loopbackAsNode: (node) => createLoopbackClient((req) => handle(req, nodeUser(node))),
   };
   return server;
+}
+
+/** The read-only kinds computed in memory that the deps make possible: componentstatuses, metrics.k8s.io. */
+function computedResources(deps: ApiServerDeps, storage: ObjectStorage, resources: readonly ResourceDef[]): ResourceDef[] {
+  const out = deps.components ? [componentStatusResource(deps.components)] : [];
+  const core = (resource: string): ResourceDef | undefined => resources.find((d) => d.group === '' && d.resource === resource);
+  const [nodes, pods] = [core('nodes'), core('pods')];
+  if (deps.usage && nodes && pods) out.push(...metricsResources({ source: deps.usage, storage, clock: deps.clock, nodes, pods }));
+  return out;
 }
 
 function readOnly(req: ApiRequest, body: () => unknown): ApiResponse {

@@ -12,6 +12,16 @@ export interface ApiResource {
   resource: string;
   kind: string;
   namespaced: boolean;
-  /** A read-only kind computed in memory instead of kept in the store (componentstatuses): nothing to watch or collect. */
-  source?: () => KubeObject[];
+  /**
+   * A read-only kind computed in memory instead of kept in the store (componentstatuses,
+   * metrics.k8s.io): nothing to watch or collect. Given the namespace and name asked for, it
+   * may answer with just those, or throw (NotFound).
+   */
+  source?: (scope: ComputedScope) => KubeObject[] | Promise<KubeObject[]>;
+}
+
+/** What a get or list of a computed kind asks for. */
+export interface ComputedScope {
+  namespace?: string;
+  name?: string;
 }

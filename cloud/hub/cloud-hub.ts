@@ -30,6 +30,7 @@ import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
+import { NodeUsages, type ReportedUsage } from './node-usages.js';
 
 export interface CloudHubOptions {
   /** The cloud's own client (informers, the node-role label, Events). */
@@ -65,6 +66,8 @@ export interface HubTables {
   reportedConditions: number;
   /** Streams open or opening to edges [SYNC-20]. */
   streams: number;
+  /** Connected nodes' newest usage reports. */
+  usages: number;
   /** Keys with inbound messages queued or being handled. */
   inFlight: number;
   /** ConfigMaps, Secrets, claims and volumes (by name) that at least one bound pod needs [SYNC-18]. */
@@ -83,6 +86,8 @@ export interface CloudHubHandle {
   podLogs(node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk>;
   /** Streams (exec, attach, port-forward) to pods on their edges [SYNC-20]. */
   readonly streams: { open(pod: Pod, request: StreamRequest): Promise<HubPodStream> };
+  /** The newest usage report of each connected node [SYNC-22]. */
+  nodeUsages(): ReportedUsage[];
   /** Closes the transport and releases the pod watch and every timer. Idempotent. */
   close(): Promise<void>;
 }
@@ -143,11 +148,12 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
 
   const boundPods = new BoundPods();
   const reportedConditions = new Map<string, NodeCondition[]>();
+  const usages = new NodeUsages();
   const reject = refusals(options.counters ?? new Counters(), HUB_REJECTED, logger, 'hub rejected a message', { clock });
   const target = (node: string): LogTarget => sessions.find(node) ?? { node, connected: false, offlineSince: undefined };
   const streams = new HubStreams({ clock, logger, epoch: options.epoch, publish: publishStream, target, reject, onMalformed: () => counters.malformed++ });
   const onNodeAway = (node: string): void => streams.nodeAway(node);
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid: (node) => nodeUids.get(node), reject, onNodeAway });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid: (node) => nodeUids.get(node), usages, reject, onNodeAway });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -168,6 +174,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       if (event.type !== 'DELETED') return void nodeUids.set(name, event.object.metadata.uid ?? '');
       nodeUids.delete(name);
       reportedConditions.delete(name);
+      usages.forget(name);
       sessions.forgetIfGone(name);
     }),
     collectLedgers(nodes$, ledger, (node) => sessions.find(node)?.connected ?? false, nodesSynced),
@@ -181,6 +188,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       logger.warn('lost the broker; every node counts as disconnected until its next hello');
       sessions.disconnectAll();
       streams.allAway('the cloud hub lost its broker session');
+      usages.clear();
     }),
   ];
   const connected = firstValueFrom(link.connectivity$.pipe(filter((c) => c.connected)), { defaultValue: undefined }); // closed first: the signal says why
@@ -203,8 +211,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   await untilAborted(Promise.all([connected, ready]), signal);
   logger.info('cloud hub started', { epoch: stamper.epoch });
   const podLogs = async (node: string, ref: ObjectRef, options: LogOptions): Promise<LogChunk> => logRequests.ask(target(node), ref, options);
-  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, streams: streams.size, reportedConditions: reportedConditions.size, inFlight: serial.size, referenced: references.size });
-  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, streams, close };
+  const tables = (): HubTables => ({ pods: boundPods.size, sessions: sessions.size, logRequests: logRequests.size, streams: streams.size, reportedConditions: reportedConditions.size, usages: usages.size, inFlight: serial.size, referenced: references.size });
+  const nodeUsages = (): ReportedUsage[] => usages.reports().filter((r) => sessions.find(r.node)?.connected);
+  return { stats: () => ({ ...counters }), tables, connectedNodes: () => sessions.connected(), brokerLink: () => ({ up: link.connectivity.connected, since: link.connectivity.since }), ledger, podLogs, streams, nodeUsages, close };
 }
 
 const nodeObject = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });

@@ -28,7 +28,8 @@ export function eventSubject(node: string, event: EdgeEvent, own: OwnObjects): E
   const at = fieldPath === undefined ? {} : { fieldPath };
   if (kind === 'Node') {
     if (name !== node) return { own: false, why: `node ${node} reported an event about node ${name}` };
-    if (own.nodeUid(node) !== uid) return { own: false, why: `node ${node} reported an event about a Node ${name} of uid ${uid}, which is not its Node` };
+    // The kubelet names its Node by name as uid (its nodeRef), kubectl describe node looks for both.
+    if (uid !== node && own.nodeUid(node) !== uid) return { own: false, why: `node ${node} reported an event about a Node ${name} of uid ${uid}, which is not its Node` };
     return { own: true, namespace: NODE_EVENTS_NAMESPACE, involvedObject: { apiVersion: 'v1', kind, name, uid, ...at } };
   }
   const said = `pod ${event.involvedObject.namespace ?? 'default'}/${name}`;

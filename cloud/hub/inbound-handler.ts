@@ -1,7 +1,7 @@
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
-import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage } from '../../shared/protocol/envelope.js';
+import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage, UsageMessage } from '../../shared/protocol/envelope.js';
 import type { NodeCondition } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { timestamp } from '../client/object-meta.js';
@@ -9,13 +9,14 @@ import type { BoundPods } from './bound-pods.js';
 import { edgeEventObject, eventSubject, writeEdgeEvent } from './edge-events.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
+import type { NodeUsages } from './node-usages.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { Sessions } from './sessions.js';
 import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
-export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'stream-of-another-node' | 'event-of-another-node' | 'refused-by-api';
+export type HubRejection = 'retained' | 'pod-of-another-node' | 'hold-of-another-node' | 'log-of-another-node' | 'stream-of-another-node' | 'event-of-another-node' | 'usage-of-another-node' | 'refused-by-api';
 export type Reject = (reason: HubRejection, message: string, details: Record<string, unknown>) => void;
 
 /** What the hub counts of its traffic (served at /metrics as kedge_hub_<name>_total). */
@@ -52,6 +53,8 @@ export interface InboundDeps {
   reportedConditions: Map<string, NodeCondition[]>;
   /** The uid of each Node in the hub's cache (an Event about a Node must name it). */
   nodeUid(node: string): string | undefined;
+  /** Each connected node's newest usage report [SYNC-22]. */
+  usages: NodeUsages;
   reject: Reject;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
@@ -63,7 +66,7 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, reject, onNodeAway } = deps;
+  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, onNodeAway } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
   return async (inbound) => {
@@ -80,6 +83,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         logger.info('node offline', { node });
         logRequests.nodeAway(node);
         onNodeAway?.(node);
+        usages.forget(node);
         sessions.forgetIfGone(node);
       } else if (online && inbound.retained && sessions.get(node).resume(epoch)) {
         logger.info('node online before the hub listened; resumed from its ledger', { node, pending: sessions.get(node).pending });
@@ -115,6 +119,8 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'event':
           await event(node, message);
           break;
+        case 'usage':
+          return usage(node, message); // not acked: the next report supersedes it
       }
       transport.send(node, { type: 'ack', parentId: message.id }); // [SYNC-11][SYNC-12]
     } catch (err) {
@@ -152,6 +158,15 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
     await writeEdgeEvent(apiAsNode(node), api, edgeEventObject(node, message.body, subject));
   }
 
+  /** [SYNC-22] The newest usage of a connected node, with only its own pods. */
+  function usage(node: string, message: UsageMessage): void {
+    if (!sessions.find(node)?.connected) return; // late: the node went away meanwhile
+    const foreign = usages.record(node, message.body, boundPods);
+    if (foreign.length === 0) return;
+    const owner = boundPods.nodeOf(foreign[0]!.uid);
+    reject('usage-of-another-node', `node ${node} reported the usage of ${foreign.length} pod(s) bound elsewhere, e.g. ${podName(foreign[0]!)} ${owner ? `bound to node ${owner}` : 'bound to no node'}: left out`, { node });
+  }
+
   /** The hello without the pods it says it holds that are bound to another node. */
   function ownHolds(node: string, hello: HelloMessage): HelloMessage {
     const foreign = notOwn(node, hello.body.holds);
@@ -166,4 +181,4 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
 const PERMANENT: readonly ErrorCode[] = ['BadRequest', 'Forbidden', 'Invalid', 'TooLarge'];
 const refusedForGood = (err: unknown): boolean => PERMANENT.some((code) => isKedgeError(err, code));
 
-const podName = (ref: ObjectRef): string => `${ref.namespace ?? 'default'}/${ref.name}`;
+const podName = (ref: { namespace?: string; name: string }): string => `${ref.namespace ?? 'default'}/${ref.name}`;

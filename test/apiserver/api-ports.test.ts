@@ -17,6 +17,7 @@ describe('the hub port', () => {
     await expect(port.logs(pod, {})).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
     await expect(port.open(pod, { kind: 'portforward', port: 80 })).rejects.toMatchObject({ code: 'Unavailable', message: 'the cloud hub is starting' });
     expect(port.stats()).toBeUndefined();
+    expect(port.nodeUsages()).toEqual([]);
   });
   it('then asks the hub for the log from the pod\'s node, for its streams and for its figures', async () => {
     const port = new HubPort();
@@ -24,13 +25,25 @@ describe('the hub port', () => {
     const figures = { malformed: 1, received: 2 } as HubStats;
     const stream = {} as PodStream;
     const opened: [Pod, StreamRequest][] = [];
-    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures, streams: { open: async (...args) => (opened.push(args), stream) } });
+    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures, streams: { open: async (...args) => (opened.push(args), stream) }, nodeUsages: () => [] });
     expect(await port.open(pod, { kind: 'portforward', port: 80 })).toBe(stream);
     expect(opened).toEqual([[pod, { kind: 'portforward', port: 80 }]]);
     expect(await port.logs(pod, { tailLines: 1 })).toEqual(chunk);
     expect(asked).toEqual([['edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, { tailLines: 1 }]]);
     expect(port.stats()).toBe(figures);
-    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures, streams: { open: async () => stream } })).toThrow('connected already');
+    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures, streams: { open: async () => stream }, nodeUsages: () => [] })).toThrow('connected already');
+  });
+  it('then asks the hub for the log from the pod\'s node, for its figures and for usage', async () => {
+    const port = new HubPort();
+    const asked: [string, ObjectRef, LogOptions][] = [];
+    const figures = { malformed: 1, received: 2 } as HubStats;
+    const usages = [{ node: 'edge-1', usage: { time: 1, windowMs: 15_000, node: { cpu: '1n', memory: '1Ki' }, pods: [] } }];
+    port.connect({ podLogs: async (...args) => (asked.push(args), chunk), stats: () => figures, streams: { open: async () => ({}) as PodStream }, nodeUsages: () => usages });
+    expect(await port.logs(pod, { tailLines: 1 })).toEqual(chunk);
+    expect(asked).toEqual([['edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u1', resourceVersion: '7' }, { tailLines: 1 }]]);
+    expect(port.stats()).toBe(figures);
+    expect(port.nodeUsages()).toBe(usages);
+    expect(() => port.connect({ podLogs: async () => chunk, stats: () => figures, streams: { open: async () => ({}) as PodStream }, nodeUsages: () => [] })).toThrow('connected already');
   });
 });
 

@@ -107,6 +107,17 @@ describe.skipIf(!hasKubectl)('a process pod: probes, logs, restarts, adoption an
     expect((await kubectl('logs', 'echo-server')).stdout).toMatch(/^GET \/healthz$/m);
   });
 
+  it('kubectl top pods lists echo-server with the memory its process uses, and top nodes edge-1', async () => {
+    // A sample every metricsResolutionMs (15 s, 1.5 s at this time scale), from /proc.
+    const row = await waitFor(async () => {
+      const top = await kubectl('top', 'pods');
+      const match = /^echo-server\s+(\d+)m\s+(\d+)Mi\s*$/m.exec(top.stdout);
+      return match !== null && Number(match[2]) > 0 ? match : undefined;
+    }, 'echo-server in kubectl top pods', 15_000, 250);
+    expect(Number(row[1]) + Number(row[2])).toBeGreaterThan(0);
+    expect((await kubectl('top', 'nodes')).stdout).toMatch(/^edge-1\s+\d+m\s+\d+%\s+\d+Mi\s+\d+%\s*$/m);
+  });
+
   it('kubectl logs -f shows one new line per request', async () => {
     const lines: string[] = [];
     follower = spawn(KUBECTL, ['--cache-dir', join(dir, 'kube-cache'), 'logs', '-f', 'echo-server'], {

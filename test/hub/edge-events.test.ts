@@ -88,6 +88,11 @@ describe('the hub takes Events from a node about its own objects only', () => {
     expect((await stored('edge-1.1')).involvedObject).toEqual({ apiVersion: 'v1', kind: 'Node', name: 'edge-1', uid: node1.metadata.uid });
   });
 
+  it("takes the node's name as its Node's uid, as the kubelet's node reference says it", async () => {
+    await report(edgeEvent('edge-1.2', { kind: 'Node', name: 'edge-1', uid: 'edge-1' }));
+    expect((await stored('edge-1.2')).involvedObject).toEqual({ apiVersion: 'v1', kind: 'Node', name: 'edge-1', uid: 'edge-1' });
+  });
+
   it('counts a repeat up, and never down, however often it is sent again', async () => {
     await report(edgeEvent('web.1', about(own)));
     await report(edgeEvent('web.1', about(own), 3));

@@ -29,6 +29,7 @@ function refusingHub() {
     sessions: undefined as never,
     logRequests: undefined as never,
     boundPods: undefined as never,
+    usages: undefined as never,
     reportedConditions: new Map([['edge-1', node.status!.conditions!]]),
     nodeUid: () => undefined,
     reject: (reason) => rejected.push(reason),

@@ -65,7 +65,7 @@ describe("the hub's per-pod and per-node tables stay bounded", () => {
     await runUntil(clock, () => e.received.filter((m) => m.type === 'ack').length === FLOOD, 'every status acked');
     const real = await e.send({ type: 'podStatus', ref: refOf(live), body: { phase: 'Running' }, statusVersion: 5 });
     await acked(e, real.id);
-    expect(hub.tables()).toEqual({ pods: 1, sessions: 1, logRequests: 0, streams: 0, reportedConditions: 0, inFlight: 0, referenced: 0 });
+    expect(hub.tables()).toEqual({ pods: 1, sessions: 1, logRequests: 0, streams: 0, reportedConditions: 0, usages: 0, inFlight: 0, referenced: 0 });
   });
 
   it('a status that comes after its pod was deleted records nothing (churn)', async () => {

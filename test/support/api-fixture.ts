@@ -2,7 +2,7 @@ import { firstValueFrom, type Observable, toArray, take } from 'rxjs';
 import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import type { Node, Pod } from '../../shared/types.js';
-import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
+import { createApiServer, type ApiServer, type ApiServerDeps } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest, ApiResponse, WireWatchEvent } from '../../cloud/apiserver/request.js';
 import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
 import { GatedStore } from '../../cloud/store/gated-store.js';
@@ -35,8 +35,8 @@ export interface SendOptions {
   query?: Record<string, string>;
 }
 
-/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created. */
-export async function apiFixture(): Promise<ApiFixture> {
+/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created; `extra` adds collaborators (a usage source). */
+export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> = {}): Promise<ApiFixture> {
   const store = new MemoryStore({ historySize: 50 });
   const gate = new GatedStore(store);
   const clock = new FakeClock();
@@ -50,6 +50,7 @@ export async function apiFixture(): Promise<ApiFixture> {
       { token: ODD_TOKEN, user: 'odd', role: 'whatever' },
       { token: NODE_TOKEN, user: 'system:node:edge-1', role: 'node', groups: ['system:nodes'] },
     ],
+    ...extra,
   });
   await ensureSystemNamespaces(api.loopback(ADMIN_TOKEN));
   await ensureRuntimeClasses(api.loopback(ADMIN_TOKEN));

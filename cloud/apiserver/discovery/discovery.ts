@@ -49,7 +49,7 @@ function resourceEntries(def: ResourceDef): unknown[] {
     singularName: def.singular,
     namespaced: def.namespaced,
     kind: def.kind,
-    verbs: allVerbs,
+    verbs: def.verbs ?? allVerbs,
   };
   if (def.shortNames.length) main.shortNames = def.shortNames;
   if (def.categories.length) main.categories = def.categories;

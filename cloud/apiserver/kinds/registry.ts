@@ -83,6 +83,8 @@ export interface ResourceDef extends ApiResource {
   subresources: SubresourceDef[];
   printer?: Printer;
   strategy?: ResourceStrategy;
+  /** The verbs discovery lists (default allVerbs): a read-only kind's get and list. */
+  verbs?: string[];
   /** A deprecated kind: kube's warning sent with every answer about it ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecation?: string;
 }

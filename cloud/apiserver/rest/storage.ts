@@ -140,11 +140,11 @@ function translate(def: ResourceDef, name: string, err: unknown): unknown {
   return err;
 }
 
-function qualified(def: ResourceDef): string {
+function qualified(def: Pick<ResourceDef, 'group' | 'resource'>): string {
   return def.group ? `${def.resource}.${def.group}` : def.resource;
 }
 
-export function notFound(def: ResourceDef, name: string): KedgeError {
+export function notFound(def: Pick<ResourceDef, 'group' | 'resource'>, name: string): KedgeError {
   return new KedgeError('NotFound', `${qualified(def)} "${name}" not found`, { details: { name, group: def.group, kind: def.resource } });
 }
 
