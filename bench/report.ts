@@ -54,6 +54,7 @@ export function targets(r: Results): Target[] {
     ...configTargets(r, t),
     ...serviceTargets(r, t),
     ...proxyTargets(r, t),
+    ...streamTargets(r, t),
   ];
 }
 
@@ -92,6 +93,17 @@ function proxyTargets(r: Results, t: (figure: string, measured: number | undefin
     t(`kube-proxy portal: download throughput (MB/s, ${p?.megabytes} MB, best of ${p?.runs}) / direct`, p?.throughputMBps?.proxy, `(direct ${p?.throughputMBps?.direct ?? '–'}; ratio ${p?.throughputMBps?.ratio ?? '–'})`),
     t(`kube-proxy portal: round trip of ${p?.requestBytes} B, p50 (µs)`, p?.roundTripUs?.proxy?.p50, `(direct ${p?.roundTripUs?.direct?.p50 ?? '–'}; ratio ${p?.roundTripUs?.p50Ratio ?? '–'})`),
     t('kube-proxy portal: round trip p99 (µs)', p?.roundTripUs?.proxy?.p99, `(direct ${p?.roundTripUs?.direct?.p99 ?? '–'}; ratio ${p?.roundTripUs?.p99Ratio ?? '–'})`),
+  ];
+}
+
+/** Issue 21's figures: exec and port-forward over the sync link, and what busy tunnels cost the sync [SYNC-20]. */
+function streamTargets(r: Results, t: (figure: string, measured: number | undefined, target: string, ok?: (v: number) => boolean) => Target): Target[] {
+  const s = r.streams;
+  const b = s?.busyForwards;
+  return [
+    t(`exec \`-- true\` through the API and the sync link: to the exit status, p50 (ms), ${s?.exec?.runs} runs`, s?.exec?.exitStatusMs?.p50, `(first frame ${s?.exec?.firstFrameMs?.p50 ?? '–'}; p99 ${s?.exec?.exitStatusMs?.p99 ?? '–'})`),
+    t(`kubectl port-forward: download throughput (MB/s, ${s?.portForward?.megabytes} MB, best of ${s?.portForward?.runs}) / direct`, s?.portForward?.throughputMBps?.forwarded, `(direct ${s?.portForward?.throughputMBps?.direct ?? '–'}; ratio ${s?.portForward?.throughputMBps?.ratio ?? '–'})`),
+    t(`pod startup p99 on ${s?.nodes} hollow edges with ${b?.forwards} busy port-forwards (${b?.forwardedMBps ?? '–'} MB/s) / without, median of ${b?.rounds} rounds (ms)`, b?.startupP99Ms?.busy, `(without ${b?.startupP99Ms?.quiet ?? '–'}; ratio ${b?.startupP99Ms?.ratio ?? '–'}; within noise)`),
   ];
 }
 

@@ -11,16 +11,17 @@ import { runProxyBench } from './proxy.js';
 import { writeReport } from './report.js';
 import { runScaleBench } from './scale.js';
 import { runServiceSync } from './service-sync.js';
+import { runStreamsBench } from './streams.js';
 import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams]
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -79,6 +80,11 @@ if (only.has('edge')) {
 if (only.has('proxy')) {
   log('proxy: kube-proxy\'s userspace data plane against a direct connection: 200 MB download (best of 3), 20,000 round trips of 64 B');
   results.proxy = await runProxyBench({ megabytes: 200, runs: 3, rounds: 20_000, size: 64, log });
+}
+if (only.has('streams')) {
+  const nodes = Number(values.nodes);
+  log(`streams: exec round trips, kubectl port-forward against a direct connection, and pod startup on ${nodes} hollow edges with and without ten busy port-forwards`);
+  results.streams = await runStreamsBench({ nodes, execRuns: 50, megabytes: 100, runs: 3, forwards: 10, rounds: 3, podsPerRound: 500, podsPerSecond: 100, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

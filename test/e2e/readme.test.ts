@@ -63,6 +63,7 @@ describe.skipIf(!hasKubectl)(`README.md "${SECTION}", pasted in order against a 
       { readme: 1883, actual: portOf(file.brokerUrl), what: 'the MQTT broker' },
       ...file.nodes.map((n, i) => ({ readme: 10551 + i, actual: portOf(n.localApiUrl), what: `${n.name}'s local API` })),
       { readme: 18080, actual: echoPort, what: "examples/process-pod.yaml's echo server" },
+      { readme: 28080, actual: await freePort(), what: "kubectl port-forward's local port" },
     ];
   }, 60_000);
 
