@@ -83,6 +83,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       server.off('error', reject);
       resolve();
     });
+  }).catch((err: unknown) => {
+    upgrades?.closeAll(); // its ping timer would keep a process that could not listen alive
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
