@@ -93,7 +93,7 @@ async function download(host: string, port: number, megabytes: number, stop?: Ab
 
 /** `exec … -- true` over the API's WebSocket: ms to the first frame and to the exit status. */
 async function execOnce(apiUrl: string, token: string): Promise<{ firstMs: number; statusMs: number }> {
-  const url = `${apiUrl.replace(/^http/, 'ws')}/api/v1/namespaces/default/pods/${POD}/exec?command=true&container=main&stderr=true&stdout=true`;
+  const url = `${apiUrl.replace(/^https?:/, 'ws:')}/api/v1/namespaces/default/pods/${POD}/exec?command=true&container=main&stderr=true&stdout=true`;
   const start = performance.now();
   const ws = new WebSocket(url, ['v5.channel.k8s.io'], { headers: { authorization: `Bearer ${token}` } });
   let firstMs = 0;
@@ -106,7 +106,11 @@ async function execOnce(apiUrl: string, token: string): Promise<{ firstMs: numbe
         resolve({ firstMs, statusMs });
       }
     });
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`exec: HTTP ${res.statusCode}`)));
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => reject(new Error(`exec: HTTP ${res.statusCode} ${body}`)));
+    });
     ws.on('error', reject);
   });
 }
