@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
-import { parseGoDuration } from '../cloud/controllers/node-lifecycle/go-duration.js';
+import { parseGoDuration } from '../shared/go-duration.js';
 import { isValidNodeName } from '../shared/protocol/topics.js';
 
 /** A commander argument parser for a number within bounds, with an error that names the option. */

@@ -22,7 +22,7 @@ export interface JoinTokenOptions {
 export const DEFAULT_TTL = '24h';
 
 export async function createJoinToken(o: JoinTokenOptions, now = realClock.now()): Promise<string> {
-  const { parseGoDuration } = await import('../../cloud/controllers/node-lifecycle/go-duration.js');
+  const { parseGoDuration } = await import('../../shared/go-duration.js');
   const { formatJoinToken, caFingerprint, newBootstrapToken } = await import('../../shared/join-token.js');
   const { bootstrapTokenSecret, JOIN_NAMESPACE } = await import('../../cloud/join/secrets.js');
   const { CA_CERT_FILE } = await import('../../cloud/apiserver/auth/credentials.js');

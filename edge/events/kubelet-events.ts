@@ -1,3 +1,5 @@
+import { formatGoDuration } from '../../shared/go-duration.js';
+
 /**
  * The kubelet's Event reasons and messages (pkg/kubelet/events, kubelet 1.32), word for word:
  * `kubectl describe` shows them as a kubelet would.
@@ -20,22 +22,11 @@ export const REASONS = {
   rebooted: 'Rebooted',
 } as const;
 
-/** Go's time.Duration String of a duration truncated to the millisecond: "0s", "523ms", "1.2s", "1m2.5s", "1h0m0s". */
-export function goDuration(ms: number): string {
-  const whole = Math.max(0, Math.floor(ms));
-  if (whole === 0) return '0s';
-  if (whole < 1000) return `${whole}ms`;
-  const h = Math.floor(whole / 3_600_000);
-  const m = Math.floor((whole % 3_600_000) / 60_000);
-  const s = ((whole % 60_000) / 1000).toFixed(3).replace(/\.?0+$/, '');
-  if (h > 0) return `${h}h${m}m${s}s`;
-  return m > 0 ? `${m}m${s}s` : `${s}s`;
-}
 
 export const messages = {
   pulling: (image: string) => `Pulling image "${image}"`,
   pulled: (image: string, pullMs: number, totalMs: number, size: number) =>
-    `Successfully pulled image "${image}" in ${goDuration(pullMs)} (${goDuration(totalMs)} including waiting). Image size: ${size} bytes.`,
+    `Successfully pulled image "${image}" in ${formatGoDuration(pullMs)} (${formatGoDuration(totalMs)} including waiting). Image size: ${size} bytes.`,
   present: (image: string) => `Container image "${image}" already present on machine`,
   neverPull: (image: string) => `Container image "${image}" is not present with pull policy of Never`,
   created: (container: string) => `Created container: ${container}`,

@@ -1,5 +1,5 @@
 import { parseLabelSelector } from '../../cloud/apiserver/rest/selectors.js';
-import { parseGoDuration } from '../../cloud/controllers/node-lifecycle/go-duration.js';
+import { parseGoDuration } from '../../shared/go-duration.js';
 
 export type Mapping = Record<string, unknown>;
 

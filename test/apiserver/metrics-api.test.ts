@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cpuText, goDuration, memoryText } from '../../cloud/apiserver/metrics/metrics-objects.js';
+import { cpuText, memoryText } from '../../cloud/apiserver/metrics/metrics-objects.js';
+import { formatGoDuration } from '../../shared/go-duration.js';
 import type { NodeUsageReport } from '../../cloud/apiserver/metrics/metrics-resources.js';
 import type { Node, Pod } from '../../shared/types.js';
 import { apiFixture, VIEWER_TOKEN } from '../support/api-fixture.js';
@@ -108,7 +109,7 @@ describe('metrics.k8s.io/v1beta1', () => {
   });
 
   it.each([[0, '0s'], [500, '500ms'], [15_000, '15s'], [10_500, '10.5s'], [60_000, '1m0s'], [90_000, '1m30s'], [3_723_000, '1h2m3s']])('writes a window of %i ms as Go does: %s', (ms, text) => {
-    expect(goDuration(ms)).toBe(text);
+    expect(formatGoDuration(ms)).toBe(text);
   });
 
   it('writes table amounts as Quantity.String() does', () => {

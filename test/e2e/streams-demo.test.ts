@@ -87,9 +87,13 @@ describe.skipIf(!hasKubectl)('kubectl streams against a running demo', () => {
 
   it('attach streams the container\'s own output', async () => {
     const child = spawn(KUBECTL, ['--cache-dir', join(dir, 'kube-cache'), 'attach', 'shell', '-c', 'main'], { env: { ...process.env, HOME: dir, KUBECONFIG: demo.kubeconfigPath } });
+    let ticked = false;
     try {
-      const lines = createInterface({ input: child.stdout });
-      for await (const line of lines) if (line === 'tick') break;
+      for await (const line of createInterface({ input: child.stdout })) {
+        ticked = line === 'tick';
+        if (ticked) break;
+      }
+      expect(ticked).toBe(true);
     } finally {
       child.kill();
     }

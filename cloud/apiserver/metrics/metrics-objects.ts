@@ -4,6 +4,7 @@ import type { KubeObject, Node, Pod } from '../../../shared/types.js';
 import { timestamp } from '../../client/object-meta.js';
 import { nameColumn } from '../kinds/printers.js';
 import type { Printer } from '../kinds/registry.js';
+import { formatGoDuration } from '../../../shared/go-duration.js';
 
 export const METRICS_GROUP = 'metrics.k8s.io';
 const API_VERSION = `${METRICS_GROUP}/v1beta1`;
@@ -31,26 +32,16 @@ function metadataOf(object: KubeObject, now: number): KubeObject['metadata'] {
 }
 
 export function nodeMetrics(node: Node, usage: NodeUsage, now: number): NodeMetrics {
-  return { kind: 'NodeMetrics', apiVersion: API_VERSION, metadata: metadataOf(node, now), timestamp: timestamp(usage.time), window: goDuration(usage.windowMs), usage: usage.node };
+  return { kind: 'NodeMetrics', apiVersion: API_VERSION, metadata: metadataOf(node, now), timestamp: timestamp(usage.time), window: formatGoDuration(usage.windowMs), usage: usage.node };
 }
 
 export function podMetrics(pod: Pod, reported: NodeUsage['pods'][number], usage: NodeUsage, now: number): PodMetrics {
   return {
-    kind: 'PodMetrics', apiVersion: API_VERSION, metadata: metadataOf(pod, now), timestamp: timestamp(usage.time), window: goDuration(usage.windowMs),
+    kind: 'PodMetrics', apiVersion: API_VERSION, metadata: metadataOf(pod, now), timestamp: timestamp(usage.time), window: formatGoDuration(usage.windowMs),
     containers: reported.containers.map((c) => ({ name: c.name, usage: { cpu: c.cpu, memory: c.memory } })),
   };
 }
 
-/** A duration as Go's time.Duration prints it ("15s", "10.5s", "1m30s", "500ms"), as metav1.Duration carries it. */
-export function goDuration(ms: number): string {
-  const whole = Math.max(0, Math.round(ms));
-  if (whole < 1000) return whole === 0 ? '0s' : `${whole}ms`;
-  const hours = Math.floor(whole / 3_600_000);
-  const minutes = Math.floor((whole % 3_600_000) / 60_000);
-  const seconds = `${Number(((whole % 60_000) / 1000).toFixed(3))}s`;
-  if (hours > 0) return `${hours}h${minutes}m${seconds}`;
-  return minutes > 0 ? `${minutes}m${seconds}` : seconds;
-}
 
 /** Quantities summed, in nano-units (a pod's containers'); a value that does not parse counts 0. */
 function nanosOf(quantities: string[]): bigint {

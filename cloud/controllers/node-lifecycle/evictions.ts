@@ -1,6 +1,6 @@
 import { scaledMs, type Timing } from '../../../shared/timing.js';
 import { objectKey, type Node, type Pod, type Taint } from '../../../shared/types.js';
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDuration } from '../../../shared/go-duration.js';
 import { AUTONOMY_DURATION_ANNOTATION, toleratesTaint, UNREACHABLE_TAINT_KEY } from './taints.js';
 
 /** A node's autonomy duration in milliseconds of real time (Infinity: for ever), or the invalid text. */

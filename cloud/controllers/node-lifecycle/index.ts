@@ -5,5 +5,5 @@ export { planEvictions, evictionTime, autonomyOf, type EvictionPlan } from './ev
 export { planTaintManager, taintsFirstSeen, type TaintManagerAction } from './taint-manager.js';
 export { sightAfterFailure, sightOnRelist, type Sight } from './sight.js';
 export { observeProbe, leaseHeartbeat, readyConditionHeartbeat, type HeartbeatSource, type NodeProbe } from './heartbeat.js';
-export { parseGoDuration } from './go-duration.js';
+export { parseGoDuration } from '../../../shared/go-duration.js';
 export { AUTONOMY_DURATION_ANNOTATION, NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY, toleratesTaint } from './taints.js';

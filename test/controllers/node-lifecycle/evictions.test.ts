@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autonomyOf, planEvictions } from '../../../cloud/controllers/node-lifecycle/evictions.js';
-import { parseGoDuration } from '../../../cloud/controllers/node-lifecycle/go-duration.js';
+import { parseGoDuration } from '../../../shared/go-duration.js';
 import { defaultTiming, scaleTiming, type Timing } from '../../../shared/timing.js';
 import type { Pod, Taint, Toleration } from '../../../shared/types.js';
 import { nodeWith, notReady, podOn, S, T0, unreachable } from './builders.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMBINED_PREFIX, EventCorrelator, type NewEvent } from '../../../edge/events/correlator.js';
 import { containerRef, nodeRef } from '../../../edge/events/event-types.js';
-import { goDuration } from '../../../edge/events/kubelet-events.js';
+import { formatGoDuration } from '../../../shared/go-duration.js';
 import { SpamFilter } from '../../../edge/events/spam-filter.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -62,8 +62,8 @@ describe('EventCorrelator', () => {
   });
 });
 
-describe('goDuration', () => {
+describe('formatGoDuration', () => {
   it.each([[0, '0s'], [523, '523ms'], [1200, '1.2s'], [1000, '1s'], [62_500, '1m2.5s'], [3_600_000, '1h0m0s']])('%d ms is %s', (ms, text) => {
-    expect(goDuration(ms)).toBe(text);
+    expect(formatGoDuration(ms)).toBe(text);
   });
 });

@@ -12,3 +12,15 @@ export function parseGoDuration(text: string): number | undefined {
   for (const [, amount, unit] of trimmed.matchAll(PART)) ms += Number(amount) * UNIT_MS[unit!]!;
   return trimmed.startsWith('-') ? -ms : ms;
 }
+
+/** Go's time.Duration String of `ms` (truncated to the millisecond): "0s", "523ms", "1.2s", "15s", "1m2.5s", "1h0m0s". */
+export function formatGoDuration(ms: number): string {
+  const whole = Math.max(0, Math.floor(ms));
+  if (whole === 0) return '0s';
+  if (whole < 1000) return `${whole}ms`;
+  const h = Math.floor(whole / 3_600_000);
+  const m = Math.floor((whole % 3_600_000) / 60_000);
+  const s = ((whole % 60_000) / 1000).toFixed(3).replace(/\.?0+$/, '');
+  if (h > 0) return `${h}h${m}m${s}s`;
+  return m > 0 ? `${m}m${s}s` : `${s}s`;
+}
