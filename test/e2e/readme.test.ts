@@ -77,6 +77,7 @@ describe.skipIf(!hasKubectl)(`README.md "${SECTION}", pasted in order against a 
     await demo?.stop(10_000);
     await killLeftEchoServer(echoPort);
     if (checkout) await rm(checkout, { recursive: true, force: true });
+    await rm('/tmp/kedge-note.txt', { force: true }); // the README's kubectl cp into the echo server, a process sharing this machine's files
   }, 60_000);
 
   it('finds shell blocks in the section', () => {

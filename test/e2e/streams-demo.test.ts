@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,14 +14,14 @@ import { liveProcesses } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 /** A process pod on edge-1 that only waits: what the streams reach. */
-const shell = (marker: string): Pod => ({
+const shell = (marker: string, workingDir: string): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'shell' },
   spec: {
     nodeName: 'edge-1',
     runtimeClassName: 'process',
-    containers: [{ name: 'main', image: 'node', env: [{ name: 'GREETING', value: marker }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+    containers: [{ name: 'main', image: 'node', workingDir, env: [{ name: 'GREETING', value: marker }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
       command: ['node', '-e', `require('node:http').createServer((q, s) => s.end('forwarded ' + q.url)).listen(8080, process.env.POD_IP); setInterval(() => console.log('tick'), 200)`] }],
   },
 } as Pod);
@@ -54,7 +54,8 @@ describe.skipIf(!hasKubectl)('kubectl streams against a running demo', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-streams-demo-'));
     demo = await startDemo({ nodes: 1, dataDir: dir, apiPort: 0, mqttPort: 0, localApiBasePort: 0, timeScale: 10, clock: realClock, logger: silentLogger });
     kubectl = kubectlIn(dir, demo.kubeconfigPath);
-    await writeFile(join(dir, 'shell.json'), JSON.stringify(shell(marker)));
+    await mkdir(join(dir, 'pod-dir'));
+    await writeFile(join(dir, 'shell.json'), JSON.stringify(shell(marker, join(dir, 'pod-dir'))));
     expect((await kubectl('create', '-f', join(dir, 'shell.json'))).code).toBe(0);
     await waitFor(async () => (await kubectl('get', 'pod', 'shell', '-o', 'jsonpath={.status.phase}')).stdout === 'Running', 'shell Running', 30_000, 100);
   }, 90_000);
