@@ -103,7 +103,7 @@ function streamTargets(r: Results, t: (figure: string, measured: number | undefi
   return [
     t(`exec \`-- true\` through the API and the sync link: to the exit status, p50 (ms), ${s?.exec?.runs} runs`, s?.exec?.exitStatusMs?.p50, `(first frame ${s?.exec?.firstFrameMs?.p50 ?? '–'}; p99 ${s?.exec?.exitStatusMs?.p99 ?? '–'})`),
     t(`kubectl port-forward: download throughput (MB/s, ${s?.portForward?.megabytes} MB, best of ${s?.portForward?.runs}) / direct`, s?.portForward?.throughputMBps?.forwarded, `(direct ${s?.portForward?.throughputMBps?.direct ?? '–'}; ratio ${s?.portForward?.throughputMBps?.ratio ?? '–'})`),
-    t(`pod startup p99 on ${s?.nodes} hollow edges with ${b?.forwards} busy port-forwards (${b?.forwardedMBps ?? '–'} MB/s) / without, median of ${b?.rounds} rounds (ms)`, b?.startupP99Ms?.busy, `(without ${b?.startupP99Ms?.quiet ?? '–'}; ratio ${b?.startupP99Ms?.ratio ?? '–'}; within noise)`),
+    t(`pod startup p99 on ${s?.nodes} hollow edges with ${b?.forwards} busy port-forwards (${b?.forwardedMBps ?? '–'} MB/s) / without, median of ${b?.rounds} rounds (ms)`, b?.startupP99Ms?.busy, `(without ${b?.startupP99Ms?.quiet ?? '–'}; ratio ${b?.startupP99Ms?.ratio ?? '–'}; permutation p ${b?.startupP99Ms?.p ?? '–'}: within noise when ≥ 0.05)`, () => b?.startupP99Ms?.withinNoise === true),
   ];
 }
 

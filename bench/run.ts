@@ -84,7 +84,7 @@ if (only.has('proxy')) {
 if (only.has('streams')) {
   const nodes = Number(values.nodes);
   log(`streams: exec round trips, kubectl port-forward against a direct connection, and pod startup on ${nodes} hollow edges with and without ten busy port-forwards`);
-  results.streams = await runStreamsBench({ nodes, execRuns: 50, megabytes: 100, runs: 3, forwards: 10, rounds: 3, podsPerRound: 500, podsPerSecond: 100, log });
+  results.streams = await runStreamsBench({ nodes, execRuns: 50, megabytes: 100, runs: 3, forwards: 10, rounds: 6, podsPerRound: 500, podsPerSecond: 100, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -12,7 +12,7 @@ import type { Pod } from '../shared/types.js';
 import { readyField, startRole, type RoleProcess } from '../sim/role-process.js';
 import { PodTracker } from './pod-tracker.js';
 import { benchPod, readyNodes, startScaleCluster, waitUntil } from './scale-cluster.js';
-import { median, percentile, round } from './stats.js';
+import { median, medianDifferenceP, percentile, round } from './stats.js';
 
 /*
  * Streams over the sync link, through real processes: a `kedge cloud`, a `kedge fleet` of hollow
@@ -22,7 +22,8 @@ import { median, percentile, round } from './stats.js';
  * - port-forward: one download through `kubectl port-forward` against a direct connection to the
  *   pod's address (best of `runs`), and the ratio.
  * - busy: pod startup p99 across the fleet while ten port-forwards stream without pause, against
- *   the same without them (alternating rounds; medians of the rounds' p99).
+ *   the same without them (alternating rounds; medians of the rounds' p99, and an exact
+ *   permutation test of their difference: p under 0.05 is beyond the machine's noise).
  */
 
 export interface StreamsBenchOptions {
@@ -152,6 +153,13 @@ async function startupRound(api: RoleCluster['api'], tracker: PodTracker, prefix
   return round(percentile(startup, 99));
 }
 
+/** A process pod outlives its edge (as a container its kubelet): deleted, and gone once the edge confirmed it. */
+async function removeSource(api: RoleCluster['api']): Promise<void> {
+  const ref = { resource: 'pods', namespace: 'default', name: POD };
+  await api.delete(ref).catch(() => undefined);
+  await waitUntil(() => api.get(ref).then(() => false, () => true), `${POD} stopped by its edge`, 30_000);
+}
+
 type RoleCluster = Awaited<ReturnType<typeof startScaleCluster>>;
 
 async function startStreamEdge(dir: string, mqtt: string, token: string): Promise<RoleProcess> {
@@ -206,20 +214,28 @@ export async function runStreamsBench(o: StreamsBenchOptions): Promise<Record<st
     const busy: number[] = [];
     let busyBytes = 0;
     let busyMs = 0;
-    for (let r = 0; r < o.rounds; r++) {
-      quiet.push(await startupRound(c.api, tracker, `quiet-${r}`, o));
+    const busyRound = async (r: number): Promise<number> => {
       const stop = new AbortController();
       const tunnels = await Promise.all(Array.from({ length: o.forwards }, () => portForward(kubeconfig)));
       forwards.push(...tunnels.map((t) => t.child));
       const began = performance.now();
       const flows = tunnels.map((t) => download('127.0.0.1', t.port, 0, stop.signal));
-      busy.push(await startupRound(c.api, tracker, `busy-${r}`, o));
+      const p99 = await startupRound(c.api, tracker, `busy-${r}`, o);
       stop.abort();
       busyBytes += (await Promise.all(flows)).reduce((sum, f) => sum + f.bytes, 0);
       busyMs += performance.now() - began;
       for (const t of tunnels) t.child.kill();
+      return p99;
+    };
+    // Alternating which goes first (quiet-busy, busy-quiet, …) so that a drift of the machine's load weighs on both alike.
+    for (let r = 0; r < o.rounds; r++) {
+      if (r % 2 === 0) quiet.push(await startupRound(c.api, tracker, `quiet-${r}`, o));
+      busy.push(await busyRound(r));
+      if (r % 2 === 1) quiet.push(await startupRound(c.api, tracker, `quiet-${r}`, o));
       o.log(`streams: round ${r + 1}: startup p99 quiet ${quiet.at(-1)} ms, with ${o.forwards} busy port-forwards ${busy.at(-1)} ms`);
     }
+    const p = medianDifferenceP(quiet, busy);
+    o.log(`streams: startup p99 median quiet ${median(quiet)} ms, busy ${median(busy)} ms; permutation test p = ${round(p, 3)} (${p < 0.05 ? 'beyond' : 'within'} noise)`);
     return {
       nodes: o.nodes,
       exec: { runs: o.execRuns, ...exec },
@@ -230,12 +246,13 @@ export async function runStreamsBench(o: StreamsBenchOptions): Promise<Record<st
         podsPerRound: o.podsPerRound,
         podsPerSecond: o.podsPerSecond,
         forwardedMBps: round(busyBytes / 1e6 / (busyMs / 1000)),
-        startupP99Ms: { quiet: round(median(quiet)), busy: round(median(busy)), ratio: round(median(busy) / median(quiet), 2), quietRounds: quiet, busyRounds: busy },
+        startupP99Ms: { quiet: round(median(quiet)), busy: round(median(busy)), ratio: round(median(busy) / median(quiet), 2), p: round(p, 3), withinNoise: p >= 0.05, quietRounds: quiet, busyRounds: busy },
       },
     };
   } finally {
     tracker.stop();
     for (const f of forwards) f.kill();
+    await removeSource(c.api).catch((err: Error) => o.log(`streams: ${err.message}: its process may outlive the edge`));
     await edge.stop(30_000);
     await c.stop();
     await rm(dir, { recursive: true, force: true });
