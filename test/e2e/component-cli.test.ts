@@ -83,5 +83,5 @@ describe('npx kedge', () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: kedge /);
-  });
+  }, 120_000); // npx alone takes tens of seconds on a loaded machine
 });
