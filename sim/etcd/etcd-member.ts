@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Clock } from '../../shared/clock.js';
+
+/** Debian's etcd (package etcd-server). */
+export const ETCD_BIN = '/usr/bin/etcd';
+
+export function requireEtcd(): void {
+  if (!existsSync(ETCD_BIN)) throw new Error(`${ETCD_BIN} is missing: install the Debian package etcd-server (apt-get install etcd-server)`);
+}
+
+/** One member's fixed identity: its ports and data dir stay the same across restarts, as its peers expect. */
+export interface MemberSpec {
+  name: string;
+  clientPort: number;
+  peerPort: number;
+  dataDir: string;
+}
+
+export const clientUrl = (m: MemberSpec): string => `http://127.0.0.1:${m.clientPort}`;
+export const peerUrl = (m: MemberSpec): string => `http://127.0.0.1:${m.peerPort}`;
+
+/** etcd's flags for `member` of the cluster `all` (the initial cluster is only read on a member's first start). */
+export function memberArgs(member: MemberSpec, all: readonly MemberSpec[], token: string): string[] {
+  return [
+    '--name', member.name,
+    '--data-dir', member.dataDir,
+    '--listen-client-urls', clientUrl(member),
+    '--advertise-client-urls', clientUrl(member),
+    '--listen-peer-urls', peerUrl(member),
+    '--initial-advertise-peer-urls', peerUrl(member),
+    '--initial-cluster', all.map((m) => `${m.name}=${peerUrl(m)}`).join(','),
+    '--initial-cluster-state', 'new',
+    '--initial-cluster-token', token,
+    '--logger', 'zap',
+    '--log-outputs', 'stderr',
+  ];
+}
+
+/** A running etcd process. */
+export interface MemberProcess {
+  readonly child: ChildProcess;
+  /** Resolves once it serves clients (which needs a quorum); rejects if it exits first. */
+  readonly ready: Promise<void>;
+  readonly exited: Promise<void>;
+  /** SIGTERM (etcd shuts down cleanly), SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  /** kill -9. */
+  kill(): Promise<void>;
+  /** The last lines it logged, for failure messages. */
+  log(): string;
+}
+
+/** Starts etcd with `args`; a member that outlives this process would hold its ports, so it is killed on exit. */
+export function spawnMember(name: string, args: string[], clock: Clock, onLine?: (line: string) => void): MemberProcess {
+  const child = spawn(ETCD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = once(child, 'exit').then(() => void process.removeListener('exit', killOnExit));
+  const recent: string[] = [];
+  const ready = new Promise<void>((resolve, reject) => {
+    const seen = (line: string): void => {
+      onLine?.(`[${name}] ${line}`);
+      recent.push(line);
+      if (recent.length > 30) recent.shift();
+      if (line.includes('serving client traffic')) resolve();
+    };
+    createInterface({ input: child.stdout! }).on('line', seen);
+    createInterface({ input: child.stderr! }).on('line', seen);
+    void exited.then(() => reject(new Error(`etcd member ${name} exited before it served clients:\n${recent.join('\n')}`)));
+  });
+  ready.catch(() => {});
+  const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    ready,
+    exited,
+    async stop(graceMs = 5_000) {
+      if (gone()) return;
+      child.kill('SIGTERM');
+      const cancel = clock.setTimer(graceMs, () => child.kill('SIGKILL'));
+      await exited;
+      cancel();
+    },
+    async kill() {
+      if (gone()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+    log: () => recent.join('\n'),
+  };
+}
