@@ -3,6 +3,7 @@ import { Etcd3, type IOptions } from 'etcd3';
 import type { Clock } from '../../../shared/clock.js';
 import { KedgeError } from '../../../shared/errors.js';
 import { EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+import { retryUnsentCalls } from './etcd-retry.js';
 
 /** How the cloud reaches etcd: kube-apiserver's --etcd-servers (here --etcd-endpoints), --etcd-cafile, --etcd-certfile, --etcd-keyfile, --etcd-prefix. */
 export interface EtcdConnection extends EtcdStoreOptions {
@@ -35,6 +36,8 @@ export async function etcdClientOptions(connection: EtcdConnection): Promise<IOp
   return {
     hosts: connection.endpoints,
     ...(ca || cert ? { credentials: { rootCertificate: ca as Buffer, certChain: cert, privateKey: key } } : {}),
+    // No circuit breaker per endpoint (etcd3's would refuse a restarted member's calls for 5 s).
+    faultHandling: { global: retryUnsentCalls(Math.max(2, connection.endpoints.length)), host: () => retryUnsentCalls(1) },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: connection.clock.now() + timeoutMs }),
   };
 }
