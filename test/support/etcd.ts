@@ -14,5 +14,5 @@ export const freshPrefix = (): string => `/test-${randomUUID()}`;
 
 /** An EtcdStore on `cluster` under a fresh prefix (unless given). */
 export function openTestStore(cluster: EtcdCluster, options: EtcdStoreOptions & { requestTimeoutMs?: number } = {}): Promise<EtcdStore> {
-  return openEtcdStore({ endpoints: cluster.endpoints, clock: realClock, prefix: freshPrefix(), ...options });
+  return openEtcdStore({ endpoints: cluster.endpoints, prefix: freshPrefix(), ...options });
 }

@@ -32,10 +32,12 @@ export class EtcdStore implements Store {
   private readonly prefix: Buffer;
   private follower: Subscription | undefined;
   private closed = false;
+  private connected = true;
   private compaction: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly client: Etcd3,
+    private readonly connect: () => Etcd3,
+    private client: Etcd3,
     private readonly options: EtcdStoreOptions,
     revision: number,
   ) {
@@ -50,16 +52,31 @@ export class EtcdStore implements Store {
     this.follower = this.watch('', this.currentRevision).subscribe({ error: () => this.follow() });
   }
 
-  /** Opens the store on `client` (which it closes with itself); fails with Unavailable if etcd does not answer. */
-  static async open(client: Etcd3, options: EtcdStoreOptions = {}): Promise<EtcdStore> {
-    const prefix = Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX);
-    try {
-      const res = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix), count_only: true });
-      return new EtcdStore(client, options, Number(res.header.revision));
-    } catch (err) {
-      client.close();
-      throw etcdError(err);
-    }
+  /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
+  static async open(connect: () => Etcd3, options: EtcdStoreOptions = {}): Promise<EtcdStore> {
+    const client = connect();
+    const revision = await currentRevision(client, Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX));
+    return new EtcdStore(connect, client, options, revision);
+  }
+
+  /** Closes the connection (`kedge component stop store`): calls fail with Unavailable until `reconnect`. */
+  async disconnect(): Promise<void> {
+    if (!this.connected) return;
+    this.connected = false;
+    this.follower?.unsubscribe();
+    this.follower = undefined;
+    await this.compaction;
+    this.client.close();
+  }
+
+  /** Connects again; fails with Unavailable (and stays disconnected) if etcd does not answer. */
+  async reconnect(): Promise<void> {
+    if (this.connected) return;
+    const client = this.connect();
+    this.noteRevision(await currentRevision(client, this.prefix));
+    this.client = client;
+    this.connected = true;
+    this.follow();
   }
 
   get revision(): number {
@@ -136,9 +153,7 @@ export class EtcdStore implements Store {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.follower?.unsubscribe();
-    await this.compaction;
-    this.client.close();
+    await this.disconnect();
   }
 
   private etcdKey(key: string): Buffer {
@@ -193,6 +208,17 @@ export class EtcdStore implements Store {
     } catch (err) {
       throw etcdError(err);
     }
+  }
+}
+
+/** etcd's revision, as `client` reaches it; closes the client if etcd does not answer. */
+async function currentRevision(client: Etcd3, prefix: Buffer): Promise<number> {
+  try {
+    const res = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix), count_only: true });
+    return Number(res.header.revision);
+  } catch (err) {
+    client.close();
+    throw etcdError(err);
   }
 }
 
