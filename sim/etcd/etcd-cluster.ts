@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { freePort } from '../free-port.js';
-import { clientUrl, memberArgs, requireEtcd, spawnMember, type MemberProcess, type MemberSpec } from './etcd-member.js';
+import { clientUrl, memberArgs, requireEtcd, spawnMember, type EtcdServerTls, type MemberProcess, type MemberSpec } from './etcd-member.js';
 
 export interface EtcdClusterOptions {
   /** How many members (default 1). */
@@ -14,6 +14,8 @@ export interface EtcdClusterOptions {
   onLine?: (line: string) => void;
   /** How long a start may take to serve clients (default 20 s). */
   readyTimeoutMs?: number;
+  /** Clients must speak TLS with a certificate signed by `trustedCaFile`. */
+  tls?: EtcdServerTls;
 }
 
 /** Real etcd members on loopback, each its own process and data dir, for tests, demos and scenarios. */
@@ -39,7 +41,7 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
   requireEtcd();
   const dir = await mkdtemp(join(tmpdir(), 'kedge-etcd-'));
   for (let attempt = 1; ; attempt++) {
-    const specs = await memberSpecs(options.size ?? 1, dir, attempt);
+    const specs = await memberSpecs(options.size ?? 1, dir, attempt, options.tls);
     const cluster = new LocalEtcdCluster(specs, dir, options);
     try {
       await Promise.all(specs.map((_, i) => cluster.start(i)));
@@ -54,11 +56,11 @@ export async function startEtcdCluster(options: EtcdClusterOptions): Promise<Etc
   }
 }
 
-async function memberSpecs(size: number, dir: string, attempt: number): Promise<MemberSpec[]> {
+async function memberSpecs(size: number, dir: string, attempt: number, tls?: EtcdServerTls): Promise<MemberSpec[]> {
   const specs: MemberSpec[] = [];
   for (let i = 0; i < size; i++) {
     const name = `etcd-${i}`;
-    specs.push({ name, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(dir, `${name}.${attempt}`) });
+    specs.push({ name, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(dir, `${name}.${attempt}`), tls });
   }
   return specs;
 }

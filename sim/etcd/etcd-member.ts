@@ -11,15 +11,24 @@ export function requireEtcd(): void {
   if (!existsSync(ETCD_BIN)) throw new Error(`${ETCD_BIN} is missing: install the Debian package etcd-server (apt-get install etcd-server)`);
 }
 
+/** etcd's client TLS: its serving certificate, and the CA client certificates must be signed by (--client-cert-auth). */
+export interface EtcdServerTls {
+  certFile: string;
+  keyFile: string;
+  trustedCaFile: string;
+}
+
 /** One member's fixed identity: its ports and data dir stay the same across restarts, as its peers expect. */
 export interface MemberSpec {
   name: string;
   clientPort: number;
   peerPort: number;
   dataDir: string;
+  /** Clients speak TLS with a client certificate (peers speak plain HTTP on loopback). */
+  tls?: EtcdServerTls;
 }
 
-export const clientUrl = (m: MemberSpec): string => `http://127.0.0.1:${m.clientPort}`;
+export const clientUrl = (m: MemberSpec): string => `${m.tls ? 'https' : 'http'}://127.0.0.1:${m.clientPort}`;
 export const peerUrl = (m: MemberSpec): string => `http://127.0.0.1:${m.peerPort}`;
 
 /** etcd's flags for `member` of the cluster `all` (the initial cluster is only read on a member's first start). */
@@ -36,6 +45,7 @@ export function memberArgs(member: MemberSpec, all: readonly MemberSpec[], token
     '--initial-cluster-token', token,
     '--logger', 'zap',
     '--log-outputs', 'stderr',
+    ...(member.tls ? ['--cert-file', member.tls.certFile, '--key-file', member.tls.keyFile, '--trusted-ca-file', member.tls.trustedCaFile, '--client-cert-auth'] : []),
   ];
 }
 

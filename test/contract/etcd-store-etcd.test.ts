@@ -83,12 +83,16 @@ describe('EtcdStore on real etcd members', () => {
   it('resumes a watch across a member restart without losing events', async () => {
     const etcd = await cluster(1);
     const store = await storeOn(etcd);
-    const feed = firstValueFrom(store.watch('/', store.revision).pipe(take(2), toArray()));
+    const keys: string[] = [];
+    const watching = store.watch('/', store.revision).subscribe((e) => keys.push(e.kv.key));
     await store.create('/before', {});
+    await waitFor(() => keys.length === 1, 'the watch to see the first write');
     await etcd.kill(0);
     await etcd.start(0);
     await waitFor(() => store.create('/after', {}).catch(() => undefined), 'writes after the restart');
-    expect((await feed).map((e) => e.kv.key)).toEqual(['/before', '/after']);
+    await waitFor(() => keys.length === 2, 'the resumed watch to see the write after the restart');
+    watching.unsubscribe();
+    expect(keys).toEqual(['/before', '/after']);
   });
 
   it('lists a range bigger than a page, page by page, at one revision', async () => {

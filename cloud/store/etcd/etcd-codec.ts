@@ -1,4 +1,4 @@
-import type { IKeyValue } from 'etcd3';
+import type { Etcd3, IKeyValue } from 'etcd3';
 import { KedgeError } from '../../../shared/errors.js';
 import { deepFreeze } from '../../../shared/freeze.js';
 import type { KeyValue } from '../store.js';
@@ -53,4 +53,15 @@ export function etcdError(err: unknown): KedgeError {
     return new KedgeError('Unavailable', `etcd: ${message}`, { cause: err });
   }
   return new KedgeError('Internal', `etcd: ${message}`, { cause: err });
+}
+
+/** etcd's revision, as `client` reaches it; closes the client if etcd does not answer. */
+export async function currentRevision(client: Etcd3, prefix: Buffer): Promise<number> {
+  try {
+    const res = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix), count_only: true });
+    return Number(res.header.revision);
+  } catch (err) {
+    client.close();
+    throw etcdError(err);
+  }
 }

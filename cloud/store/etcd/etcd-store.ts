@@ -1,11 +1,11 @@
 import type { Etcd3, ICompare, IKeyValue, IRequestOp, ITxnResponse } from 'etcd3';
-import { Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import { KedgeError } from '../../../shared/errors.js';
 import { deepFreeze } from '../../../shared/freeze.js';
 import { valueJson } from '../record-codec.js';
 import type { KeyValue, ListResult, Store, WatchEvent } from '../store.js';
-import { etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
-import { etcdWatch } from './etcd-watch.js';
+import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
+import { etcdWatch, expiredFeed } from './etcd-watch.js';
 
 export interface EtcdStoreOptions {
   /** Every key is stored under it (kube-apiserver's --etcd-prefix; default /registry). */
@@ -49,7 +49,8 @@ export class EtcdStore implements Store {
   /** Keeps `revision` current while others write: a watch of the whole prefix, followed again if etcd cancels it. */
   private follow(): void {
     if (this.closed) return;
-    this.follower = this.watch('', this.currentRevision).subscribe({ error: () => this.follow() });
+    // No history probe: it starts at the current revision, and a probe failing while etcd is away would make this loop hot.
+    this.follower = this.etcdWatch('', this.currentRevision, false).subscribe({ error: () => this.follow() });
   }
 
   /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
@@ -133,7 +134,11 @@ export class EtcdStore implements Store {
 
   watch(prefix: string, afterRevision: number): Observable<WatchEvent> {
     if (afterRevision < this.compacted) return expiredFeed(afterRevision, this.compacted);
-    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, onRevision: (r) => this.noteRevision(r) });
+    return this.etcdWatch(prefix, afterRevision, true);
+  }
+
+  private etcdWatch(prefix: string, afterRevision: number, probe: boolean): Observable<WatchEvent> {
+    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, probe, onRevision: (r) => this.noteRevision(r) });
   }
 
   async compact(revision: number): Promise<void> {
@@ -209,19 +214,4 @@ export class EtcdStore implements Store {
       throw etcdError(err);
     }
   }
-}
-
-/** etcd's revision, as `client` reaches it; closes the client if etcd does not answer. */
-async function currentRevision(client: Etcd3, prefix: Buffer): Promise<number> {
-  try {
-    const res = await client.kv.range({ key: prefix, range_end: prefixEnd(prefix), count_only: true });
-    return Number(res.header.revision);
-  } catch (err) {
-    client.close();
-    throw etcdError(err);
-  }
-}
-
-function expiredFeed(afterRevision: number, compacted: number): Observable<WatchEvent> {
-  return new Observable<WatchEvent>((subscriber) => subscriber.error(new KedgeError('Expired', `too old resource version: ${afterRevision} (${compacted})`)));
 }

@@ -11,6 +11,8 @@ export interface WatchRequest {
   /** Bytes of each etcd key that are the store's prefix, cut off in events. */
   prefixLength: number;
   afterRevision: number;
+  /** Ask etcd first whether that revision is compacted (see probeHistory). */
+  probe: boolean;
   /** Every response's header revision, to keep the store's revision current. */
   onRevision: (revision: number) => void;
 }
@@ -36,7 +38,7 @@ const expired = (afterRevision: number, why: string): KedgeError => new KedgeErr
  * whichever watcher waits, and stalls the others), so compaction is asked about first.
  */
 async function probeHistory(request: WatchRequest): Promise<void> {
-  if (request.afterRevision <= 0) return;
+  if (!request.probe || request.afterRevision <= 0) return;
   try {
     await request.client.kv.range({ key: request.key, revision: request.afterRevision, limit: 1, keys_only: true });
   } catch (err) {
@@ -82,4 +84,9 @@ export function etcdWatch(request: WatchRequest): Observable<WatchEvent> {
       watcher = undefined;
     };
   });
+}
+
+/** A watch that fails at once: it asks for history this store compacted. */
+export function expiredFeed(afterRevision: number, compacted: number): Observable<WatchEvent> {
+  return new Observable<WatchEvent>((subscriber) => subscriber.error(new KedgeError('Expired', `too old resource version: ${afterRevision} (${compacted})`)));
 }
