@@ -80,6 +80,21 @@ describe('EtcdStore on real etcd members', () => {
     expect(seen[0]).toMatchObject({ type: 'put', kv: { key: '/x', value: { by: 'other' }, modRevision: written.modRevision } });
   });
 
+  it('ends a watch from a revision another client compacted with 410 Expired', async () => {
+    const etcd = await cluster(1);
+    const prefix = freshPrefix();
+    const compactor = await storeOn(etcd, { prefix });
+    const unaware = await storeOn(etcd, { prefix });
+    const from = unaware.revision;
+    for (let i = 0; i < 3; i++) await compactor.create(`/k/${i}`, {});
+    await compactor.compact(compactor.revision);
+    expect(unaware.compactedRevision).toBe(0); // it did not compact: only etcd can say
+    const err: unknown = await new Promise((resolve) => unaware.watch('/', from).subscribe({ error: resolve }));
+    expect(err).toBeInstanceOf(KedgeError);
+    expect((err as KedgeError).httpStatus).toBe(410);
+    expect((err as KedgeError).message).toMatch(/^too old resource version: \d+ \(etcd: Watcher canceled/);
+  });
+
   it('resumes a watch across a member restart without losing events', async () => {
     const etcd = await cluster(1);
     const store = await storeOn(etcd);

@@ -49,8 +49,7 @@ export class EtcdStore implements Store {
   /** Keeps `revision` current while others write: a watch of the whole prefix, followed again if etcd cancels it. */
   private follow(): void {
     if (this.closed) return;
-    // No history probe: it starts at the current revision, and a probe failing while etcd is away would make this loop hot.
-    this.follower = this.etcdWatch('', this.currentRevision, false).subscribe({ error: () => this.follow() });
+    this.follower = this.watch('', this.currentRevision).subscribe({ error: () => this.follow() });
   }
 
   /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
@@ -134,11 +133,7 @@ export class EtcdStore implements Store {
 
   watch(prefix: string, afterRevision: number): Observable<WatchEvent> {
     if (afterRevision < this.compacted) return expiredFeed(afterRevision, this.compacted);
-    return this.etcdWatch(prefix, afterRevision, true);
-  }
-
-  private etcdWatch(prefix: string, afterRevision: number, probe: boolean): Observable<WatchEvent> {
-    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, probe, onRevision: (r) => this.noteRevision(r) });
+    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, onRevision: (r) => this.noteRevision(r) });
   }
 
   async compact(revision: number): Promise<void> {

@@ -11,8 +11,6 @@ export interface WatchRequest {
   /** Bytes of each etcd key that are the store's prefix, cut off in events. */
   prefixLength: number;
   afterRevision: number;
-  /** Ask etcd first whether that revision is compacted (see probeHistory). */
-  probe: boolean;
   /** Every response's header revision, to keep the store's revision current. */
   onRevision: (revision: number) => void;
 }
@@ -31,22 +29,6 @@ function toWatchEvent(e: IEvent, prefixLength: number): WatchEvent {
 }
 
 const expired = (afterRevision: number, why: string): KedgeError => new KedgeError('Expired', `too old resource version: ${afterRevision} (etcd: ${why})`);
-
-/**
- * Whether etcd still holds revision `afterRevision` (so a watch from the next one sees all):
- * etcd3 1.1.2 mishandles a watch that etcd refuses at creation (it hands the refusal to
- * whichever watcher waits, and stalls the others), so compaction is asked about first.
- */
-async function probeHistory(request: WatchRequest): Promise<void> {
-  if (!request.probe || request.afterRevision <= 0) return;
-  try {
-    await request.client.kv.range({ key: request.key, revision: request.afterRevision, limit: 1, keys_only: true });
-  } catch (err) {
-    const message = (err as Error).message;
-    if (/compacted/.test(message)) throw expired(request.afterRevision, message);
-    if (!/future revision/.test(message)) throw etcdError(err);
-  }
-}
 
 /** The watcher; once etcd cancelled it, it must not be cancelled again (etcd3 would throw on etcd's second answer). */
 function follow(request: WatchRequest, subscriber: Subscriber<WatchEvent>, onEnd: () => void): Watcher {
@@ -70,16 +52,8 @@ function follow(request: WatchRequest, subscriber: Subscriber<WatchEvent>, onEnd
  */
 export function etcdWatch(request: WatchRequest): Observable<WatchEvent> {
   return new Observable<WatchEvent>((subscriber) => {
-    let watcher: Watcher | undefined;
-    let ended = false;
-    probeHistory(request).then(
-      () => {
-        if (!ended) watcher = follow(request, subscriber, () => (watcher = undefined));
-      },
-      (err: unknown) => subscriber.error(err),
-    );
+    let watcher: Watcher | undefined = follow(request, subscriber, () => (watcher = undefined));
     return () => {
-      ended = true;
       void watcher?.cancel().catch(() => {});
       watcher = undefined;
     };
