@@ -24,6 +24,8 @@ export interface EtcdCluster {
   readonly endpoints: string[];
   readonly members: readonly MemberSpec[];
   isRunning(index: number): boolean;
+  /** The member's process id while it has a process (its last one once it exited). */
+  pid(index: number): number | undefined;
   /** SIGTERM: the member leaves cleanly (its data stays). */
   stop(index: number): Promise<void>;
   /** kill -9: a crash. */
@@ -84,6 +86,10 @@ class LocalEtcdCluster implements EtcdCluster {
   isRunning(index: number): boolean {
     const child = this.processes[index]?.child;
     return child !== undefined && child.exitCode === null && child.signalCode === null;
+  }
+
+  pid(index: number): number | undefined {
+    return this.processes[index]?.child.pid;
   }
 
   async stop(index: number): Promise<void> {

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { realClock } from '../../shared/clock.js';
+import { startEtcdCluster, type EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
+
+/** Whether an etcd member answers on its client URL (etcd's /health says true with a quorum). */
+async function healthy(endpoint: string): Promise<boolean> {
+  const res = await fetch(`${endpoint}/health`).catch(() => undefined);
+  return res?.ok === true && ((await res.json()) as { health?: string }).health === 'true';
+}
+
+describe('etcd members as local processes (sim/etcd)', () => {
+  let cluster: EtcdCluster | undefined;
+  afterEach(async () => {
+    await cluster?.close();
+    cluster = undefined;
+  });
+
+  it('starts three members on distinct ports and data dirs; stops, kills and starts one; close removes everything', async () => {
+    cluster = await startEtcdCluster({ size: 3, clock: realClock });
+    const { members, endpoints } = cluster;
+    expect(new Set(members.flatMap((m) => [m.clientPort, m.peerPort])).size).toBe(6);
+    expect(new Set(members.map((m) => m.dataDir)).size).toBe(3);
+    for (const endpoint of endpoints) expect(await healthy(endpoint)).toBe(true);
+
+    await cluster.stop(0);
+    expect(cluster.isRunning(0)).toBe(false);
+    expect(await healthy(endpoints[0]!)).toBe(false);
+    await cluster.kill(1);
+    expect(cluster.isRunning(1)).toBe(false);
+    await cluster.start(0); // two of three: a quorum again, so it serves
+    expect(await healthy(endpoints[0]!)).toBe(true);
+    await expect(cluster.start(0)).rejects.toThrow(/is running/);
+
+    const root = dirname(members[0]!.dataDir);
+    const pids = [0, 1, 2].map((i) => cluster!.pid(i));
+    await cluster.close();
+    cluster = undefined;
+    expect(existsSync(root)).toBe(false);
+    for (const pid of pids) expect(() => process.kill(pid!, 0)).toThrow();
+  }, 60_000);
+});
