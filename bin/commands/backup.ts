@@ -3,10 +3,10 @@ import { Command } from 'commander';
 import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
 import { cloudRequest } from '../cloud-request.js';
 import { printOrFail } from '../print-or-fail.js';
-import { withEtcdOptions } from '../etcd-options.js';
+import { etcdSettings, withEtcdOptions } from '../etcd-options.js';
 import type { Store } from '../../cloud/store/store.js';
 
-interface Options {
+interface Options extends Record<string, unknown> {
   dataDir: string;
   etcdEndpoints?: string[];
 }
@@ -16,9 +16,8 @@ const dataDirOption = ['--data-dir <dir>', 'data dir of the cloud or demo (its k
 
 /** With --etcd-endpoints: the EtcdStore there, for `work`, closed after. */
 async function withEtcd<T>(o: Options, work: (store: Store) => Promise<T>): Promise<T> {
-  const { etcdSettings } = await import('../etcd-options.js');
   const { openEtcdStore } = await import('../../cloud/store/etcd/open-etcd-store.js');
-  const settings = etcdSettings(o as unknown as Record<string, unknown>);
+  const settings = etcdSettings(o);
   if (typeof settings === 'string') throw new Error(settings);
   const store = await openEtcdStore(settings);
   try {
