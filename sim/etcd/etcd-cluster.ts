@@ -24,8 +24,8 @@ export interface EtcdCluster {
   readonly endpoints: string[];
   readonly members: readonly MemberSpec[];
   isRunning(index: number): boolean;
-  /** The member's process id while it has a process (its last one once it exited). */
-  pid(index: number): number | undefined;
+  /** etcd's process id for the member (its last one once it exited). */
+  pid(index: number): Promise<number | undefined>;
   /** SIGTERM: the member leaves cleanly (its data stays). */
   stop(index: number): Promise<void>;
   /** kill -9: a crash. */
@@ -88,8 +88,8 @@ class LocalEtcdCluster implements EtcdCluster {
     return child !== undefined && child.exitCode === null && child.signalCode === null;
   }
 
-  pid(index: number): number | undefined {
-    return this.processes[index]?.child.pid;
+  async pid(index: number): Promise<number | undefined> {
+    return this.processes[index]?.pid;
   }
 
   async stop(index: number): Promise<void> {

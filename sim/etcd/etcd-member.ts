@@ -51,7 +51,10 @@ export function memberArgs(member: MemberSpec, all: readonly MemberSpec[], token
 
 /** A running etcd process. */
 export interface MemberProcess {
+  /** The guard shell etcd runs under (see spawnMember). */
   readonly child: ChildProcess;
+  /** etcd's own pid (undefined if it never started). */
+  readonly pid: Promise<number | undefined>;
   /** Resolves once it serves clients (which needs a quorum); rejects if it exits first. */
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
@@ -63,15 +66,38 @@ export interface MemberProcess {
   log(): string;
 }
 
-/** Starts etcd with `args`; a member that outlives this process would hold its ports, so it is killed on exit. */
+/*
+ * etcd runs under a small shell guard: the guard reads its stdin, a pipe from this process,
+ * and kills etcd when it ends, so a member dies with this process however that dies (a test
+ * runner's SIGKILL included). The guard says etcd's pid first; stop and kill signal etcd itself.
+ */
+const GUARD = [
+  'exec 3<&0',
+  '"$0" "$@" </dev/null &',
+  'pid=$!',
+  'echo "kedge-etcd-pid=$pid"',
+  '( read _ <&3; kill -KILL $pid 2>/dev/null ) &',
+  'guard=$!',
+  'wait $pid',
+  'code=$?',
+  'kill $guard 2>/dev/null',
+  'exit $code',
+].join('\n');
+
+/** Starts etcd with `args` under its guard. */
 export function spawnMember(name: string, args: string[], clock: Clock, onLine?: (line: string) => void): MemberProcess {
-  const child = spawn(ETCD_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const killOnExit = (): void => void child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const exited = once(child, 'exit').then(() => void process.removeListener('exit', killOnExit));
+  const child = spawn('sh', ['-c', GUARD, ETCD_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit').then(() => undefined);
   const recent: string[] = [];
+  let reportPid: (pid: number) => void = () => {};
+  const etcdPid = new Promise<number | undefined>((resolve) => {
+    reportPid = resolve;
+    void exited.then(() => resolve(undefined));
+  });
   const ready = new Promise<void>((resolve, reject) => {
     const seen = (line: string): void => {
+      const pid = /^kedge-etcd-pid=(\d+)$/.exec(line)?.[1];
+      if (pid) return reportPid(Number(pid));
       onLine?.(`[${name}] ${line}`);
       recent.push(line);
       if (recent.length > 30) recent.shift();
@@ -83,20 +109,25 @@ export function spawnMember(name: string, args: string[], clock: Clock, onLine?:
   });
   ready.catch(() => {});
   const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  const signal = async (sig: NodeJS.Signals): Promise<void> => {
+    const pid = await etcdPid;
+    if (pid !== undefined && !gone()) process.kill(pid, sig);
+  };
   return {
     child,
+    pid: etcdPid,
     ready,
     exited,
     async stop(graceMs = 5_000) {
       if (gone()) return;
-      child.kill('SIGTERM');
-      const cancel = clock.setTimer(graceMs, () => child.kill('SIGKILL'));
+      await signal('SIGTERM');
+      const cancel = clock.setTimer(graceMs, () => void signal('SIGKILL'));
       await exited;
       cancel();
     },
     async kill() {
       if (gone()) return;
-      child.kill('SIGKILL');
+      await signal('SIGKILL');
       await exited;
     },
     log: () => recent.join('\n'),

@@ -1,8 +1,23 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../shared/clock.js';
+import { distDir } from '../../shared/repo-paths.js';
 import { startEtcdCluster, type EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
+import { waitFor } from '../support/wait.js';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Whether an etcd member answers on its client URL (etcd's /health says true with a quorum). */
 async function healthy(endpoint: string): Promise<boolean> {
@@ -34,10 +49,30 @@ describe('etcd members as local processes (sim/etcd)', () => {
     await expect(cluster.start(0)).rejects.toThrow(/is running/);
 
     const root = dirname(members[0]!.dataDir);
-    const pids = [0, 1, 2].map((i) => cluster!.pid(i));
+    const pids = await Promise.all([0, 1, 2].map((i) => cluster!.pid(i)));
     await cluster.close();
     cluster = undefined;
     expect(existsSync(root)).toBe(false);
     for (const pid of pids) expect(() => process.kill(pid!, 0)).toThrow();
   }, 60_000);
+
+  it('takes its members down when the process that started them is killed (-9)', async () => {
+    const launcher = `
+      const { startEtcdCluster } = await import(${JSON.stringify(pathToFileURL(join(distDir, 'sim/etcd/etcd-cluster.js')).href)});
+      const { realClock } = await import(${JSON.stringify(pathToFileURL(join(distDir, 'shared/clock.js')).href)});
+      const cluster = await startEtcdCluster({ clock: realClock });
+      console.log('member', await cluster.pid(0), cluster.members[0].dataDir);
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', launcher], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => createInterface({ input: parent.stdout }).once('line', resolve));
+    const [, pid, dataDir] = line.split(' ');
+    try {
+      expect(alive(Number(pid))).toBe(true);
+      parent.kill('SIGKILL');
+      await waitFor(() => !alive(Number(pid)), 'the member to die with its parent', 10_000);
+    } finally {
+      parent.kill('SIGKILL');
+      await rm(dirname(dataDir!), { recursive: true, force: true });
+    }
+  });
 });
