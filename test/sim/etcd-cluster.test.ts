@@ -8,16 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../shared/clock.js';
 import { distDir } from '../../shared/repo-paths.js';
 import { startEtcdCluster, type EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
+import { isRunning } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Whether an etcd member answers on its client URL (etcd's /health says true with a quorum). */
 async function healthy(endpoint: string): Promise<boolean> {
@@ -53,7 +46,7 @@ describe('etcd members as local processes (sim/etcd)', () => {
     await cluster.close();
     cluster = undefined;
     expect(existsSync(root)).toBe(false);
-    for (const pid of pids) expect(() => process.kill(pid!, 0)).toThrow();
+    for (const pid of pids) expect(await isRunning(pid!)).toBe(false);
   }, 60_000);
 
   it('takes its members down when the process that started them is killed (-9)', async () => {
@@ -67,9 +60,9 @@ describe('etcd members as local processes (sim/etcd)', () => {
     const line = await new Promise<string>((resolve) => createInterface({ input: parent.stdout }).once('line', resolve));
     const [, pid, dataDir] = line.split(' ');
     try {
-      expect(alive(Number(pid))).toBe(true);
+      expect(await isRunning(Number(pid))).toBe(true);
       parent.kill('SIGKILL');
-      await waitFor(() => !alive(Number(pid)), 'the member to die with its parent', 10_000);
+      await waitFor(async () => !(await isRunning(Number(pid))), 'the member to die with its parent', 10_000);
     } finally {
       parent.kill('SIGKILL');
       await rm(dirname(dataDir!), { recursive: true, force: true });
