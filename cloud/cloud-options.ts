@@ -9,6 +9,7 @@ import type { ApiClient } from './client/client.js';
 import type { ComponentSet } from './components/component-set.js';
 import type { CloudHubHandle, InProcessBrokerMaker, NodeSyncLedger } from './hub/index.js';
 import type { Store } from './store/store.js';
+import type { EtcdSettings } from './store/etcd/open-etcd-store.js';
 
 /** What startCloud (cloud/main.ts) takes and gives back. */
 
@@ -22,7 +23,9 @@ export interface CloudOptions {
   mqttPort: number;
   /** An external MQTT broker instead of the embedded one. */
   brokerUrl?: string;
-  store?: 'durable' | 'memory';
+  store?: 'durable' | 'memory' | 'etcd';
+  /** With store 'etcd': where etcd is and how to reach it (kube-apiserver's --etcd-* flags). */
+  etcd?: EtcdSettings;
   timing?: Timing;
   clock?: Clock;
   logger?: Logger;

@@ -27,12 +27,15 @@ import { startCloudApi } from './start-api.js';
 import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
 import { GatedStore } from './store/gated-store.js';
+import { EtcdStore } from './store/etcd/etcd-store.js';
+import { openEtcdStore } from './store/etcd/open-etcd-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
 export type { Cloud, CloudOptions } from './cloud-options.js';
 
 async function openStore(options: CloudOptions): Promise<Store> {
+  if (options.store === 'etcd') return openEtcdStore(options.etcd!);
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
 }
 
@@ -59,7 +62,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const security = await loadSecurity(options, clock, logger);
     const { credentials, tls, tlsOnly, apiHost } = security;
     const counters = describeCounters(new Counters());
-    const store = new GatedStore(await openStore(options));
+    const innerStore = await openStore(options);
+    const store = new GatedStore(innerStore);
     stops.push(() => store.close());
 
     const components = new ComponentSet(clock, logger.child('components'));
@@ -74,7 +78,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => eventExpiry.close());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
-    addStore(components, store);
+    addStore(components, store, innerStore instanceof EtcdStore ? innerStore : undefined);
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     let brokerUrl = options.brokerUrl;

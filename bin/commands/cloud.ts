@@ -8,6 +8,8 @@ import { logSettings, withLogOptions } from '../log-options.js';
 import { duration, list, nodeName, numberIn, port, positive } from '../options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
+import { etcdSettings, withEtcdOptions } from '../etcd-options.js';
+import type { EtcdSettings } from '../../cloud/store/etcd/open-etcd-store.js';
 
 /** Ports when the cloud is bound beyond loopback, as Kubernetes (API) and MQTT over TLS use. */
 const SECURE_API_PORT = 6443;
@@ -44,8 +46,14 @@ export function listening(o: Record<string, unknown>, explicit: (option: string)
   };
 }
 
+/** The etcd settings with --store etcd; none otherwise, and etcd flags without it are a mistake. */
+function storeEtcd(o: Record<string, unknown>): EtcdSettings | undefined | string {
+  if (o.store === 'etcd') return etcdSettings(o);
+  return o.etcdEndpoints === undefined ? undefined : '--etcd-endpoints needs --store etcd';
+}
+
 export function cloudCommand(): Command {
-  const command = withLogOptions(new Command('cloud')
+  const command = withLogOptions(withEtcdOptions(new Command('cloud')
     .description('Run the control plane: apiserver, store, scheduler, controllers and the sync hub with an embedded MQTT broker.')
     .option('--data-dir <dir>', 'where the store, credentials, CA and kubeconfig live', '.kedge/cloud')
     .option('--bind <addr>', `listen on this address (e.g. 0.0.0.0) for the API (port ${SECURE_API_PORT}) and MQTT over TLS (port ${SECURE_MQTT_PORT}); beyond loopback TLS is on unless --insecure`)
@@ -56,14 +64,14 @@ export function cloudCommand(): Command {
     .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on (--bind sets it)', '127.0.0.1')
     .option('--mqtt-port <port>', `embedded MQTT broker port (${SECURE_MQTT_PORT} with --bind)`, port, 1883)
     .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
-    .addOption(new Option('--store <kind>', 'where the cloud keeps its objects').choices(['durable', 'memory']).default('durable'))
+    .addOption(new Option('--store <kind>', 'where the cloud keeps its objects (etcd: in etcd, see --etcd-endpoints)').choices(['durable', 'memory', 'etcd']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .addOption(new Option('--event-ttl <duration>', 'how long an Event is kept after its last write, e.g. 1h, 30m (divided by --time-scale)').argParser(duration).default(defaultTiming.eventTtlMs, '1h'))
     .option('--cluster-cidr <cidr>', "the pod network (IPv4), cut into one range per node (spec.podCIDR); on one machine a loopback range, so pods listen on real addresses", DEFAULT_CLUSTER_CIDR)
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
-    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []));
+    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])));
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
@@ -72,6 +80,8 @@ export function cloudCommand(): Command {
     } catch (err) {
       command.error(`error: ${(err as Error).message}`, { code: 'kedge.invalidPodNetwork' });
     }
+    const etcd = storeEtcd(o);
+    if (typeof etcd === 'string') return command.error(`error: ${etcd}`, { code: 'kedge.invalidStore' });
     const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
     const dataDir = resolve(o.dataDir);
@@ -85,6 +95,7 @@ export function cloudCommand(): Command {
         tlsSans: o.tlsSan,
         brokerUrl: o.broker,
         store: o.store,
+        etcd,
         timing: scaleTiming({ ...defaultTiming, eventTtlMs: o.eventTtl }, o.timeScale),
         disable: o.disable,
         clusterCidr: o.clusterCidr,

@@ -31,16 +31,29 @@ export function addApiServer(set: ComponentSet): void {
   }, ownedElsewhere);
 }
 
+/** A store's link to a server it can drop and make again (etcd's client). */
+export interface StoreConnection {
+  disconnect(): Promise<void>;
+  reconnect(): Promise<void>;
+}
+
 /**
- * The store, etcd's part: stopped, every storage call fails with 503 and open watches end;
- * started, all is there again. Running pods are untouched (the edges run what they have),
- * but nothing new can be decided.
+ * The store, etcd's part: stopped, every storage call fails with 503 and open watches end
+ * (with etcd, the cloud also disconnects from it); started, all is there again (with etcd,
+ * once it connects again). Running pods are untouched (the edges run what they have), but
+ * nothing new can be decided.
  */
-export function addStore(set: ComponentSet, gate: GatedStore): void {
-  const running: ComponentHandle = { close: async () => gate.down(STORE_DOWN_MESSAGE) };
+export function addStore(set: ComponentSet, gate: GatedStore, connection?: StoreConnection): void {
+  const running: ComponentHandle = {
+    close: async () => {
+      gate.down(STORE_DOWN_MESSAGE);
+      await connection?.disconnect();
+    },
+  };
   set.adopt({
     name: STORE,
     start: async () => {
+      await connection?.reconnect();
       gate.up();
       return running;
     },

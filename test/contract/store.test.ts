@@ -9,6 +9,10 @@ import { storeContract } from './store.contract.js';
 
 storeContract('MemoryStore', async (options) => ({ store: new MemoryStore(options), cleanup: async () => {} }));
 
+it('starts an embedded store at revision 0 (the contract counts from where a store opens)', () => {
+  expect(new MemoryStore().revision).toBe(0);
+});
+
 storeContract('DurableStore', async (options) => {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-store-'));
   const store = await DurableStore.open(dir, options);
@@ -45,6 +49,7 @@ describe('DurableStore on disk', () => {
   it('restores entries and revision on reopen; older watches expire', async () => {
     const dir = await tempDir();
     const first = await openStore(dir);
+    expect(first.revision).toBe(0);
     await first.create('/a', { v: 1 });
     await first.create('/b', { v: 1 });
     await first.update('/a', { v: 2 });

@@ -1,0 +1,212 @@
+import type { Etcd3, ICompare, IKeyValue, IRequestOp, ITxnResponse } from 'etcd3';
+import type { Observable, Subscription } from 'rxjs';
+import { KedgeError } from '../../../shared/errors.js';
+import { deepFreeze } from '../../../shared/freeze.js';
+import { valueJson } from '../record-codec.js';
+import type { KeyValue, ListResult, Store, WatchEvent } from '../store.js';
+import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
+import { etcdWatch, expiredFeed } from './etcd-watch.js';
+
+export interface EtcdStoreOptions {
+  /** Every key is stored under it (kube-apiserver's --etcd-prefix; default /registry). */
+  prefix?: string;
+  /**
+   * Keep only this many revisions of history: each write compacts etcd behind it (etcd-wide,
+   * as every compaction is). Unset, this store never compacts on its own.
+   */
+  historySize?: number;
+  /** Entries per range request when listing (default 1,000). */
+  pageSize?: number;
+}
+
+export const DEFAULT_ETCD_PREFIX = '/registry';
+
+/**
+ * The Store on etcd: etcd's revision is the store's, writes are transactions comparing
+ * create/mod revisions, watches are etcd watches with prevKv. `revision` follows every
+ * response header and a watch of the whole prefix, so it also moves with other writers.
+ */
+export class EtcdStore implements Store {
+  private currentRevision = 0;
+  private compacted = 0;
+  private readonly prefix: Buffer;
+  private follower: Subscription | undefined;
+  private closed = false;
+  private connected = true;
+  private compaction: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly connect: () => Etcd3,
+    private client: Etcd3,
+    private readonly options: EtcdStoreOptions,
+    revision: number,
+  ) {
+    this.prefix = Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX);
+    this.currentRevision = revision;
+    this.follow();
+  }
+
+  /** Keeps `revision` current while others write: a watch of the whole prefix, followed again if etcd cancels it. */
+  private follow(): void {
+    if (this.closed) return;
+    this.follower = this.watch('', this.currentRevision).subscribe({ error: () => this.follow() });
+  }
+
+  /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
+  static async open(connect: () => Etcd3, options: EtcdStoreOptions = {}): Promise<EtcdStore> {
+    const client = connect();
+    const revision = await currentRevision(client, Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX));
+    return new EtcdStore(connect, client, options, revision);
+  }
+
+  /** Closes the connection (`kedge component stop store`): calls fail with Unavailable until `reconnect`. */
+  async disconnect(): Promise<void> {
+    if (!this.connected) return;
+    this.connected = false;
+    this.follower?.unsubscribe();
+    this.follower = undefined;
+    await this.compaction;
+    this.client.close();
+  }
+
+  /** Connects again; fails with Unavailable (and stays disconnected) if etcd does not answer. */
+  async reconnect(): Promise<void> {
+    if (this.connected) return;
+    const client = this.connect();
+    this.noteRevision(await currentRevision(client, this.prefix));
+    this.client = client;
+    this.connected = true;
+    this.follow();
+  }
+
+  get revision(): number {
+    return this.currentRevision;
+  }
+
+  get compactedRevision(): number {
+    return this.compacted;
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    const res = await this.call(() => this.client.kv.range({ key: this.etcdKey(key) }));
+    this.noteRevision(res.header.revision);
+    return res.kvs[0] && this.toKeyValue(res.kvs[0]);
+  }
+
+  /** Pages through the range at the revision of its first page, so the whole list is one snapshot. */
+  async list(prefix: string): Promise<ListResult> {
+    const start = this.etcdKey(prefix);
+    const end = prefixEnd(start);
+    const items: KeyValue[] = [];
+    let revision: number | undefined;
+    for (let from = start; ;) {
+      const res = await this.call(() => this.client.kv.range({ key: from, range_end: end, limit: this.options.pageSize ?? 1_000, revision, sort_order: 'Ascend', sort_target: 'Key' }));
+      revision ??= Number(res.header.revision);
+      for (const kv of res.kvs) items.push(this.toKeyValue(kv));
+      if (!res.more || res.kvs.length === 0) break;
+      from = Buffer.concat([res.kvs.at(-1)!.key, Buffer.from([0])]);
+    }
+    this.noteRevision(revision);
+    return { items, revision };
+  }
+
+  async create(key: string, value: unknown): Promise<KeyValue> {
+    const json = valueJson(value);
+    const res = await this.txn(key, [this.compare(key, 'Create', 'Equal', 0)], { request_put: { key: this.etcdKey(key), value: Buffer.from(json) } });
+    if (!res.succeeded) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
+    const revision = Number(res.header.revision);
+    return this.written({ key, value: deepFreeze(JSON.parse(json)), createRevision: revision, modRevision: revision });
+  }
+
+  async update(key: string, value: unknown, expectedModRevision?: number): Promise<KeyValue> {
+    const json = valueJson(value);
+    const res = await this.conditional(key, expectedModRevision, { request_put: { key: this.etcdKey(key), value: Buffer.from(json), prev_kv: true } });
+    const prev = res.responses[0]!.response_put.prev_kv;
+    return this.written({ key, value: deepFreeze(JSON.parse(json)), createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) });
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    const res = await this.conditional(key, expectedModRevision, { request_delete_range: { key: this.etcdKey(key), prev_kv: true } });
+    const prev = this.toKeyValue(res.responses[0]!.response_delete_range.prev_kvs[0]!);
+    return this.written({ ...prev, modRevision: Number(res.header.revision) });
+  }
+
+  watch(prefix: string, afterRevision: number): Observable<WatchEvent> {
+    if (afterRevision < this.compacted) return expiredFeed(afterRevision, this.compacted);
+    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, onRevision: (r) => this.noteRevision(r) });
+  }
+
+  async compact(revision: number): Promise<void> {
+    const target = Math.min(revision, this.currentRevision);
+    if (target <= this.compacted) return;
+    this.compacted = target;
+    await this.compactEtcd(target);
+  }
+
+  private async compactEtcd(target: number): Promise<void> {
+    try {
+      await this.call(() => this.client.kv.compact({ revision: target }));
+    } catch (err) {
+      if ((err as KedgeError).code !== 'Expired') throw err; // compacted further already
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  private etcdKey(key: string): Buffer {
+    return Buffer.concat([this.prefix, Buffer.from(key)]);
+  }
+
+  private toKeyValue(kv: IKeyValue): KeyValue {
+    return toKeyValue(kv, this.prefix.length);
+  }
+
+  private compare(key: string, target: 'Create' | 'Mod', result: 'Equal' | 'Greater', revision: number): ICompare {
+    const field = target === 'Create' ? 'create_revision' : 'mod_revision';
+    return { key: this.etcdKey(key), target, result, [field]: revision };
+  }
+
+  /** `op` if the key exists (at `expected`, if given); NotFound or Conflict otherwise. */
+  private async conditional(key: string, expected: number | undefined, op: IRequestOp): Promise<ITxnResponse> {
+    const compares = [this.compare(key, 'Create', 'Greater', 0)];
+    if (expected !== undefined) compares.push(this.compare(key, 'Mod', 'Equal', expected));
+    const res = await this.txn(key, compares, op);
+    if (res.succeeded) return res;
+    const current = res.responses[0]!.response_range.kvs[0];
+    if (!current) throw new KedgeError('NotFound', `key ${key} not found`);
+    throw new KedgeError('Conflict', `key ${key} is at revision ${current.mod_revision}, not ${expected}`);
+  }
+
+  /** One transaction: `op` if every compare holds, else a read of the key. */
+  private async txn(key: string, compare: ICompare[], op: IRequestOp): Promise<ITxnResponse> {
+    const res = await this.call(() => this.client.kv.txn({ compare, success: [op], failure: [{ request_range: { key: this.etcdKey(key) } }] }));
+    this.noteRevision(res.header.revision);
+    return res;
+  }
+
+  /** After a write: with a history window, compacts what fell out of it (in the background, in order). */
+  private written(kv: KeyValue): KeyValue {
+    const size = this.options.historySize;
+    if (size !== undefined && kv.modRevision - size > this.compacted) {
+      const target = kv.modRevision - size;
+      this.compacted = target;
+      this.compaction = this.compaction.then(() => this.compactEtcd(target)).catch(() => {});
+    }
+    return kv;
+  }
+
+  private noteRevision(revision: string | number): void {
+    this.currentRevision = Math.max(this.currentRevision, Number(revision));
+  }
+
+  private async call<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      throw etcdError(err);
+    }
+  }
+}
