@@ -103,6 +103,18 @@ describe('Lease leader election on a fake clock, candidates sharing one apiserve
     expect(mostAtOnce).toBe(1);
   });
 
+  it('a candidate restarted with the same identity after a crash leads on its first try; a new one waits the lease out', async () => {
+    fx = await apiFixture();
+    const crashed = await candidate('a');
+    const other = await candidate('b');
+    crashed.link.cut(); // dead: it neither renews nor releases
+    await pass(fx.clock, RETRY);
+    const restarted = await candidate('a');
+    expect(restarted.terms).toHaveLength(1);
+    expect(other.terms).toEqual([]);
+    expect((await lease()).spec).toMatchObject({ holderIdentity: 'a_uuid', leaseTransitions: 0 });
+  });
+
   it('with the store down for all, the leader steps down after the renew deadline and one leads again once it is back', async () => {
     fx = await apiFixture();
     const a = await candidate('a');
