@@ -3,7 +3,8 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { ApiClient } from '../client/client.js';
 import type { ElectionTiming } from './config.js';
-import { startLeaderElection, type LeaderElector } from './elector.js';
+import { startLeaderElection } from './elector.js';
+import type { LeaderElector } from './leader-elector.js';
 import { loadOrCreateIdentity } from './identity.js';
 import type { LockName } from './lease-lock.js';
 

@@ -1,39 +1,10 @@
-import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
-import type { Clock } from '../../shared/clock.js';
-import type { Logger } from '../../shared/log.js';
-import type { ApiClient } from '../client/client.js';
+import { BehaviorSubject, distinctUntilChanged } from 'rxjs';
 import { apiEventRecorder, type EventRecorder } from '../controllers/events.js';
-import { electionTimingError, jitteredRetryMs, leaseDurationSeconds, type ElectionTiming } from './config.js';
+import { electionTimingError, jitteredRetryMs, leaseDurationSeconds } from './config.js';
 import { heldBy, leaseValid, observe, planAttempt, release, renewal, type Candidate, type Observed } from './decide.js';
-import { LeaseLock, type LockName } from './lease-lock.js';
+import { LeaseLock } from './lease-lock.js';
+import type { LeaderElectionDeps, LeaderElector } from './leader-elector.js';
 import { rawRecord, recordOf, type LeaderRecord } from './record.js';
-
-/** One candidate for one lock: the scheduler's, the controller-manager's, the hub's. */
-export interface LeaderElector {
-  /** `<hostname>_<uuid>`, as written in the Lease's holderIdentity. */
-  readonly identity: string;
-  /** Whether this candidate leads; distinct, starts false. */
-  readonly leading$: Observable<boolean>;
-  /** The holder last seen (this one while it leads); undefined when none was seen. */
-  leader(): string | undefined;
-  /** Starts campaigning (startLeaderElection already has); no-op while it runs. */
-  start(): void;
-  /** Stops campaigning and, if it holds the lock, releases it (client-go's ReleaseOnCancel). */
-  close(): Promise<void>;
-}
-
-export interface LeaderElectionDeps {
-  api: ApiClient;
-  clock: Clock;
-  timing: ElectionTiming;
-  logger: Logger;
-  lock: LockName;
-  identity: string;
-  /** For the acquirer's jitter; default Math.random. */
-  random?: () => number;
-  /** Where `became leader` / `stopped leading` go; default Events through `api`, from the lock's name. */
-  events?: EventRecorder;
-}
 
 /** What one tryAcquireOrRenew came to: holding the lock, another holding it, or an error. */
 type TryResult = 'held' | 'taken' | 'failed';
@@ -97,10 +68,15 @@ class LeaseElector implements LeaderElector {
     if (!abort) return;
     abort.abort();
     await this.loop;
-    await this.inflight;
+    const { clock, timing, logger } = this.deps;
+    // As client-go's release: within the renew deadline, after the try in flight (which could renew after it).
+    const deadline = clock.now() + timing.renewDeadlineMs;
+    await this.within(this.inflight, deadline);
     this.abort = undefined;
     this.stepDown();
-    if (heldBy(this.observed, this.identity)) await this.write(release(this.observed!, this.deps.clock.now())).catch((err: unknown) => this.deps.logger.warn('failed to release lock', { lease: this.lock.describe(), error: String(err) }));
+    if (!heldBy(this.observed, this.identity)) return;
+    const released = this.write(release(this.observed!, clock.now())).catch((err: unknown) => logger.warn('failed to release lock', { lease: this.lock.describe(), error: String(err) }));
+    await this.within(released, deadline);
   }
 
   /** Acquire, lead until the term ends, and again, until aborted. */
@@ -121,7 +97,7 @@ class LeaseElector implements LeaderElector {
   }
 
   private async tryToLead(signal: AbortSignal): Promise<void> {
-    const result = await this.attempt();
+    const result = await this.attempt(this.deps.clock.now() + this.deps.timing.renewDeadlineMs, signal);
     if (result === 'held' && !signal.aborted) this.lead();
   }
 
@@ -132,7 +108,7 @@ class LeaseElector implements LeaderElector {
       await clock.sleep(timing.retryPeriodMs, signal);
       const deadline = clock.now() + timing.renewDeadlineMs;
       for (;;) {
-        const result = await this.beforeDeadline(this.attempt(), deadline);
+        const result = await this.attempt(deadline, signal);
         if (signal.aborted) return;
         if (result === 'held') break;
         if (result === 'taken' || clock.now() >= deadline) {
@@ -144,18 +120,22 @@ class LeaseElector implements LeaderElector {
     }
   }
 
-  /** The try's result, or 'failed' once the deadline passes on the clock while it is still out. */
-  private beforeDeadline(attempt: Promise<TryResult>, deadline: number): Promise<TryResult> {
-    let cancel = (): void => {};
-    const late = new Promise<TryResult>((resolve) => (cancel = this.deps.clock.setTimer(deadline - this.deps.clock.now(), () => resolve('failed'))));
-    return Promise.race([attempt, late]).finally(cancel);
-  }
-
-  /** One try; close waits for the one in flight before it releases. */
-  private attempt(): Promise<TryResult> {
+  /** One try, 'failed' once `deadline` passes on the clock or the campaign ends while it is still out (a hung API holds up nothing). */
+  private attempt(deadline: number, signal: AbortSignal): Promise<TryResult> {
     const result = this.tryAcquireOrRenew();
     this.inflight = result;
-    return result;
+    return this.within(result, deadline, signal);
+  }
+
+  private within<T>(work: Promise<T>, deadline: number, signal?: AbortSignal): Promise<T | 'failed'> {
+    let cancel = (): void => {};
+    const late = new Promise<'failed'>((resolve) => {
+      const cancelTimer = this.deps.clock.setTimer(deadline - this.deps.clock.now(), () => resolve('failed'));
+      const onAbort = (): void => resolve('failed');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      cancel = () => (cancelTimer(), signal?.removeEventListener('abort', onAbort));
+    });
+    return Promise.race([work, late]).finally(cancel);
   }
 
   private async tryAcquireOrRenew(): Promise<TryResult> {

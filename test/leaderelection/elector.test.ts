@@ -103,6 +103,22 @@ describe('Lease leader election on a fake clock, candidates sharing one apiserve
     expect(mostAtOnce).toBe(1);
   });
 
+  it('a leader whose API calls hang steps down at the renew deadline, and closes without waiting for them', async () => {
+    fx = await apiFixture();
+    const a = await candidate('a');
+    const b = await candidate('b');
+    await pass(fx.clock, RETRY + 100);
+    const hungAt = fx.clock.now();
+    a.link.hang();
+    await runUntil(fx.clock, () => a.terms[0]?.to, 'a to step down', { stepMs: 100 });
+    expect(a.terms[0]!.to! - hungAt).toBeLessThanOrEqual(DEADLINE + RETRY);
+    await runUntil(fx.clock, () => b.terms.length > 0, 'b to lead', { stepMs: 100 });
+    let closed = false;
+    void a.elector.close().then(() => (closed = true));
+    await runUntil(fx.clock, () => closed, 'a to close', { stepMs: 100, budgetMs: DEADLINE });
+    expect(mostAtOnce).toBe(1);
+  });
+
   it('a candidate restarted with the same identity after a crash leads on its first try; a new one waits the lease out', async () => {
     fx = await apiFixture();
     const crashed = await candidate('a');
