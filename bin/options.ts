@@ -40,3 +40,13 @@ export function duration(value: string): number {
   if (ms === undefined || !(ms > 0)) throw new InvalidArgumentError(`expected a positive duration such as 1h, 30m or 90s, got "${value}".`);
   return ms;
 }
+
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** A boolean as Go's strconv.ParseBool reads it, for kube's `--flag=false` style. */
+export function goBool(value: string): boolean {
+  if (GO_TRUE.has(value)) return true;
+  if (GO_FALSE.has(value)) return false;
+  throw new InvalidArgumentError(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax.`);
+}

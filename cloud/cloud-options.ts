@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Counters } from '../shared/counters.js';
 import type { DataDirLock } from '../shared/data-dir-lock.js';
+import type { Observable } from 'rxjs';
 import type { Logger } from '../shared/log.js';
 import type { Timing } from '../shared/timing.js';
 import type { TransportFactory } from '../shared/transport.js';
@@ -59,6 +60,11 @@ export interface CloudOptions {
   controlPlaneNode?: string;
   /** Creates the edge agents' kube-system DaemonSets (kube-proxy, kedge-cni) at start, as `kedge cloud` does. */
   agentDaemonSets?: boolean;
+  /**
+   * Leader election (`--leader-elect`, default true): the scheduler, the controller-manager and
+   * the hub each campaign for their Lease in kube-system; false: they run unconditionally.
+   */
+  leaderElect?: boolean;
 }
 
 export interface Cloud {
@@ -80,6 +86,10 @@ export interface Cloud {
   readonly ledger: NodeSyncLedger;
   /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
   readonly components: ComponentSet;
+  /** Whether this cloud's hub leads (Lease kube-system/kedge-hub); always true with leaderElect false. */
+  readonly hubLeading$: Observable<boolean>;
+  /** The hub Lease's holder last seen; undefined with leaderElect false. */
+  hubLeader(): string | undefined;
   /**
    * Stops the cloud's own broker, embedded or in-process (every client drops, every retained
    * message is gone), runs `whileDown`, then starts a fresh one (the embedded one on the same

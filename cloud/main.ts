@@ -23,6 +23,7 @@ import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network
 import { brokerAccess } from './broker-access.js';
 import { HubPort, JoinPort } from './api-ports.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
+import { startCloudElection } from './leaderelection/index.js';
 import { startCloudApi } from './start-api.js';
 import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
@@ -81,6 +82,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     addStore(components, store, innerStore instanceof EtcdStore ? innerStore : undefined);
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
+    const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection') });
+    stops.push(() => election.close());
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
       api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host), reservedNode: options.controlPlaneNode,
@@ -108,7 +111,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     hubPort.connect(hub);
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
     addHub(components, hub, brokerUrl);
-    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers, disabled: new Set(options.disable) });
+    addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers, disabled: new Set(options.disable), elect: election.elect });
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
@@ -118,7 +121,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     }
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, hubLeading$: election.hubLeading$, hubLeader: () => election.hubLeader(), restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };
   } catch (err) {
     await stop();
     throw err;

@@ -31,6 +31,10 @@ export interface Timing {
   containerStartMs: number;
   /** Edge: how often it reports its pods' and its own CPU and memory usage (metrics-server's --metric-resolution). */
   metricsResolutionMs: number;
+  /** Cloud: leader election as client-go's (--leader-elect-lease-duration, -renew-deadline, -retry-period). */
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
   /**
    * How many times faster than real time this profile runs (1 = real time). Durations that
    * live in objects rather than here (a pod's tolerationSeconds, a node's autonomy duration)
@@ -55,6 +59,9 @@ export const defaultTiming: Timing = {
   eventTtlMs: 3_600_000,
   containerStartMs: 200,
   metricsResolutionMs: 15_000,
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
   timeScale: 1,
 };
 

@@ -6,6 +6,7 @@ import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } 
 import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
 import { duration, list, nodeName, numberIn, port, positive } from '../options.js';
+import { leaderElectionOptions, leaderElectionTiming } from '../leader-elect-options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 import { etcdSettings, withEtcdOptions } from '../etcd-options.js';
@@ -72,6 +73,7 @@ export function cloudCommand(): Command {
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])));
+  leaderElectionOptions(command);
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
     const { startCloud } = await import('../../cloud/main.js');
@@ -82,6 +84,7 @@ export function cloudCommand(): Command {
     }
     const etcd = storeEtcd(o);
     if (typeof etcd === 'string') return command.error(`error: ${etcd}`, { code: 'kedge.invalidStore' });
+    const election = leaderElectionTiming(o, command);
     const { FOR_PARENT_ENV, lockDataDir } = await import('../../shared/data-dir-lock.js');
     const where = listening(o, (name) => command.getOptionValueSource(name) === 'cli');
     const dataDir = resolve(o.dataDir);
@@ -96,7 +99,8 @@ export function cloudCommand(): Command {
         brokerUrl: o.broker,
         store: o.store,
         etcd,
-        timing: scaleTiming({ ...defaultTiming, eventTtlMs: o.eventTtl }, o.timeScale),
+        timing: scaleTiming({ ...defaultTiming, eventTtlMs: o.eventTtl, ...election }, o.timeScale),
+        leaderElect: o.leaderElect,
         disable: o.disable,
         clusterCidr: o.clusterCidr,
         nodeCidrMaskSize: o.nodeCidrMaskSize,

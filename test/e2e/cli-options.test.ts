@@ -42,6 +42,16 @@ describe('kedge options', () => {
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--event-ttl <duration>' argument '1 hour' is invalid. expected a positive duration such as 1h, 30m or 90s, got "1 hour".`]);
   });
 
+  it('kedge cloud --leader-elect-* timings must elect as client-go requires, exit 1; --leader-elect takes a Go bool', async () => {
+    const dir = ['--data-dir', '/nonexistent/kedge-never-made', '--api-port', '0', '--mqtt-port', '0'];
+    const deadline = await kedge('cloud', ...dir, '--leader-elect-renew-deadline', '20s');
+    expect([deadline.code, deadline.stderr.split('\n')[0]]).toEqual([1, 'error: invalid leader election timing: leaseDuration must be greater than renewDeadline (--leader-elect-lease-duration=15s --leader-elect-renew-deadline=20s --leader-elect-retry-period=2s)']);
+    const retry = await kedge('cloud', ...dir, '--leader-elect-retry-period', '9s');
+    expect(retry.stderr.split('\n')[0]).toBe('error: invalid leader election timing: renewDeadline must be greater than retryPeriod*JitterFactor (--leader-elect-lease-duration=15s --leader-elect-renew-deadline=10s --leader-elect-retry-period=9s)');
+    const bool = await kedge('cloud', ...dir, '--leader-elect=maybe');
+    expect([bool.code, bool.stderr.split('\n')[0]]).toEqual([1, `error: option '--leader-elect [bool]' argument 'maybe' is invalid. strconv.ParseBool: parsing "maybe": invalid syntax.`]);
+  });
+
   it('kedge edge --pod-cidr takes an IPv4 CIDR with room for pods only, exit 1', async () => {
     const run = await kedge('edge', '--node', 'edge-1', '--token', 't', '--broker', 'mqtt://127.0.0.1:1', '--pod-cidr', '127.64.1.0/31');
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--pod-cidr <cidr>' argument '127.64.1.0/31' is invalid. "127.64.1.0/31" is not an IPv4 CIDR with room for pods (e.g. 127.64.1.0/24).`]);

@@ -1,0 +1,44 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/log.js';
+import type { ApiClient } from '../client/client.js';
+import type { ElectionTiming } from './config.js';
+import { startLeaderElection } from './elector.js';
+import type { LeaderElector } from './leader-elector.js';
+import { loadOrCreateIdentity } from './identity.js';
+import type { LockName } from './lease-lock.js';
+
+/** Starts a candidate for a lock; resolves after its first try (so a lone cloud leads on return). */
+export type Elect = (lock: LockName) => Promise<LeaderElector>;
+
+export const HUB_LOCK: LockName = { namespace: 'kube-system', name: 'kedge-hub' };
+
+/** A cloud's part in leader election (`kedge cloud --leader-elect`). */
+export interface CloudElection {
+  /** Starts candidates for the scheduler and the controller-manager; undefined with election off. */
+  elect?: Elect;
+  /** Whether this cloud's hub leads (always true with election off). */
+  hubLeading$: Observable<boolean>;
+  /** The hub Lease's holder last seen; undefined with election off or none seen. */
+  hubLeader(): string | undefined;
+  /** Releases the hub's Lease if held. */
+  close(): Promise<void>;
+}
+
+export interface CloudElectionDeps {
+  enabled: boolean;
+  dataDir: string;
+  api: ApiClient;
+  clock: Clock;
+  timing: ElectionTiming;
+  logger: Logger;
+}
+
+/** Every candidate of one cloud has the cloud's identity, so `kubectl get leases -n kube-system` tells which cloud leads what. */
+export async function startCloudElection(deps: CloudElectionDeps): Promise<CloudElection> {
+  if (!deps.enabled) return { hubLeading$: new BehaviorSubject(true), hubLeader: () => undefined, close: async () => {} };
+  const identity = await loadOrCreateIdentity(deps.dataDir);
+  const elect: Elect = (lock) => startLeaderElection({ api: deps.api, clock: deps.clock, timing: deps.timing, logger: deps.logger, lock, identity });
+  const hub = await elect(HUB_LOCK);
+  return { elect, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), close: () => hub.close() };
+}
