@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { brokerUrls } from '../shared/broker-urls.js';
 import { parseGoDuration } from '../shared/go-duration.js';
 import { isValidNodeName } from '../shared/protocol/topics.js';
 
@@ -39,4 +40,13 @@ export function duration(value: string): number {
   const ms = parseGoDuration(value);
   if (ms === undefined || !(ms > 0)) throw new InvalidArgumentError(`expected a positive duration such as 1h, 30m or 90s, got "${value}".`);
   return ms;
+}
+
+/** `--broker URL[,URL…]`: one broker, or the members of a cluster (tried in turn); kept as the comma list. */
+export function brokerList(value: string): string {
+  try {
+    return brokerUrls(value).join(',');
+  } catch (err) {
+    throw new InvalidArgumentError(`${(err as Error).message}.`);
+  }
 }

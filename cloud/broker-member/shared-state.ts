@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Aedes, AedesOptions, Client } from 'aedes';
+import type { Client } from 'aedes';
 import MQEmitterRedis from 'mqemitter-redis';
 import type { Logger } from '../../shared/log.js';
+import type { SharedBrokerState } from '../hub/broker.js';
 import { redisOptions, SharedRedisPersistence } from './redis-persistence.js';
-
-/** What members of one cluster share through Redis, and what each member must do with it (BrokerOptions.shared). */
-export interface SharedBrokerState {
-  /** aedes' persistence (sessions, QoS 1 inflight, retained) and emitter (routing between members). */
-  readonly aedes: Pick<AedesOptions, 'persistence' | 'mq' | 'id' | 'heartbeatInterval'>;
-  /** Once, on the member's aedes instance. */
-  attach(broker: Aedes): void;
-  /** Each client, as aedes makes it for a new connection (before its CONNECT is read). */
-  onClient(client: Client): void;
-  /** Closes the persistence's Redis connections (aedes closes the emitter itself). */
-  close(): Promise<void>;
-}
 
 /** What aedes' Client has beyond its published types. */
 type Delivering = Client & { connackSent: boolean; deliverQoS(packet: unknown, cb: () => void): void };
