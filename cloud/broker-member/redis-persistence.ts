@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
+import type { Redis } from 'ioredis';
 
 /** The part of aedes-persistence-redis' AsyncRedisPersistence used here (the package ships no types). */
 interface AsyncRedisPersistence {
@@ -16,7 +17,7 @@ interface Will {
   brokerId: string;
 }
 
-type PersistenceClass = new (options: { host: string; port: number; password?: string; db?: number; username?: string }) => AsyncRedisPersistence;
+type PersistenceClass = new (options: { conn: Redis }) => AsyncRedisPersistence;
 
 const AsyncRedisPersistence = createRequire(import.meta.url)('aedes-persistence-redis/asyncPersistence.js') as PersistenceClass;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'aedes';
+import { Redis } from 'ioredis';
 import MQEmitterRedis from 'mqemitter-redis';
 import type { Logger } from '../../shared/log.js';
 import type { SharedBrokerState } from '../hub/broker.js';
@@ -16,8 +17,12 @@ type Delivering = Client & { connackSent: boolean; deliverQoS(packet: unknown, c
  */
 export function sharedRedisState(url: string, logger: Logger, heartbeatMs?: number): SharedBrokerState {
   const options = redisOptions(url);
-  const persistence = new SharedRedisPersistence(options);
-  const mq = MQEmitterRedis({ ...options, maxRetriesPerRequest: null });
+  // Errors are reported once per outage from the emitter (below); unheard, ioredis prints each retry.
+  // After ioredis' 20 retries (about 10 s) a command fails: a member does not start without Redis.
+  const [conn, pubConn, subConn] = [0, 1, 2].map(() => new Redis(options).on('error', () => undefined)) as [Redis, Redis, Redis];
+  const persistence = new SharedRedisPersistence({ conn });
+  const mq = MQEmitterRedis({ pubConn, subConn });
+  reportRedisOutages((mq as unknown as { state: NodeJS.EventEmitter }).state, logger);
   const waiting = new WeakMap<Client, (() => void)[]>();
   return {
     aedes: { persistence, mq, id: randomUUID(), ...(heartbeatMs ? { heartbeatInterval: heartbeatMs } : {}) },
@@ -42,6 +47,25 @@ export function sharedRedisState(url: string, logger: Logger, heartbeatMs?: numb
         waiting.set(client, pending);
       };
     },
-    close: () => persistence.destroy(),
+    close: async () => {
+      await persistence.destroy().catch(() => undefined);
+      for (const redis of [conn, pubConn, subConn]) redis.disconnect(); // aedes may never have quit them (it failed to start)
+    },
   };
+}
+
+/** Once per outage: ioredis reconnects by itself; an unheard 'error' would end the process. */
+function reportRedisOutages(state: NodeJS.EventEmitter, logger: Logger): void {
+  let down = false;
+  state.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    logger.error('Redis is unreachable: messages between members stop until it is back', { error: err.message });
+  });
+  for (const event of ['pubConnect', 'subConnect']) {
+    state.on(event, () => {
+      if (down) logger.info('Redis is reachable again');
+      down = false;
+    });
+  }
 }

@@ -78,7 +78,7 @@ export interface SharedBrokerState {
   attach(broker: Aedes): void;
   /** Each client, as aedes makes it for a new connection (before its CONNECT is read). */
   onClient(client: Client): void;
-  /** After aedes closed: what the state holds open (Redis connections). */
+  /** After aedes closed, or failed to start: what the state holds open (Redis connections). */
   close(): Promise<void>;
 }
 
@@ -111,7 +111,10 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   });
 
   const shared = options.shared;
-  const broker = await Aedes.createBroker({ ...shared?.aedes, preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) });
+  const broker = await Aedes.createBroker({ ...shared?.aedes, preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) }).catch(async (err: unknown) => {
+    await shared?.close();
+    throw err;
+  });
   shared?.attach(broker);
   disconnectNodesWithoutCloud(broker, admission, waitForCloud, logger);
   // Each refused CONNECT also ends in a client error: sampled, so a flood of them costs a few lines.
