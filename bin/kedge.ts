@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { repoRoot } from '../shared/repo-paths.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
+import { brokerCommand } from './commands/broker.js';
 import { brokerConfigCommand } from './commands/broker-config.js';
 import { cloudCommand } from './commands/cloud.js';
 import { componentCommand } from './commands/component.js';
@@ -26,6 +27,7 @@ const program = new Command('kedge')
   .enablePositionalOptions()
   .addCommand(cloudCommand())
   .addCommand(edgeCommand())
+  .addCommand(brokerCommand())
   .addCommand(demoCommand())
   .addCommand(fleetCommand())
   .addCommand(linkCommand())

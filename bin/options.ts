@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { brokerUrls } from '../shared/broker-urls.js';
 import { parseGoDuration } from '../shared/go-duration.js';
 import { isValidNodeName } from '../shared/protocol/topics.js';
 
@@ -49,4 +50,13 @@ export function goBool(value: string): boolean {
   if (GO_TRUE.has(value)) return true;
   if (GO_FALSE.has(value)) return false;
   throw new InvalidArgumentError(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax.`);
+}
+
+/** `--broker URL[,URL…]`: one broker, or the members of a cluster (tried in turn); kept as the comma list. */
+export function brokerList(value: string): string {
+  try {
+    return brokerUrls(value).join(',');
+  } catch (err) {
+    throw new InvalidArgumentError(`${(err as Error).message}.`);
+  }
 }

@@ -1,5 +1,6 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { isIP } from 'node:net';
+import { splitBrokerUrls } from '../shared/broker-urls.js';
 
 /** What the serving certificate covers whatever the cloud listens on. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
@@ -33,9 +34,13 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * The broker URL a joining edge should use: the cloud's own, with a loopback or wildcard host
- * replaced by the host the edge reached the API under (its Host header).
+ * replaced by the host the edge reached the API under (its Host header). Each of a list alike.
  */
 export function brokerUrlAsSeenFrom(brokerUrl: string, hostHeader: string | undefined): string {
+  return splitBrokerUrls(brokerUrl).map((one) => oneBrokerAsSeenFrom(one, hostHeader)).join(',');
+}
+
+function oneBrokerAsSeenFrom(brokerUrl: string, hostHeader: string | undefined): string {
   const url = new URL(brokerUrl);
   const own = url.hostname.replace(/^\[|\]$/g, '');
   if (!hostHeader || !(isLoopbackHost(own) || WILDCARDS.has(own))) return brokerUrl;

@@ -1,5 +1,6 @@
 import { request } from 'node:https';
 import { join } from 'node:path';
+import { brokerUrls } from '../shared/broker-urls.js';
 import { isKedgeError, KedgeError } from '../shared/errors.js';
 import { parseJoinToken, pinnedCa, type JoinToken } from '../shared/join-token.js';
 import type { Logger } from '../shared/log.js';
@@ -92,11 +93,19 @@ function credentialIn(answer: string): { password: string; brokerUrl: string } {
     // told below
   }
   const { password, brokerUrl } = parsed ?? {};
-  const protocol = typeof brokerUrl === 'string' && URL.canParse(brokerUrl) ? new URL(brokerUrl).protocol : undefined;
-  if (typeof password !== 'string' || (protocol !== 'mqtt:' && protocol !== 'mqtts:')) {
+  if (typeof password !== 'string' || typeof brokerUrl !== 'string' || !isBrokerList(brokerUrl)) {
     throw new KedgeError('Internal', `the cloud answered the join without a credential and an mqtt:// or mqtts:// broker: ${answer.slice(0, 200)}`);
   }
   return { password, brokerUrl: brokerUrl as string };
+}
+
+/** mqtt:// or mqtts:// URLs, one or a cluster's comma-separated. */
+function isBrokerList(value: string): boolean {
+  try {
+    return brokerUrls(value).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 interface CallOptions {

@@ -1,5 +1,6 @@
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import type { Observable } from 'rxjs';
+import { splitBrokerUrls } from './broker-urls.js';
 import { signedByAnotherCa } from './certificate-refused.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
@@ -11,6 +12,7 @@ import { TransportSession } from './transport-session.js';
 export type { RefusalMessages } from './mqtt-refusals.js';
 
 export interface MqttTransportOptions extends TransportIdentity, ReconnectTiming {
+  /** One broker, or members of a cluster comma-separated: the first is tried first, each reconnect tries the next. */
   brokerUrl: string;
   /** The CA to trust for an mqtts:// broker (default: the system's). */
   ca?: string;
@@ -31,8 +33,12 @@ export interface MqttTransportOptions extends TransportIdentity, ReconnectTiming
 export class MqttTransport implements Transport {
   private readonly session: TransportSession;
   private client: MqttClient | undefined;
+  private readonly brokers: string[];
+  /** The broker of the current (or last) attempt: after a session or an attempt ends, the next one is tried. */
+  private brokerIndex = -1;
 
   constructor(private readonly options: MqttTransportOptions) {
+    this.brokers = splitBrokerUrls(options.brokerUrl);
     const credentialRefusedMessage = (options.refusals ?? plainRefusalMessages).credential;
     this.session = new TransportSession({ ...options, credentialRefusedMessage }, () => this.connect());
   }
@@ -92,7 +98,8 @@ export class MqttTransport implements Transport {
   private connect(): void {
     const o = this.options;
     const will = this.session.spec.will;
-    const client = mqtt.connect(o.brokerUrl, {
+    this.brokerIndex = (this.brokerIndex + 1) % this.brokers.length;
+    const client = mqtt.connect(this.broker, {
       clientId: o.clientId,
       username: o.username,
       password: o.password,
@@ -125,8 +132,13 @@ export class MqttTransport implements Transport {
       return;
     }
     if (this.client !== client || !client.connected) return;
-    this.options.logger.info('connected', { broker: this.options.brokerUrl });
+    this.options.logger.info('connected', { broker: this.broker });
     this.session.established();
+  }
+
+  /** The broker of the current (or last) attempt. */
+  get broker(): string {
+    return this.brokers[Math.max(0, this.brokerIndex)]!;
   }
 
   private sessionOps(client: MqttClient): SessionOps {
@@ -137,9 +149,9 @@ export class MqttTransport implements Transport {
   }
 
   private onError(err: Error & { code?: unknown }): void {
-    const { logger, ca, brokerUrl, refusals = plainRefusalMessages } = this.options;
+    const { logger, ca, refusals = plainRefusalMessages } = this.options;
     if (this.session.failed(err)) return;
-    if (ca !== undefined && signedByAnotherCa(err)) logger.error(refusals.otherCa, { broker: brokerUrl, error: err.message });
+    if (ca !== undefined && signedByAnotherCa(err)) logger.error(refusals.otherCa, { broker: this.broker, error: err.message });
     else logger.warn('mqtt error', { error: err.message });
   }
 

@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../cloud/network.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from '../../cloud/controllers/nodeipam/cidr.js';
 import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { duration, list, nodeName, numberIn, port, positive } from '../options.js';
+import { brokerList, duration, list, nodeName, numberIn, port, positive } from '../options.js';
 import { leaderElectionOptions, leaderElectionTiming } from '../leader-elect-options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -64,7 +64,7 @@ export function cloudCommand(): Command {
     .option('--api-port <port>', `API port (${SECURE_API_PORT} with --bind)`, port, 8080)
     .option('--mqtt-host <host>', 'address the embedded MQTT broker listens on (--bind sets it)', '127.0.0.1')
     .option('--mqtt-port <port>', `embedded MQTT broker port (${SECURE_MQTT_PORT} with --bind)`, port, 1883)
-    .option('--broker <url>', 'use this external MQTT broker instead of the embedded one')
+    .option('--broker <url>', 'use this external MQTT broker instead of the embedded one (or the members of a broker cluster, comma-separated)', brokerList)
     .addOption(new Option('--store <kind>', 'where the cloud keeps its objects (etcd: in etcd, see --etcd-endpoints)').choices(['durable', 'memory', 'etcd']).default('durable'))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .addOption(new Option('--event-ttl <duration>', 'how long an Event is kept after its last write, e.g. 1h, 30m (divided by --time-scale)').argParser(duration).default(defaultTiming.eventTtlMs, '1h'))

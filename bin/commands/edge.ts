@@ -4,7 +4,7 @@ import { defaultTiming, scaledMs, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/edged/node-status.js';
 import { podRange } from '../../edge/network/cni/ipv4-range.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { ipAddress, nodeName, numberIn, port, positive } from '../options.js';
+import { brokerList, ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 import { requireEveryOption } from '../required-options.js';
 import { DEFAULT_LOCAL_API_PORT } from '../edge-local-api.js';
@@ -14,7 +14,7 @@ export function edgeCommand(): Command {
     .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
     .requiredOption('--node <name>', 'node name', nodeName)
     .option('--cloud <url>', "join this cloud's API, e.g. https://10.0.0.1:6443, with a join token (kedge token create --node)")
-    .option('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883 (with --cloud: the one the cloud names)')
+    .option('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883, or the members of a broker cluster comma-separated (with --cloud: the one the cloud names)', brokerList)
     .addOption(
       new Option('--token <token>', 'with --cloud, a join token; without, the edge token of a cloud on this machine (<cloud data dir>/tokens.json, "edge")')
         .env('KEDGE_TOKEN')

@@ -1,4 +1,4 @@
-import { Aedes } from 'aedes';
+import { Aedes, type AedesOptions, type Client } from 'aedes';
 import type { Observable } from 'rxjs';
 import { realClock, type Clock } from '../../shared/clock.js';
 import { Counters, refusals } from '../../shared/counters.js';
@@ -67,6 +67,19 @@ export interface BrokerOptions {
   clock?: Clock;
   /** Nodes whose credential was revoked: their connections are closed. */
   revoked$?: Observable<string>;
+  /** One member of a cluster: sessions, retained messages and routing shared (default: in memory, alone). */
+  shared?: SharedBrokerState;
+}
+
+/** State shared with other members of a cluster (cloud/broker-member/): aedes' persistence and emitter, and what each member does with them. */
+export interface SharedBrokerState {
+  readonly aedes: Pick<AedesOptions, 'persistence' | 'mq' | 'id' | 'heartbeatInterval'>;
+  /** Once, on the member's aedes instance. */
+  attach(broker: Aedes): void;
+  /** Each client, as aedes makes it for a new connection (before its CONNECT is read). */
+  onClient(client: Client): void;
+  /** After aedes closed, or failed to start: what the state holds open (Redis connections). */
+  close(): Promise<void>;
 }
 
 export interface BrokerHandle {
@@ -97,7 +110,12 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     },
   });
 
-  const broker = await Aedes.createBroker({ preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) });
+  const shared = options.shared;
+  const broker = await Aedes.createBroker({ ...shared?.aedes, preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) }).catch(async (err: unknown) => {
+    await shared?.close();
+    throw err;
+  });
+  shared?.attach(broker);
   disconnectNodesWithoutCloud(broker, admission, waitForCloud, logger);
   // Each refused CONNECT also ends in a client error: sampled, so a flood of them costs a few lines.
   const clientErrorLog = new LogSampler(clock);
@@ -110,13 +128,16 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const stopRevocations = closeRevokedNodes(options.revoked$, admission, refuse);
 
   // aedes runs timers from its creation: a broker that cannot listen stops them, or the process never exits.
-  const closeBroker = (): Promise<void> => new Promise<void>((resolve) => broker.close(() => resolve()));
+  const closeBroker = async (): Promise<void> => {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    await shared?.close();
+  };
   const listener = await listenForClients({
     host,
     port,
     tls: options.tls,
-    onConnection: (socket) =>
-      broker.handle(
+    onConnection: (socket) => {
+      const client = broker.handle(
         new GuardedConnection(socket, limits, clock, {
           refused: (reason, detail) => refuse(reason, detail, { peer: socket.remoteAddress }),
           throttled: () => {
@@ -124,7 +145,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
             logger.warn('broker is slowing a client down: over its message rate', { peer: socket.remoteAddress, perSecond: limits.publishesPerSecond });
           },
         }, budgets),
-      ),
+      );
+      shared?.onClient(client);
+    },
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   }).catch(async (err: unknown) => {
     stopRevocations();

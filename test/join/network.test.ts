@@ -40,6 +40,11 @@ describe('addresses', () => {
     expect(brokerUrlAsSeenFrom('mqtt://broker.example:1883', '10.0.0.1:6443')).toBe('mqtt://broker.example:1883');
     expect(brokerUrlAsSeenFrom('mqtts://127.0.0.1:8883', undefined)).toBe('mqtts://127.0.0.1:8883');
   });
+
+  it('gives a joining edge every member of a broker cluster, each as seen from it', () => {
+    expect(brokerUrlAsSeenFrom('mqtts://b1.example:8883,mqtts://b2.example:8883', '10.0.0.1:6443')).toBe('mqtts://b1.example:8883,mqtts://b2.example:8883');
+    expect(brokerUrlAsSeenFrom('mqtt://127.0.0.1:1883,mqtt://b2.example:1883', '10.0.0.1:6443')).toBe('mqtt://10.0.0.1:1883,mqtt://b2.example:1883');
+  });
 });
 
 describe('Counters', () => {
