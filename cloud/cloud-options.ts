@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import type { Clock } from '../shared/clock.js';
 import type { Counters } from '../shared/counters.js';
 import type { DataDirLock } from '../shared/data-dir-lock.js';
@@ -56,6 +57,12 @@ export interface CloudOptions {
   controlPlaneNode?: string;
   /** Creates the edge agents' kube-system DaemonSets (kube-proxy, kedge-cni) at start, as `kedge cloud` does. */
   agentDaemonSets?: boolean;
+  /**
+   * Whether the embedded broker admits nodes (default: always): with several clouds, true while
+   * this cloud's hub leads. While false, nodes are refused at CONNECT (CONNACK 3); when it turns
+   * false, their connections are closed. Not applied to an in-process or external broker.
+   */
+  nodesAdmitted$?: Observable<boolean>;
 }
 
 export interface Cloud {

@@ -154,6 +154,7 @@ function embeddedBrokerOptions(
     port: options.mqttPort,
     authenticate: brokerAccess(security.credentials, nodes),
     revoked$: nodes.revoked$,
+    nodesAdmitted$: options.nodesAdmitted$,
     logger: deps.logger.child('broker'),
     nodesWaitForCloud: true,
     counters: deps.counters,
