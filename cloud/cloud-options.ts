@@ -23,7 +23,8 @@ export interface CloudOptions {
   mqttPort: number;
   /** An external MQTT broker instead of the embedded one. */
   brokerUrl?: string;
-  store?: 'durable' | 'memory';
+  /** A Store instance: one shared with other clouds (tests), which this cloud's stop leaves open. */
+  store?: 'durable' | 'memory' | Store;
   timing?: Timing;
   clock?: Clock;
   logger?: Logger;

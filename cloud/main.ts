@@ -8,7 +8,8 @@ import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
 import type { Cloud, CloudOptions } from './cloud-options.js';
-import { clusterResources, loadOrCreateCredentials, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
+import { CLOUD_USER, clusterResources, createApiServer, ensureSystemNamespaces, loadOrCreateServingCert, newToken, writeKubeconfig, type ApiClient, type Credentials, type ServingCert } from './apiserver/index.js';
+import { shareClusterIdentity } from './cluster-identity/share.js';
 import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
@@ -33,6 +34,8 @@ import type { Store } from './store/store.js';
 export type { Cloud, CloudOptions } from './cloud-options.js';
 
 async function openStore(options: CloudOptions): Promise<Store> {
+  // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
+  if (typeof options.store === 'object') return borrowed(options.store);
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
 }
 
@@ -56,11 +59,11 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
     stops.push(() => lock.release());
-    const security = await loadSecurity(options, clock, logger);
-    const { credentials, tls, tlsOnly, apiHost } = security;
-    const counters = describeCounters(new Counters());
     const store = new GatedStore(await openStore(options));
     stops.push(() => store.close());
+    const security = await loadSecurity(options, store, clock, logger);
+    const { credentials, tls, tlsOnly, apiHost } = security;
+    const counters = describeCounters(new Counters());
 
     const components = new ComponentSet(clock, logger.child('components'));
     // The apiserver comes first; the hub and the join service, its clients, connect to its ports once up.
@@ -130,16 +133,40 @@ interface Security {
   mqttHost: string;
 }
 
-/** The data dir's credentials and serving certificate; a warning where plain text would cross the network. */
-async function loadSecurity(options: CloudOptions, clock: Clock, logger: Logger): Promise<Security> {
-  const credentials = await loadOrCreateCredentials(options.dataDir, logger);
+/**
+ * The cluster's credentials and CA (shared through the store by every cloud on it), this cloud's
+ * serving certificate signed by that CA; a warning where plain text would cross the network.
+ */
+async function loadSecurity(options: CloudOptions, store: Store, clock: Clock, logger: Logger): Promise<Security> {
+  const api = storeClient(store, clock, logger);
+  await ensureSystemNamespaces(api);
+  const { credentials, ca } = await shareClusterIdentity({ api, dataDir: options.dataDir, now: clock.now(), logger });
   const apiHost = options.apiHost ?? '127.0.0.1';
   const mqttHost = options.mqttHost ?? '127.0.0.1';
-  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
+  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger, ca);
   const tlsOnly = options.tlsOnly ?? false;
   if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
   if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
   return { credentials, tls, tlsOnly, apiHost, mqttHost };
+}
+
+/** A client of the store with the cloud's rights, for what comes before its own credentials are known. */
+function storeClient(store: Store, clock: Clock, logger: Logger): ApiClient {
+  const token = newToken();
+  const tokens = [{ token, user: CLOUD_USER, role: 'admin', groups: ['system:masters'] }];
+  return createApiServer({ store, clock, logger: logger.child('apiserver'), tokens, resources: clusterResources }).loopback(token);
+}
+
+/** A store this cloud uses but does not own: closing it is its owner's business. */
+function borrowed(store: Store): Store {
+  const keepOpen = async (): Promise<void> => {};
+  return new Proxy(store, {
+    get: (target, key) => {
+      if (key === 'close') return keepOpen;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** The embedded broker: on mqttHost, over TLS only with tlsOnly; it lets in the cloud's hub and the nodes with credentials. */
