@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lockDataDir } from '../shared/data-dir-lock.js';
-import { networkInterfaces, release } from 'node:os';
-import { join } from 'node:path';
+import { hostname, networkInterfaces, release } from 'node:os';
+import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming } from '../shared/timing.js';
@@ -14,7 +14,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type Brok
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
-import { ComponentLogs, cloudLogRouter, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
+import { claimNodeName, ComponentLogs, cloudLogRouter, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
@@ -75,6 +75,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     });
     stops.push(() => server.close());
     stops.push(() => eventExpiry.close());
+    const cloudIdentity = `${hostname()}:${resolve(options.dataDir)}`;
+    if (options.controlPlaneNode !== undefined) await claimNodeName(loopback, options.controlPlaneNode, cloudIdentity, clock.now());
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store);
@@ -111,7 +113,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
-      const facts = { name: options.controlPlaneNode, address: nodeAddress(apiHost, networkInterfaces()), bootId: epoch, kernelVersion: release(), startedAt };
+      const facts = { name: options.controlPlaneNode, address: nodeAddress(apiHost, networkInterfaces()), bootId: epoch, kernelVersion: release(), startedAt, cloud: cloudIdentity };
       const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
       stops.push(() => node.close());
     }

@@ -46,7 +46,7 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 
   const beat = async (): Promise<void> => {
     node = await writeNodeStatus(api, facts, clock.now());
-    await renewLease(api, node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now());
+    await renewLease(api, nodeLease(node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now(), facts.cloud));
   };
   const syncMirrors = async (): Promise<void> => {
     const mirrorNode: MirrorNode = { name: facts.name, uid: node.metadata.uid!, address: facts.address };
@@ -114,12 +114,12 @@ async function writeNodeStatus(api: ApiClient, facts: ControlPlaneFacts, now: nu
   }
 }
 
-async function renewLease(api: ApiClient, node: Node, durationSeconds: number, now: number): Promise<void> {
-  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name: node.metadata.name! };
-  const lease = nodeLease(node, durationSeconds, now);
+async function renewLease(api: ApiClient, lease: Lease): Promise<void> {
+  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name: lease.metadata.name! };
   const current = await getOrUndefined(() => api.get<Lease>(ref));
-  if (!current) await api.create<Lease>({ ...ref, name: undefined }, lease);
-  else await api.replace<Lease>(ref, { ...current, spec: { ...current.spec, ...lease.spec } });
+  if (!current) return void (await api.create<Lease>({ ...ref, name: undefined }, lease));
+  const annotations = { ...current.metadata.annotations, ...lease.metadata.annotations };
+  await api.replace<Lease>(ref, { ...current, metadata: { ...current.metadata, annotations }, spec: { ...current.spec, ...lease.spec } });
 }
 
 async function applyMirrorAction(api: ApiClient, action: MirrorAction): Promise<void> {

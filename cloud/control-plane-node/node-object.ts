@@ -7,6 +7,11 @@ export const CONTROL_PLANE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
 export const CONTROL_PLANE_TAINT: Taint = { key: CONTROL_PLANE_ROLE_LABEL, effect: 'NoSchedule' };
 export const DEFAULT_CONTROL_PLANE_NODE = 'kedge-control-plane';
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/**
+ * Which cloud renews a control-plane node's Lease: `<hostname>:<data dir>`, the same across the
+ * restarts of one cloud and different for any other (two clouds never share a data dir).
+ */
+export const CLOUD_ANNOTATION = 'kedge.io/cloud';
 
 /** What the cloud's node says about itself; fixed for the process. */
 export interface ControlPlaneFacts {
@@ -18,6 +23,8 @@ export interface ControlPlaneFacts {
   kernelVersion: string;
   /** When the cloud started: its node is Ready since then. */
   startedAt: number;
+  /** Which cloud this is (node-name-claim.ts), marked on the node's Lease. */
+  cloud?: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -82,12 +89,13 @@ export function microTime(ms: number): string {
 }
 
 /** The node's Lease in kube-node-lease, renewed at `now`, owned by its Node (as the kubelet's). Pure. */
-export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number): Lease {
+export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number, cloud?: string): Lease {
   const name = node.metadata.name!;
+  const annotations = cloud === undefined ? {} : { annotations: { [CLOUD_ANNOTATION]: cloud } };
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
-    metadata: { name, namespace: NODE_LEASE_NAMESPACE, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid! }] },
+    metadata: { name, namespace: NODE_LEASE_NAMESPACE, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid! }], ...annotations },
     spec: { holderIdentity: name, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) },
   };
 }

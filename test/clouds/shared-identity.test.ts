@@ -14,6 +14,7 @@ import { joinCloud } from '../../edge/join.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { caFingerprint, formatJoinToken, newBootstrapToken } from '../../shared/join-token.js';
 import { memoryLogger, silentLogger } from '../../shared/log.js';
+import type { Node } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
 
 /** GET `path` from `baseUrl` over TLS checked against `ca`, with a bearer token: the status. */
@@ -39,11 +40,12 @@ describe('several clouds, one store: one identity', () => {
   const logs = [memoryLogger('cloud-1'), memoryLogger('cloud-2')];
   let dir: string;
   let clouds: Cloud[] = [];
+  const options = (n: number, node = `cp-${n}`) => ({ dataDir: join(dir, `cloud-${n}`), apiPort: 0, mqttPort: 0, tlsOnly: true, store, clock, controlPlaneNode: node });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-clouds-'));
     for (const [i, logger] of logs.entries()) {
-      clouds.push(await startCloud({ dataDir: join(dir, `cloud-${i + 1}`), apiPort: 0, mqttPort: 0, tlsOnly: true, store, clock, logger }));
+      clouds.push(await startCloud({ ...options(i + 1), logger }));
     }
   });
   afterAll(async () => {
@@ -95,6 +97,15 @@ describe('several clouds, one store: one identity', () => {
     expect(await get(path, node.token)).toBe(403);
     expect(await get(path, cloud.credentials.admin)).toBe(200);
     expect(await get('/api/v1/namespaces', viewer.token), 'the viewer is known: refused the Secrets only').toBe(200);
+  });
+
+  it("refuses a cloud under another running cloud's node name, saying so; the same cloud restarting takes its own", async () => {
+    await expect(startCloud({ ...options(3, 'cp-1'), logger: silentLogger })).rejects.toThrow(
+      /^node name cp-1 is held by another running cloud \(.*:.*cloud-1: its Lease kube-node-lease\/cp-1 was renewed \d+ s ago, for 40 s\): give each cloud its own --node-name, e\.g\. --node-name "\$\(hostname\)"$/,
+    );
+    await clouds[1]!.stop();
+    clouds[1] = await startCloud({ ...options(2), logger: silentLogger });
+    expect((await clouds[1].api.get<Node>({ resource: 'nodes', name: 'cp-2' })).metadata.name).toBe('cp-2');
   });
 
   it("writes the cluster's identity into each data dir, so a restart and kedge token read it there", async () => {
