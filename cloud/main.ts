@@ -14,7 +14,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type Brok
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
-import { claimNodeName, ComponentLogs, cloudLogRouter, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
+import { claimNodeName, ComponentLogs, cloudLogRouter, peerBrokerUrls, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
@@ -84,7 +84,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
-      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host), reservedNode: options.controlPlaneNode,
+      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => joinBrokerList(brokerUrl!, host, loopback, cloudIdentity), reservedNode: options.controlPlaneNode,
     });
     stops.push(async () => joining.close());
     joinPort.connect(joining.handler);
@@ -113,7 +113,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
-      const facts = { name: options.controlPlaneNode, address: nodeAddress(apiHost, networkInterfaces()), bootId: epoch, kernelVersion: release(), startedAt, cloud: cloudIdentity };
+      const address = nodeAddress(apiHost, networkInterfaces());
+      const advertised = { cloud: cloudIdentity, brokerUrl: brokerUrlsAsSeenFrom(brokerUrl, address.includes(':') ? `[${address}]` : address) };
+      const facts = { name: options.controlPlaneNode, address, bootId: epoch, kernelVersion: release(), startedAt, ...advertised };
       const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
       stops.push(() => node.close());
     }
@@ -150,6 +152,15 @@ async function loadSecurity(options: CloudOptions, store: Store, clock: Clock, l
   if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
   if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
   return { credentials, tls, tlsOnly, apiHost, mqttHost };
+}
+
+/** Every broker URL of a (comma-separated) list as an edge that reached the API under `host` should use. */
+const brokerUrlsAsSeenFrom = (urls: string, host: string | undefined): string => urls.split(',').map((url) => brokerUrlAsSeenFrom(url, host)).join(',');
+
+/** What a join answers: this cloud's broker first, then the other clouds' (from their node Leases), each once. */
+async function joinBrokerList(own: string, host: string | undefined, api: ApiClient, cloudIdentity: string): Promise<string> {
+  const urls = [...brokerUrlsAsSeenFrom(own, host).split(','), ...(await peerBrokerUrls(api, cloudIdentity)).flatMap((u) => u.split(','))];
+  return [...new Set(urls)].join(',');
 }
 
 /** A client of the store with the cloud's rights, for what comes before its own credentials are known. */

@@ -13,6 +13,7 @@ export interface EdgeCredential {
   /** The id of the join token it was obtained with: another token means joining again. */
   tokenId: string;
   password: string;
+  /** The broker, or with several clouds every cloud's broker, comma-separated (tried in turn). */
   brokerUrl: string;
   caPem: string;
 }
@@ -92,11 +93,12 @@ function credentialIn(answer: string): { password: string; brokerUrl: string } {
     // told below
   }
   const { password, brokerUrl } = parsed ?? {};
-  const protocol = typeof brokerUrl === 'string' && URL.canParse(brokerUrl) ? new URL(brokerUrl).protocol : undefined;
-  if (typeof password !== 'string' || (protocol !== 'mqtt:' && protocol !== 'mqtts:')) {
+  // With several clouds, every cloud's broker, comma-separated: each must be one.
+  const isBroker = (url: string): boolean => URL.canParse(url) && ['mqtt:', 'mqtts:'].includes(new URL(url).protocol);
+  if (typeof password !== 'string' || typeof brokerUrl !== 'string' || !brokerUrl.split(',').every(isBroker)) {
     throw new KedgeError('Internal', `the cloud answered the join without a credential and an mqtt:// or mqtts:// broker: ${answer.slice(0, 200)}`);
   }
-  return { password, brokerUrl: brokerUrl as string };
+  return { password, brokerUrl };
 }
 
 interface CallOptions {

@@ -46,7 +46,7 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 
   const beat = async (): Promise<void> => {
     node = await writeNodeStatus(api, facts, clock.now());
-    await renewLease(api, nodeLease(node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now(), facts.cloud));
+    await renewLease(api, nodeLease(node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now(), facts));
   };
   const syncMirrors = async (): Promise<void> => {
     const mirrorNode: MirrorNode = { name: facts.name, uid: node.metadata.uid!, address: facts.address };

@@ -12,6 +12,8 @@ export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
  * restarts of one cloud and different for any other (two clouds never share a data dir).
  */
 export const CLOUD_ANNOTATION = 'kedge.io/cloud';
+/** Where edges reach the broker of the cloud whose node Lease this is (cloud/join/peer-brokers.ts). */
+export const BROKER_URL_ANNOTATION = 'kedge.io/broker-url';
 
 /** What the cloud's node says about itself; fixed for the process. */
 export interface ControlPlaneFacts {
@@ -25,6 +27,8 @@ export interface ControlPlaneFacts {
   startedAt: number;
   /** Which cloud this is (node-name-claim.ts), marked on the node's Lease. */
   cloud?: string;
+  /** Where edges reach this cloud's broker, marked on the node's Lease for the other clouds' join answers. */
+  brokerUrl?: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -89,9 +93,10 @@ export function microTime(ms: number): string {
 }
 
 /** The node's Lease in kube-node-lease, renewed at `now`, owned by its Node (as the kubelet's). Pure. */
-export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number, cloud?: string): Lease {
+export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number, marks: Pick<ControlPlaneFacts, 'cloud' | 'brokerUrl'> = {}): Lease {
   const name = node.metadata.name!;
-  const annotations = cloud === undefined ? {} : { annotations: { [CLOUD_ANNOTATION]: cloud } };
+  const marked = { ...(marks.cloud !== undefined && { [CLOUD_ANNOTATION]: marks.cloud }), ...(marks.brokerUrl !== undefined && { [BROKER_URL_ANNOTATION]: marks.brokerUrl }) };
+  const annotations = Object.keys(marked).length === 0 ? {} : { annotations: marked };
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',

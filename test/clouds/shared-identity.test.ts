@@ -69,11 +69,12 @@ describe('several clouds, one store: one identity', () => {
     for (const cloud of clouds) expect(await httpsGet(cloud.apiUrl, '/api/v1/namespaces', ca, kubeconfig.users[0]!.user.token)).toBe(200);
   });
 
-  it('an edge credential got by joining through one cloud is accepted by the broker of the other', async () => {
+  it("an edge credential got by joining through one cloud names every cloud's broker and is accepted by the other's", async () => {
     const { id, secret } = newBootstrapToken();
     await clouds[0]!.api.create({ resource: 'secrets', namespace: JOIN_NAMESPACE }, bootstrapTokenSecret({ id, secret, node: 'edge-1' }));
     const token = formatJoinToken({ caHash: caFingerprint(clouds[0]!.caPem), id, secret });
     const credential = await joinCloud({ cloudUrl: clouds[0]!.apiUrl, token, node: 'edge-1', dataDir: join(dir, 'edge-1'), logger: silentLogger });
+    expect(credential.brokerUrl).toBe(`${clouds[0]!.brokerUrl},${clouds[1]!.brokerUrl}`);
     const client = await connectAsync(clouds[1]!.brokerUrl, { clientId: 'edge-1', username: 'edge-1', password: credential.password, ca: credential.caPem, protocolVersion: 4, reconnectPeriod: 0 });
     expect(client.connected).toBe(true);
     await client.endAsync(true);
