@@ -14,7 +14,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type Brok
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
-import { claimNodeName, ComponentLogs, cloudLogRouter, peerBrokerUrls, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
+import { claimNodeName, ComponentLogs, cloudLogRouter, nodeLeaseSeconds, peerBrokerUrls, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
@@ -76,7 +76,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => server.close());
     stops.push(() => eventExpiry.close());
     const cloudIdentity = `${hostname()}:${resolve(options.dataDir)}`;
-    if (options.controlPlaneNode !== undefined) await claimNodeName(loopback, options.controlPlaneNode, cloudIdentity, clock.now());
+    if (options.controlPlaneNode !== undefined) await claimNodeName(loopback, options.controlPlaneNode, cloudIdentity, clock.now(), nodeLeaseSeconds(timing));
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store);

@@ -9,7 +9,7 @@ import { getOrUndefined, type ApiClient } from '../client/client.js';
 import type { ComponentState } from '../components/component.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { mirrorPodStatus, type CloudProcessFacts } from './mirror-status.js';
-import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
+import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, nodeLeaseSeconds, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
 import { isMirrorPodOn, MIRROR_NAMESPACE, planMirrorPods, type MirrorAction } from './plan.js';
 import { mirrorPod, staticPods, type MirrorNode } from './static-pods.js';
 
@@ -46,7 +46,7 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 
   const beat = async (): Promise<void> => {
     node = await writeNodeStatus(api, facts, clock.now());
-    await renewLease(api, nodeLease(node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now(), facts));
+    await renewLease(api, nodeLease(node, nodeLeaseSeconds(deps.timing), clock.now(), facts));
   };
   const syncMirrors = async (): Promise<void> => {
     const mirrorNode: MirrorNode = { name: facts.name, uid: node.metadata.uid!, address: facts.address };
@@ -119,7 +119,9 @@ async function renewLease(api: ApiClient, lease: Lease): Promise<void> {
   const current = await getOrUndefined(() => api.get<Lease>(ref));
   if (!current) return void (await api.create<Lease>({ ...ref, name: undefined }, lease));
   const annotations = { ...current.metadata.annotations, ...lease.metadata.annotations };
-  await api.replace<Lease>(ref, { ...current, metadata: { ...current.metadata, annotations }, spec: { ...current.spec, ...lease.spec } });
+  // The owner too: a Lease claimed before the Node existed (node-name-claim.ts) has none.
+  const metadata = { ...current.metadata, ownerReferences: lease.metadata.ownerReferences, annotations };
+  await api.replace<Lease>(ref, { ...current, metadata, spec: { ...current.spec, ...lease.spec } });
 }
 
 async function applyMirrorAction(api: ApiClient, action: MirrorAction): Promise<void> {

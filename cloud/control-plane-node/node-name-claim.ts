@@ -1,7 +1,7 @@
 import type { Lease } from '../../shared/config-types.js';
-import { KedgeError } from '../../shared/errors.js';
+import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import { getOrUndefined, type ApiClient } from '../client/client.js';
-import { CLOUD_ANNOTATION, NODE_LEASE_NAMESPACE } from './node-object.js';
+import { CLOUD_ANNOTATION, microTime, NODE_LEASE_NAMESPACE } from './node-object.js';
 
 /**
  * Pure: why the cloud `identity` may not take the control-plane node whose Lease this is, or
@@ -20,9 +20,25 @@ export function nodeNameTaken(lease: Lease | undefined, identity: string, now: n
   );
 }
 
-/** Refuses (Conflict) to start a cloud under a control-plane node name another running cloud holds. */
-export async function claimNodeName(api: ApiClient, name: string, identity: string, now: number): Promise<void> {
-  const lease = await getOrUndefined(() => api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name }));
-  const taken = nodeNameTaken(lease, identity, now);
-  if (taken) throw new KedgeError('Conflict', taken);
+/**
+ * Takes the control-plane node name for the cloud `identity`: marks its Lease as this cloud's,
+ * renewed now, with a create or a compare-and-swap, so that of two clouds claiming one name at
+ * once one wins; refuses (Conflict) when another running cloud holds it (nodeNameTaken).
+ */
+export async function claimNodeName(api: ApiClient, name: string, identity: string, now: number, durationSeconds: number): Promise<void> {
+  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE };
+  for (let attempt = 1; ; attempt++) {
+    const current = await getOrUndefined(() => api.get<Lease>({ ...ref, name }));
+    const taken = nodeNameTaken(current, identity, now);
+    if (taken) throw new KedgeError('Conflict', taken);
+    const spec = { holderIdentity: name, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) };
+    try {
+      if (!current) await api.create<Lease>(ref, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, annotations: { [CLOUD_ANNOTATION]: identity } }, spec });
+      else await api.replace<Lease>({ ...ref, name }, { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [CLOUD_ANNOTATION]: identity } }, spec: { ...current.spec, ...spec } });
+      return;
+    } catch (err) {
+      // Another cloud wrote it in between: look again.
+      if (!(isKedgeError(err, 'AlreadyExists') || isKedgeError(err, 'Conflict')) || attempt >= 3) throw err;
+    }
+  }
 }

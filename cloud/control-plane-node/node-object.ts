@@ -1,4 +1,5 @@
 import type { Lease } from '../../shared/config-types.js';
+import type { Timing } from '../../shared/timing.js';
 import type { Node, Taint } from '../../shared/types.js';
 import { KEDGE_VERSION, KUBE_VERSION } from '../../shared/versions.js';
 
@@ -86,6 +87,9 @@ export function controlPlaneNodeStatus(facts: ControlPlaneFacts, now: number): N
     },
   };
 }
+
+/** The node Lease's duration: the node-monitor grace period, in whole seconds. */
+export const nodeLeaseSeconds = (timing: Pick<Timing, 'nodeMonitorGraceMs'>): number => Math.max(1, Math.round(timing.nodeMonitorGraceMs / 1000));
 
 /** MicroTime, as Leases carry it: RFC 3339 with microseconds. */
 export function microTime(ms: number): string {

@@ -14,6 +14,7 @@ import { joinCloud } from '../../edge/join.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { caFingerprint, formatJoinToken, newBootstrapToken } from '../../shared/join-token.js';
 import { memoryLogger, silentLogger } from '../../shared/log.js';
+import type { Lease } from '../../shared/config-types.js';
 import type { Node } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
 
@@ -106,7 +107,11 @@ describe('several clouds, one store: one identity', () => {
     );
     await clouds[1]!.stop();
     clouds[1] = await startCloud({ ...options(2), logger: silentLogger });
-    expect((await clouds[1].api.get<Node>({ resource: 'nodes', name: 'cp-2' })).metadata.name).toBe('cp-2');
+    for (const name of ['cp-1', 'cp-2']) {
+      const node = await clouds[1].api.get<Node>({ resource: 'nodes', name });
+      const lease = await clouds[1].api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', namespace: 'kube-node-lease', name });
+      expect(lease.metadata.ownerReferences?.[0]?.uid, 'a Lease claimed before its Node goes with it').toBe(node.metadata.uid);
+    }
   });
 
   it("writes the cluster's identity into each data dir, so a restart and kedge token read it there", async () => {
