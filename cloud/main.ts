@@ -8,19 +8,20 @@ import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
 import type { Cloud, CloudOptions } from './cloud-options.js';
-import { CLOUD_USER, clusterResources, createApiServer, ensureSystemNamespaces, loadOrCreateServingCert, newToken, writeKubeconfig, type ApiClient, type Credentials, type ServingCert } from './apiserver/index.js';
+import { clusterResources, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
+import { borrowed, brokerUrlsAsSeenFrom, joinBrokerList, storeClient } from './several-clouds.js';
 import { shareClusterIdentity } from './cluster-identity/share.js';
 import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
-import { claimNodeName, ComponentLogs, cloudLogRouter, nodeLeaseSeconds, peerBrokerUrls, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
+import { claimNodeName, ComponentLogs, cloudLogRouter, nodeLeaseSeconds, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { Counters } from '../shared/counters.js';
-import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
+import { certificateHosts, isLoopbackHost } from './network.js';
 import { brokerAccess } from './broker-access.js';
 import { HubPort, JoinPort } from './api-ports.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
@@ -152,34 +153,6 @@ async function loadSecurity(options: CloudOptions, store: Store, clock: Clock, l
   if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
   if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
   return { credentials, tls, tlsOnly, apiHost, mqttHost };
-}
-
-/** Every broker URL of a (comma-separated) list as an edge that reached the API under `host` should use. */
-const brokerUrlsAsSeenFrom = (urls: string, host: string | undefined): string => urls.split(',').map((url) => brokerUrlAsSeenFrom(url, host)).join(',');
-
-/** What a join answers: this cloud's broker first, then the other clouds' (from their node Leases), each once. */
-async function joinBrokerList(own: string, host: string | undefined, api: ApiClient, cloudIdentity: string): Promise<string> {
-  const urls = [...brokerUrlsAsSeenFrom(own, host).split(','), ...(await peerBrokerUrls(api, cloudIdentity)).flatMap((u) => u.split(','))];
-  return [...new Set(urls)].join(',');
-}
-
-/** A client of the store with the cloud's rights, for what comes before its own credentials are known. */
-function storeClient(store: Store, clock: Clock, logger: Logger): ApiClient {
-  const token = newToken();
-  const tokens = [{ token, user: CLOUD_USER, role: 'admin', groups: ['system:masters'] }];
-  return createApiServer({ store, clock, logger: logger.child('apiserver'), tokens, resources: clusterResources }).loopback(token);
-}
-
-/** A store this cloud uses but does not own: closing it is its owner's business. */
-function borrowed(store: Store): Store {
-  const keepOpen = async (): Promise<void> => {};
-  return new Proxy(store, {
-    get: (target, key) => {
-      if (key === 'close') return keepOpen;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /** The embedded broker: on mqttHost, over TLS only with tlsOnly; it lets in the cloud's hub and the nodes with credentials. */
