@@ -1,7 +1,7 @@
+import type { Observable } from 'rxjs';
 import type { Clock } from '../shared/clock.js';
 import type { Counters } from '../shared/counters.js';
 import type { DataDirLock } from '../shared/data-dir-lock.js';
-import type { Observable } from 'rxjs';
 import type { Logger } from '../shared/log.js';
 import type { Timing } from '../shared/timing.js';
 import type { TransportFactory } from '../shared/transport.js';
@@ -24,7 +24,8 @@ export interface CloudOptions {
   mqttPort: number;
   /** An external MQTT broker instead of the embedded one. */
   brokerUrl?: string;
-  store?: 'durable' | 'memory' | 'etcd';
+  /** A Store instance: one shared with other clouds (tests), which this cloud's stop leaves open. */
+  store?: 'durable' | 'memory' | 'etcd' | Store;
   /** With store 'etcd': where etcd is and how to reach it (kube-apiserver's --etcd-* flags). */
   etcd?: EtcdSettings;
   timing?: Timing;
@@ -65,6 +66,12 @@ export interface CloudOptions {
    * the hub each campaign for their Lease in kube-system; false: they run unconditionally.
    */
   leaderElect?: boolean;
+  /**
+   * Whether the embedded broker admits nodes (default: always): with several clouds, true while
+   * this cloud's hub leads. While false, nodes are refused at CONNECT (CONNACK 3); when it turns
+   * false, their connections are closed. Not applied to an in-process or external broker.
+   */
+  nodesAdmitted$?: Observable<boolean>;
 }
 
 export interface Cloud {

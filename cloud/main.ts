@@ -1,25 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { lockDataDir } from '../shared/data-dir-lock.js';
-import { networkInterfaces, release } from 'node:os';
-import { join } from 'node:path';
+import { hostname, networkInterfaces, release } from 'node:os';
+import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
 import type { Cloud, CloudOptions } from './cloud-options.js';
-import { clusterResources, loadOrCreateCredentials, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
+import { clusterResources, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
+import { borrowed, brokerUrlsAsSeenFrom, joinBrokerList, storeClient } from './several-clouds.js';
+import { shareClusterIdentity } from './cluster-identity/share.js';
 import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions } from './hub/index.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
-import { ComponentLogs, cloudLogRouter, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
+import { claimNodeName, ComponentLogs, cloudLogRouter, nodeLeaseSeconds, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { Counters } from '../shared/counters.js';
-import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
+import { certificateHosts, isLoopbackHost } from './network.js';
 import { brokerAccess } from './broker-access.js';
 import { HubPort, JoinPort } from './api-ports.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
@@ -36,6 +38,8 @@ import type { Store } from './store/store.js';
 export type { Cloud, CloudOptions } from './cloud-options.js';
 
 async function openStore(options: CloudOptions): Promise<Store> {
+  // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
+  if (typeof options.store === 'object') return borrowed(options.store);
   if (options.store === 'etcd') return openEtcdStore(options.etcd!);
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
 }
@@ -60,12 +64,12 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
     stops.push(() => lock.release());
-    const security = await loadSecurity(options, clock, logger);
-    const { credentials, tls, tlsOnly, apiHost } = security;
-    const counters = describeCounters(new Counters());
     const innerStore = await openStore(options);
     const store = new GatedStore(innerStore);
     stops.push(() => store.close());
+    const security = await loadSecurity(options, store, clock, logger);
+    const { credentials, tls, tlsOnly, apiHost } = security;
+    const counters = describeCounters(new Counters());
 
     const components = new ComponentSet(clock, logger.child('components'));
     // The apiserver comes first; the hub and the join service, its clients, connect to its ports once up.
@@ -77,6 +81,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     });
     stops.push(() => server.close());
     stops.push(() => eventExpiry.close());
+    const cloudIdentity = `${hostname()}:${resolve(options.dataDir)}`;
+    if (options.controlPlaneNode !== undefined) await claimNodeName(loopback, options.controlPlaneNode, cloudIdentity, clock.now(), nodeLeaseSeconds(timing));
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store, innerStore instanceof EtcdStore ? innerStore : undefined);
@@ -86,7 +92,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => election.close());
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
-      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => brokerUrlAsSeenFrom(brokerUrl!, host), reservedNode: options.controlPlaneNode,
+      api: loopback, informers, clock, logger: logger.child('join'), counters, caPem: tls.caPem, brokerUrlFor: (host) => joinBrokerList(brokerUrl!, host, loopback, cloudIdentity), reservedNode: options.controlPlaneNode,
     });
     stops.push(async () => joining.close());
     joinPort.connect(joining.handler);
@@ -115,7 +121,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
-      const facts = { name: options.controlPlaneNode, address: nodeAddress(apiHost, networkInterfaces()), bootId: epoch, kernelVersion: release(), startedAt };
+      const address = nodeAddress(apiHost, networkInterfaces());
+      const advertised = { cloud: cloudIdentity, brokerUrl: brokerUrlsAsSeenFrom(brokerUrl, address.includes(':') ? `[${address}]` : address) };
+      const facts = { name: options.controlPlaneNode, address, bootId: epoch, kernelVersion: release(), startedAt, ...advertised };
       const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
       stops.push(() => node.close());
     }
@@ -137,12 +145,17 @@ interface Security {
   mqttHost: string;
 }
 
-/** The data dir's credentials and serving certificate; a warning where plain text would cross the network. */
-async function loadSecurity(options: CloudOptions, clock: Clock, logger: Logger): Promise<Security> {
-  const credentials = await loadOrCreateCredentials(options.dataDir, logger);
+/**
+ * The cluster's credentials and CA (shared through the store by every cloud on it), this cloud's
+ * serving certificate signed by that CA; a warning where plain text would cross the network.
+ */
+async function loadSecurity(options: CloudOptions, store: Store, clock: Clock, logger: Logger): Promise<Security> {
+  const api = storeClient(store, clock, logger);
+  await ensureSystemNamespaces(api);
+  const { credentials, ca } = await shareClusterIdentity({ api, dataDir: options.dataDir, now: clock.now(), logger });
   const apiHost = options.apiHost ?? '127.0.0.1';
   const mqttHost = options.mqttHost ?? '127.0.0.1';
-  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger);
+  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger, ca);
   const tlsOnly = options.tlsOnly ?? false;
   if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
   if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });
@@ -161,6 +174,7 @@ function embeddedBrokerOptions(
     port: options.mqttPort,
     authenticate: brokerAccess(security.credentials, nodes),
     revoked$: nodes.revoked$,
+    nodesAdmitted$: options.nodesAdmitted$,
     logger: deps.logger.child('broker'),
     nodesWaitForCloud: true,
     counters: deps.counters,

@@ -20,6 +20,7 @@ import type { VolumeHosts } from './volumes/volume-hosts.js';
 
 export interface EdgeOptions {
   nodeName: string;
+  /** The broker, or several comma-separated (one per cloud): the transport tries them in turn. */
   brokerUrl: string;
   token: string;
   /** The CA to trust for an mqtts:// broker. */

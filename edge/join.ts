@@ -14,6 +14,7 @@ export interface EdgeCredential {
   /** The id of the join token it was obtained with: another token means joining again. */
   tokenId: string;
   password: string;
+  /** The broker, or with several clouds every cloud's broker, comma-separated (tried in turn). */
   brokerUrl: string;
   caPem: string;
 }
@@ -96,7 +97,7 @@ function credentialIn(answer: string): { password: string; brokerUrl: string } {
   if (typeof password !== 'string' || typeof brokerUrl !== 'string' || !isBrokerList(brokerUrl)) {
     throw new KedgeError('Internal', `the cloud answered the join without a credential and an mqtt:// or mqtts:// broker: ${answer.slice(0, 200)}`);
   }
-  return { password, brokerUrl: brokerUrl as string };
+  return { password, brokerUrl };
 }
 
 /** mqtt:// or mqtts:// URLs, one or a cluster's comma-separated. */

@@ -70,7 +70,7 @@ export function cloudCommand(): Command {
     .addOption(new Option('--event-ttl <duration>', 'how long an Event is kept after its last write, e.g. 1h, 30m (divided by --time-scale)').argParser(duration).default(defaultTiming.eventTtlMs, '1h'))
     .option('--cluster-cidr <cidr>', "the pod network (IPv4), cut into one range per node (spec.podCIDR); on one machine a loopback range, so pods listen on real addresses", DEFAULT_CLUSTER_CIDR)
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
-    .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system', nodeName, DEFAULT_CONTROL_PLANE_NODE)
+    .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system; with several clouds on one store, each its own (e.g. $(hostname))', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])));
   leaderElectionOptions(command);

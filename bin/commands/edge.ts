@@ -14,7 +14,7 @@ export function edgeCommand(): Command {
     .description('Run an edge node: MQTT hub, local cache, kubelet (edged), runtime and the local API.')
     .requiredOption('--node <name>', 'node name', nodeName)
     .option('--cloud <url>', "join this cloud's API, e.g. https://10.0.0.1:6443, with a join token (kedge token create --node)")
-    .option('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883, or the members of a broker cluster comma-separated (with --cloud: the one the cloud names)', brokerList)
+    .option('--broker <url>', 'MQTT broker URL, e.g. mqtt://127.0.0.1:1883, or several comma-separated (the members of a broker cluster, or one per cloud), tried in turn (with --cloud: default the ones the cloud names)', brokerList)
     .addOption(
       new Option('--token <token>', 'with --cloud, a join token; without, the edge token of a cloud on this machine (<cloud data dir>/tokens.json, "edge")')
         .env('KEDGE_TOKEN')

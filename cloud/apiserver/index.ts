@@ -16,8 +16,10 @@ export {
   LOOPBACK_HOSTS,
   newToken,
   writeKubeconfig,
+  CLOUD_USER,
   type Credentials,
 } from './auth/credentials.js';
+export { loadOrCreateLocalIdentity, mirrorIdentity, type ClusterIdentity, type MirrorResult } from './auth/identity-files.js';
 export type { TokenEntry, UserInfo } from './auth/authn.js';
 export { addApiToken, newTokenEntry, tokenFileSource, TOKEN_ROLES, type TokenRole } from './auth/token-file.js';
 export type { ApiRequest, ApiResponse, ApiHandler, WireWatchEvent } from './request.js';

@@ -9,7 +9,7 @@ import { getOrUndefined, type ApiClient } from '../client/client.js';
 import type { ComponentState } from '../components/component.js';
 import type { Informers } from '../informer/shared-informers.js';
 import { mirrorPodStatus, type CloudProcessFacts } from './mirror-status.js';
-import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
+import { CONTROL_PLANE_ROLE_LABEL, controlPlaneNode, controlPlaneNodeStatus, nodeLease, nodeLeaseSeconds, NODE_LEASE_NAMESPACE, type ControlPlaneFacts } from './node-object.js';
 import { isMirrorPodOn, MIRROR_NAMESPACE, planMirrorPods, type MirrorAction } from './plan.js';
 import { mirrorPod, staticPods, type MirrorNode } from './static-pods.js';
 
@@ -46,7 +46,7 @@ export async function startControlPlaneNode(deps: ControlPlaneNodeDeps): Promise
 
   const beat = async (): Promise<void> => {
     node = await writeNodeStatus(api, facts, clock.now());
-    await renewLease(api, node, Math.max(1, Math.round(deps.timing.nodeMonitorGraceMs / 1000)), clock.now());
+    await renewLease(api, nodeLease(node, nodeLeaseSeconds(deps.timing), clock.now(), facts));
   };
   const syncMirrors = async (): Promise<void> => {
     const mirrorNode: MirrorNode = { name: facts.name, uid: node.metadata.uid!, address: facts.address };
@@ -114,12 +114,14 @@ async function writeNodeStatus(api: ApiClient, facts: ControlPlaneFacts, now: nu
   }
 }
 
-async function renewLease(api: ApiClient, node: Node, durationSeconds: number, now: number): Promise<void> {
-  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name: node.metadata.name! };
-  const lease = nodeLease(node, durationSeconds, now);
+async function renewLease(api: ApiClient, lease: Lease): Promise<void> {
+  const ref = { resource: 'leases', group: 'coordination.k8s.io', namespace: NODE_LEASE_NAMESPACE, name: lease.metadata.name! };
   const current = await getOrUndefined(() => api.get<Lease>(ref));
-  if (!current) await api.create<Lease>({ ...ref, name: undefined }, lease);
-  else await api.replace<Lease>(ref, { ...current, spec: { ...current.spec, ...lease.spec } });
+  if (!current) return void (await api.create<Lease>({ ...ref, name: undefined }, lease));
+  const annotations = { ...current.metadata.annotations, ...lease.metadata.annotations };
+  // The owner too: a Lease claimed before the Node existed (node-name-claim.ts) has none.
+  const metadata = { ...current.metadata, ownerReferences: lease.metadata.ownerReferences, annotations };
+  await api.replace<Lease>(ref, { ...current, metadata, spec: { ...current.spec, ...lease.spec } });
 }
 
 async function applyMirrorAction(api: ApiClient, action: MirrorAction): Promise<void> {

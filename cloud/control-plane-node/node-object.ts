@@ -1,4 +1,5 @@
 import type { Lease } from '../../shared/config-types.js';
+import type { Timing } from '../../shared/timing.js';
 import type { Node, Taint } from '../../shared/types.js';
 import { KEDGE_VERSION, KUBE_VERSION } from '../../shared/versions.js';
 
@@ -7,6 +8,13 @@ export const CONTROL_PLANE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
 export const CONTROL_PLANE_TAINT: Taint = { key: CONTROL_PLANE_ROLE_LABEL, effect: 'NoSchedule' };
 export const DEFAULT_CONTROL_PLANE_NODE = 'kedge-control-plane';
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/**
+ * Which cloud renews a control-plane node's Lease: `<hostname>:<data dir>`, the same across the
+ * restarts of one cloud and different for any other (two clouds never share a data dir).
+ */
+export const CLOUD_ANNOTATION = 'kedge.io/cloud';
+/** Where edges reach the broker of the cloud whose node Lease this is (cloud/join/peer-brokers.ts). */
+export const BROKER_URL_ANNOTATION = 'kedge.io/broker-url';
 
 /** What the cloud's node says about itself; fixed for the process. */
 export interface ControlPlaneFacts {
@@ -18,6 +26,10 @@ export interface ControlPlaneFacts {
   kernelVersion: string;
   /** When the cloud started: its node is Ready since then. */
   startedAt: number;
+  /** Which cloud this is (node-name-claim.ts), marked on the node's Lease. */
+  cloud?: string;
+  /** Where edges reach this cloud's broker, marked on the node's Lease for the other clouds' join answers. */
+  brokerUrl?: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -76,18 +88,23 @@ export function controlPlaneNodeStatus(facts: ControlPlaneFacts, now: number): N
   };
 }
 
+/** The node Lease's duration: the node-monitor grace period, in whole seconds. */
+export const nodeLeaseSeconds = (timing: Pick<Timing, 'nodeMonitorGraceMs'>): number => Math.max(1, Math.round(timing.nodeMonitorGraceMs / 1000));
+
 /** MicroTime, as Leases carry it: RFC 3339 with microseconds. */
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/(\.\d{3})Z$/, '$1000Z');
 }
 
 /** The node's Lease in kube-node-lease, renewed at `now`, owned by its Node (as the kubelet's). Pure. */
-export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number): Lease {
+export function nodeLease(node: Pick<Node, 'metadata'>, durationSeconds: number, now: number, marks: Pick<ControlPlaneFacts, 'cloud' | 'brokerUrl'> = {}): Lease {
   const name = node.metadata.name!;
+  const marked = { ...(marks.cloud !== undefined && { [CLOUD_ANNOTATION]: marks.cloud }), ...(marks.brokerUrl !== undefined && { [BROKER_URL_ANNOTATION]: marks.brokerUrl }) };
+  const annotations = Object.keys(marked).length === 0 ? {} : { annotations: marked };
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
-    metadata: { name, namespace: NODE_LEASE_NAMESPACE, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid! }] },
+    metadata: { name, namespace: NODE_LEASE_NAMESPACE, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata.uid! }], ...annotations },
     spec: { holderIdentity: name, leaseDurationSeconds: durationSeconds, renewTime: microTime(now) },
   };
 }

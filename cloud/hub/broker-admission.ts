@@ -14,6 +14,8 @@ export interface AdmissionDeps {
   maxKeepaliveSeconds: number;
   /** Refuse nodes while no cloud client listens to every node's up topic (BrokerOptions.nodesWaitForCloud). */
   waitForCloud: boolean;
+  /** Whether nodes are admitted now (BrokerOptions.nodesAdmitted$); the cloud hub always is. */
+  nodesAdmitted(): boolean;
   refuse(reason: RefusalReason, message: string, details: Record<string, unknown>): void;
   /** A connection is admitted as `who`, before its CONNACK goes out. */
   admitted(client: Client, who: BrokerIdentity): void;
@@ -67,6 +69,11 @@ export class Admission {
           const message = `client id "${client.id}" does not belong to ${who.role === 'cloud' ? 'the cloud' : `node ${who.node}`}, which connects as ${ownClientId(who)}`;
           this.deps.refuse('client-id', message, { clientId: client.id, username, peer });
           return done(refusal(message, IDENTIFIER_REJECTED), false);
+        }
+        if (who.role === 'node' && !this.deps.nodesAdmitted()) {
+          // This cloud's hub does not serve nodes now (another cloud's does): the node tries its next broker.
+          this.deps.refuse('nodes-not-admitted', 'this cloud does not admit nodes now', { clientId: client.id, username, peer });
+          return done(refusal('this cloud does not admit nodes now', UNAVAILABLE), false);
         }
         if (this.deps.waitForCloud && who.role === 'node' && this.listening.size === 0) {
           // The node tries again; its hello then reaches a hub that hears it.

@@ -71,3 +71,21 @@ export function closeRevokedNodes(revoked$: Observable<string> | undefined, admi
   });
   return () => subscription?.unsubscribe();
 }
+
+/**
+ * Follows `nodesAdmitted$` (none: nodes are always admitted): `set` gets each value; when it
+ * turns false, every node connection is closed (they reconnect, to another cloud's broker).
+ * Returns what stops following.
+ */
+export function gateNodes(nodesAdmitted$: Observable<boolean> | undefined, admission: Admission, logger: Logger, set: (admitted: boolean) => void): () => void {
+  let admitted = true;
+  const subscription = nodesAdmitted$?.subscribe((next) => {
+    const closing = admitted && !next;
+    admitted = next;
+    set(next);
+    if (!closing) return;
+    logger.warn('nodes are no longer admitted here; disconnecting every node', { nodes: admission.nodes.size });
+    for (const node of [...admission.nodes]) node.close();
+  });
+  return () => subscription?.unsubscribe();
+}

@@ -8,7 +8,7 @@ import { listenForClients } from './broker-listener.js';
 import { GuardedConnection, MAX_KEEPALIVE_SECONDS, type ConnectionLimits } from './connection-guard.js';
 import { RateBudgets } from './rate-budgets.js';
 import type { BrokerRole } from './acl.js';
-import { closeRevokedNodes, DENIED, disconnectNodesWithoutCloud, topicAuthorizers } from './broker-hooks.js';
+import { closeRevokedNodes, DENIED, disconnectNodesWithoutCloud, gateNodes, topicAuthorizers } from './broker-hooks.js';
 import { Admission, peerOf } from './broker-admission.js';
 
 /**
@@ -24,7 +24,7 @@ export { DENIED };
 export const THROTTLED = 'kedge_broker_throttled_total';
 export type RefusalReason =
   | 'bad-credentials' | 'client-id' | 'keepalive' | 'connect-timeout' | 'oversized-packet' | 'not-mqtt' | 'protocol-error' | 'tls-handshake' | 'revoked' | 'slow-client'
-  | 'no-hub-yet' | 'auth-error';
+  | 'no-hub-yet' | 'auth-error' | 'nodes-not-admitted';
 
 /**
  * Room for the largest object the API accepts (3 MiB) in an envelope; an edge starting 1,000
@@ -67,6 +67,12 @@ export interface BrokerOptions {
   clock?: Clock;
   /** Nodes whose credential was revoked: their connections are closed. */
   revoked$?: Observable<string>;
+  /**
+   * Whether nodes are admitted (default: always). While false, a node's CONNECT is refused with
+   * CONNACK 3 (server unavailable), counted as nodes-not-admitted; when it turns false, every
+   * node connection is closed. The cloud hub's own client is never refused.
+   */
+  nodesAdmitted$?: Observable<boolean>;
   /** One member of a cluster: sessions, retained messages and routing shared (default: in memory, alone). */
   shared?: SharedBrokerState;
 }
@@ -98,7 +104,9 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   const clock = options.clock ?? realClock;
   const refuse: (reason: RefusalReason, message: string, details: Record<string, unknown>) => void = refusals(counters, REFUSED, logger, 'broker refused a client', { clock });
   const budgets = new RateBudgets(limits.publishesPerSecond, limits.publishBurst, clock);
+  let nodesAdmitted = true;
   const admission = new Admission({
+    nodesAdmitted: () => nodesAdmitted,
     authenticate,
     maxKeepaliveSeconds: limits.maxKeepaliveSeconds,
     waitForCloud,
@@ -126,6 +134,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   broker.on('connectionError', (client, err) => refuse('protocol-error', err.message, { peer: peerOf(client) }));
 
   const stopRevocations = closeRevokedNodes(options.revoked$, admission, refuse);
+  const stopGate = gateNodes(options.nodesAdmitted$, admission, logger, (admitted) => (nodesAdmitted = admitted));
 
   // aedes runs timers from its creation: a broker that cannot listen stops them, or the process never exits.
   const closeBroker = async (): Promise<void> => {
@@ -151,6 +160,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     onHandshakeFailed: (err, peer) => refuse('tls-handshake', err.message, { peer: peer ?? 'gone before the handshake failed' }),
   }).catch(async (err: unknown) => {
     stopRevocations();
+    stopGate();
     await closeBroker();
     throw err;
   });
@@ -160,6 +170,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     (closing ??= (async () => {
       signal?.removeEventListener('abort', onAbort);
       stopRevocations();
+      stopGate();
       await closeBroker();
       await listener.close();
       logger.info('broker stopped', { port: listener.port });

@@ -16,7 +16,7 @@ export interface JoiningDeps {
   logger: Logger;
   counters: Counters;
   caPem: string;
-  brokerUrlFor(host: string | undefined): string;
+  brokerUrlFor(host: string | undefined): string | Promise<string>;
   reservedNode?: string;
 }
 

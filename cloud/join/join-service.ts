@@ -29,7 +29,10 @@ export interface JoinAnswer {
   node: string;
   /** The broker password; the cloud keeps only its hash. */
   password: string;
-  /** Where the node connects, as reachable from the edge (the host it used to reach the API). */
+  /**
+   * Where the node connects, as reachable from the edge (the host it used to reach the API):
+   * with several clouds, every cloud's broker, comma-separated, this cloud's first.
+   */
   brokerUrl: string;
 }
 
@@ -40,8 +43,8 @@ export interface JoinDeps {
   logger: Logger;
   counters: Counters;
   caPem: string;
-  /** The broker URL for an edge that reached the API under this Host header. */
-  brokerUrlFor(host: string | undefined): string;
+  /** The broker URL (or comma-separated URLs) for an edge that reached the API under this Host header. */
+  brokerUrlFor(host: string | undefined): string | Promise<string>;
   /** The cloud's own node name (`kedge cloud --node-name`): no edge may join under it. */
   reservedNode?: string;
 }
@@ -93,7 +96,7 @@ async function join(deps: JoinDeps, refuse: RefuseJoin, req: ApiRequest): Promis
   const password = newToken();
   await saveCredential(deps.api, node, nodeCredentialSecret({ node, passwordHash: hashPassword(password), tokenId: token.id }));
   deps.logger.info('node joined', { node, token: token.id });
-  const answer: JoinAnswer = { apiVersion: 'kedge.io/v1', kind: 'NodeCredential', node, password, brokerUrl: deps.brokerUrlFor(req.headers.host) };
+  const answer: JoinAnswer = { apiVersion: 'kedge.io/v1', kind: 'NodeCredential', node, password, brokerUrl: await deps.brokerUrlFor(req.headers.host) };
   return jsonResponse(201, answer);
 }
 

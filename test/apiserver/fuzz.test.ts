@@ -127,10 +127,10 @@ async function check(res: ApiResponse, label: string): Promise<void> {
   expect([status.kind, status.code, typeof status.reason, typeof status.message], label).toEqual(['Status', res.status, 'string', 'string']);
 }
 
-/** Every stored entry outside the scratch namespace, as bytes and revisions. */
+/** Every stored entry outside the scratch namespace (and the allocations its Services reserve), as bytes and revisions. */
 async function snapshot(f: ApiFixture): Promise<Map<string, string>> {
   const { items } = await f.store.list('');
-  return new Map(items.filter((kv) => !kv.key.includes(SCRATCH)).map((kv) => [kv.key, `${kv.modRevision} ${JSON.stringify(kv.value)}`]));
+  return new Map(items.filter((kv) => !kv.key.includes(SCRATCH) && !kv.key.startsWith('/registry/ranges/')).map((kv) => [kv.key, `${kv.modRevision} ${JSON.stringify(kv.value)}`]));
 }
 
 async function seeded(): Promise<ApiFixture> {

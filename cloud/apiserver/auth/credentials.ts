@@ -129,9 +129,10 @@ export interface CloudTls extends ServingCert {
  * `hosts`, is about to expire, was not signed by this CA, is damaged, or lacks what strict
  * verification asks for.
  */
-export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number, logger: Logger = silentLogger): Promise<CloudTls> {
+export async function loadOrCreateServingCert(dataDir: string, hosts: string[], now: number, logger: Logger = silentLogger, clusterCa?: ServingCert): Promise<CloudTls> {
   await makePrivateDir(dataDir);
-  const ca = await loadOrCreateCa(dataDir, now, logger);
+  // With several clouds, the cluster's CA (from the store) signs each one's certificate.
+  const ca = clusterCa ?? (await loadOrCreateCa(dataDir, now, logger));
   const { pair } = await readPair(dataDir, TLS_CERT_FILE, TLS_KEY_FILE);
   if (certCovers(pair, hosts, now, ca.certPem)) return { ...pair, caPem: ca.certPem };
   const serving = generateServingCert({ commonName: 'kedge-cloud', hosts, now, issuer: ca });
@@ -144,7 +145,7 @@ export async function loadOrCreateServingCert(dataDir: string, hosts: string[], 
  * the same name and key (docs/operations.md says why); one that is there but damaged is never
  * replaced silently: a new CA would void every join token.
  */
-async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Promise<ServingCert> {
+export async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Promise<ServingCert> {
   const { pair, found } = await readPair(dataDir, CA_CERT_FILE, CA_KEY_FILE);
   const usable = caUsable(pair, now);
   if (usable && hasKeyIdentifiers(pair.certPem)) return pair;
@@ -161,6 +162,14 @@ async function loadOrCreateCa(dataDir: string, now: number, logger: Logger): Pro
   }
   return ca;
 }
+
+/** `<dataDir>/ca.crt` and `ca.key` as they are (empty strings for a missing file). */
+export async function readCaFiles(dataDir: string): Promise<ServingCert> {
+  return (await readPair(dataDir, CA_CERT_FILE, CA_KEY_FILE)).pair;
+}
+
+/** Writes `<dataDir>/ca.key` then `ca.crt`. */
+export const writeCaFiles = (dataDir: string, ca: ServingCert): Promise<void> => writePair(dataDir, CA_CERT_FILE, CA_KEY_FILE, ca);
 
 /** A certificate and its key as read (empty strings for a missing file), and whether either file was there. */
 async function readPair(dataDir: string, certFile: string, keyFile: string): Promise<{ pair: ServingCert; found: boolean }> {

@@ -31,6 +31,12 @@ export interface ResourceStrategy {
    */
   prepare?(obj: KubeObject, ctx: PrepareContext): Promise<void>;
   /**
+   * With `prepare`: the object as far as its unique values go, recorded for the other
+   * apiservers on the store before it is written (rest/reservations.ts); undefined when it
+   * holds none, or the same as `old`.
+   */
+  reservation?(obj: KubeObject, old?: KubeObject): KubeObject | undefined;
+  /**
    * What kube's decoding does on every write (create and update), before defaulting: turns the
    * written form into the stored form (a Secret's stringData into data) and throws 400 for
    * values that would not decode (bad base64). Mutates the object.

@@ -9,7 +9,8 @@ import { goStrings } from './service-validation.js';
 
 /**
  * A Service's prepare step: defaults, then a clusterIP and nodePorts that no other Service
- * holds (the apiserver runs these one at a time, so "free in the list" stays free). What a
+ * holds (the apiserver runs these one at a time, so "free in the list" stays free; apiservers
+ * sharing a store also see each other's picks not yet written: rest/reservations.ts). What a
  * Service held before an update stays its own; a requested value out of range or held by
  * another Service is a 422, as kube-apiserver's allocators answer.
  */
@@ -84,4 +85,18 @@ function clusterIPsOf(spec: ServiceSpec | undefined): string[] {
   if (!spec) return [];
   const ips = Array.isArray(spec.clusterIPs) && spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP];
   return ips.filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None');
+}
+
+/**
+ * A Service as far as its unique values go, for the reservation of what it picked
+ * (rest/reservations.ts); undefined when it holds none, or the same as before the update.
+ */
+export function serviceReservation(obj: KubeObject, old?: KubeObject): KubeObject | undefined {
+  const held = (s: Service | undefined) => ({ clusterIPs: clusterIPsOf(s?.spec), nodePorts: nodePortsOf(s?.spec ?? {}).filter((p) => p !== 0) });
+  const now = held(obj as Service);
+  if (now.clusterIPs.length === 0 && now.nodePorts.length === 0) return undefined;
+  if (old && JSON.stringify(held(old as Service)) === JSON.stringify(now)) return undefined;
+  const { namespace, name } = obj.metadata;
+  const spec: ServiceSpec = { clusterIPs: now.clusterIPs, ports: now.nodePorts.map((nodePort) => ({ port: nodePort, nodePort })) };
+  return { metadata: { namespace, name }, spec } as KubeObject;
 }

@@ -2,7 +2,7 @@ import type { StatusCause } from '../../../shared/errors.js';
 import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { invalidValue, required } from '../admission/admission.js';
 import type { ResourceDef } from './registry.js';
-import { prepareService } from './service-allocation.js';
+import { prepareService, serviceReservation } from './service-allocation.js';
 import { endpointsPrinter, servicePrinter } from './service-printers.js';
 import { validateService } from './service-validation.js';
 
@@ -15,6 +15,7 @@ export const serviceResource: ResourceDef = {
   strategy: {
     nameIsLabel: true,
     prepare: prepareService,
+    reservation: serviceReservation,
     validate: validateService,
     fields: (obj) => ({ 'spec.clusterIP': (obj as Service).spec?.clusterIP ?? '', 'spec.type': (obj as Service).spec?.type ?? '' }),
   },

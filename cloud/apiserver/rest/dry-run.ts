@@ -47,6 +47,8 @@ class DryRunStorage extends ObjectStorage {
     return this.real.exclusive(name, fn);
   }
 
+  override async reserve(): Promise<void> {}
+
   override async create(def: ResourceDef, obj: KubeObject): Promise<KubeObject> {
     const name = obj.metadata.name!;
     if (await this.real.find(def, obj.metadata.namespace, name)) throw alreadyExists(def, name);

@@ -2,6 +2,7 @@ import { KedgeError, isKedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
 import type { KeyValue, Store } from '../../store/store.js';
 import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from '../kinds/registry.js';
+import { recordReservation, type Reservation, type Reservations } from './reservations.js';
 
 /**
  * Kubernetes objects on top of the revisioned Store: keys, resourceVersion = modRevision,
@@ -30,6 +31,11 @@ export class ObjectStorage {
 
   get revision(): number {
     return this.store.revision;
+  }
+
+  /** Records a pick of unique values for the other apiservers on the store (reservations.ts); Conflict when one recorded meanwhile. */
+  reserve(def: ResourceDef, read: Reservations, entry: Reservation, stored: ReadonlySet<string>): Promise<void> {
+    return recordReservation(this.store, def, read, entry, stored);
   }
 
   async get(def: ResourceDef, namespace: string | undefined, name: string): Promise<KubeObject> {
