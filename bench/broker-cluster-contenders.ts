@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Aedes } from 'aedes';
 import { sharedRedisState } from '../cloud/broker-member/shared-state.js';
 import { silentLogger } from '../shared/log.js';
-import { freeLoopbackPort, startRedis } from '../sim/broker-cluster/redis-server.js';
+import { startRedis } from '../sim/broker-cluster/redis-server.js';
+import { freePort } from '../sim/free-port.js';
 
 /** A broker cluster under measurement: one MQTT URL per member, and a member's sudden death. */
 export interface Contender {
@@ -58,12 +59,12 @@ export async function aedesOnRedis(members: number): Promise<Contender> {
 /** nats-server processes (Debian's) in one cluster, each with MQTT and JetStream (MQTT needs it). */
 export async function natsCluster(members: number): Promise<Contender> {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-nats-'));
-  const routes = await Promise.all(Array.from({ length: members }, () => freeLoopbackPort()));
+  const routes = await Promise.all(Array.from({ length: members }, () => freePort()));
   const children: ChildProcess[] = [];
   const urls: string[] = [];
   try {
     for (let i = 0; i < members; i++) {
-      const mqtt = await freeLoopbackPort();
+      const mqtt = await freePort();
       const conf = join(dir, `n${i}.conf`);
       await writeFile(conf, [
         `server_name: n${i}`,

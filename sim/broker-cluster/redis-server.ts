@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../free-port.js';
 
 /** Debian's redis-server (package redis-server). */
 export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
@@ -26,7 +26,7 @@ export async function startRedis(attempts = 5): Promise<RedisProcess> {
   if (!REDIS_SERVER) throw new Error('redis-server is not installed (Debian package redis-server)');
   const dir = await mkdtemp(join(tmpdir(), 'kedge-redis-'));
   for (let attempt = 1; ; attempt++) {
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const started = await readyOrLog(child);
     if (started === true) return { url: `redis://127.0.0.1:${port}`, port, stop: stopper(child, dir) };
@@ -68,13 +68,4 @@ function stopper(child: ChildProcess, dir: string): () => Promise<void> {
       }
       await rm(dir, { recursive: true, force: true });
     })());
-}
-
-/** A loopback port free a moment ago. */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
