@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { readCredentials } from '../cloud/apiserver/auth/credentials.js';
 import { realClock, wallDelay } from '../shared/clock.js';
+import { isKedgeError } from '../shared/errors.js';
 import type { Pod } from '../shared/types.js';
 import { readyField, startRole, type RoleProcess } from '../sim/role-process.js';
 import { PodTracker } from './pod-tracker.js';
@@ -157,7 +158,8 @@ async function startupRound(api: RoleCluster['api'], tracker: PodTracker, prefix
 async function removeSource(api: RoleCluster['api']): Promise<void> {
   const ref = { resource: 'pods', namespace: 'default', name: POD };
   await api.delete(ref).catch(() => undefined);
-  await waitUntil(() => api.get(ref).then(() => false, () => true), `${POD} stopped by its edge`, 30_000);
+  // Only NotFound means gone: any other error (the API busy) is asked again.
+  await waitUntil(() => api.get(ref).then(() => false, (err: unknown) => isKedgeError(err, 'NotFound')), `${POD} stopped by its edge`, 30_000);
 }
 
 type RoleCluster = Awaited<ReturnType<typeof startScaleCluster>>;
