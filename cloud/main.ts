@@ -31,7 +31,7 @@ import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
 import { GatedStore } from './store/gated-store.js';
 import { EtcdStore } from './store/etcd/etcd-store.js';
-import { openEtcdStore } from './store/etcd/open-etcd-store.js';
+import { openCloudEtcdStore } from './store/etcd/open-etcd-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
@@ -40,7 +40,7 @@ export type { Cloud, CloudOptions } from './cloud-options.js';
 async function openStore(options: CloudOptions): Promise<Store> {
   // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
   if (typeof options.store === 'object') return borrowed(options.store);
-  if (options.store === 'etcd') return openEtcdStore(options.etcd!);
+  if (options.store === 'etcd') return openCloudEtcdStore(options.etcd!);
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
 }
 

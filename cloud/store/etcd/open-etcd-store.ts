@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Etcd3, type IOptions } from 'etcd3';
 import { realClock } from '../../../shared/clock.js';
 import { KedgeError } from '../../../shared/errors.js';
-import { EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+import { CLOUD_KEY_ROOT, EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
 import { retryUnsentCalls } from './etcd-retry.js';
 
 /** How the cloud reaches etcd: kube-apiserver's --etcd-servers (here --etcd-endpoints), --etcd-cafile, --etcd-certfile, --etcd-keyfile, --etcd-prefix. */
@@ -48,3 +48,6 @@ export async function openEtcdStore(connection: EtcdSettings): Promise<EtcdStore
   const options = await etcdClientOptions(connection);
   return EtcdStore.open(() => new Etcd3(options), connection);
 }
+
+/** The cloud's store on etcd, each object where kube-apiserver keeps it (`<prefix>/pods/<namespace>/<name>`). */
+export const openCloudEtcdStore = (connection: EtcdSettings): Promise<EtcdStore> => openEtcdStore({ root: CLOUD_KEY_ROOT, ...connection });
