@@ -7,6 +7,9 @@ import type { KeyValue, ListResult, Store, WatchEvent } from '../store.js';
 import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
 import { etcdWatch, expiredFeed } from './etcd-watch.js';
 import { EtcdKeys } from './etcd-keys.js';
+import { startCompactor } from './etcd-compactor.js';
+import type { Clock } from '../../../shared/clock.js';
+import type { Logger } from '../../../shared/log.js';
 
 export interface EtcdStoreOptions {
   /** Every key is stored under it (kube-apiserver's --etcd-prefix; default /registry). */
@@ -41,6 +44,7 @@ export class EtcdStore implements Store {
   private closed = false;
   private connected = true;
   private compaction: Promise<void> = Promise.resolve();
+  private stopCompactor = (): void => {};
 
   private constructor(
     private readonly connect: () => Etcd3,
@@ -162,7 +166,14 @@ export class EtcdStore implements Store {
     }
   }
 
+  /** Compacts etcd every interval as kube-apiserver does, sharing the work with every other cloud on it (etcd-compactor.ts); until close. */
+  compactEvery(intervalMs: number, clock: Clock, logger: Logger): void {
+    this.stopCompactor();
+    this.stopCompactor = startCompactor({ client: () => this.client, compact: (revision) => this.compact(revision), intervalMs, clock, logger });
+  }
+
   async close(): Promise<void> {
+    this.stopCompactor();
     this.closed = true;
     await this.disconnect();
   }
