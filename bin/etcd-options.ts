@@ -1,5 +1,6 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { EtcdSettings } from '../cloud/store/etcd/open-etcd-store.js';
+import { formatGoDuration, parseGoDuration } from '../shared/go-duration.js';
 import { list } from './options.js';
 
 /** etcd's client URLs, comma-separated, each http:// or https:// with a host. */
@@ -27,6 +28,21 @@ export function withEtcdOptions(command: Command): Command {
     .option('--etcd-prefix <prefix>', 'the prefix of every key kedge keeps in etcd', '/registry');
 }
 
+const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60_000;
+
+/** A Go duration, 0 included (as kube-apiserver's "0 disables"). */
+function compactionInterval(value: string): number {
+  const ms = parseGoDuration(value);
+  if (ms === undefined || ms < 0) throw new InvalidArgumentError(`expected a duration such as 5m or 0 (never), got "${value}".`);
+  return ms;
+}
+
+/** kube-apiserver's --etcd-compaction-interval, for the cloud only (a backup or restore never compacts). */
+export function withEtcdCompaction(command: Command): Command {
+  const option = new Option('--etcd-compaction-interval <duration>', 'how often the clouds compact etcd between them, keeping that much history for watches to resume from (0: never)');
+  return command.addOption(option.argParser(compactionInterval).default(DEFAULT_COMPACTION_INTERVAL_MS, formatGoDuration(DEFAULT_COMPACTION_INTERVAL_MS)));
+}
+
 /** The etcd settings from parsed options, or the reason they cannot be used. */
 export function etcdSettings(o: Record<string, unknown>): EtcdSettings | string {
   const endpoints = o.etcdEndpoints as string[] | undefined;
@@ -38,5 +54,6 @@ export function etcdSettings(o: Record<string, unknown>): EtcdSettings | string 
     certFile: o.etcdCertfile as string | undefined,
     keyFile: o.etcdKeyfile as string | undefined,
     prefix: o.etcdPrefix as string,
+    compactionIntervalMs: o.etcdCompactionInterval as number | undefined,
   };
 }

@@ -31,16 +31,16 @@ import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
 import { GatedStore } from './store/gated-store.js';
 import { EtcdStore } from './store/etcd/etcd-store.js';
-import { openEtcdStore } from './store/etcd/open-etcd-store.js';
+import { openCloudEtcdStore } from './store/etcd/open-etcd-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
 export type { Cloud, CloudOptions } from './cloud-options.js';
 
-async function openStore(options: CloudOptions): Promise<Store> {
+async function openStore(options: CloudOptions, clock: Clock, logger: Logger): Promise<Store> {
   // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
   if (typeof options.store === 'object') return borrowed(options.store);
-  if (options.store === 'etcd') return openEtcdStore(options.etcd!);
+  if (options.store === 'etcd') return openCloudEtcdStore(options.etcd!, { clock, logger });
   return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
 }
 
@@ -64,7 +64,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   try {
     const lock = options.lock ?? (await lockDataDir(options.dataDir, { command: 'kedge cloud', logger }));
     stops.push(() => lock.release());
-    const innerStore = await openStore(options);
+    const innerStore = await openStore(options, clock, logger);
     const store = new GatedStore(innerStore);
     stops.push(() => store.close());
     const security = await loadSecurity(options, store, clock, logger);

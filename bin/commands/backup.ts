@@ -16,10 +16,10 @@ const dataDirOption = ['--data-dir <dir>', 'data dir of the cloud or demo (its k
 
 /** With --etcd-endpoints: the EtcdStore there, for `work`, closed after. */
 async function withEtcd<T>(o: Options, work: (store: Store) => Promise<T>): Promise<T> {
-  const { openEtcdStore } = await import('../../cloud/store/etcd/open-etcd-store.js');
+  const { openCloudEtcdStore } = await import('../../cloud/store/etcd/open-etcd-store.js');
   const settings = etcdSettings(o);
   if (typeof settings === 'string') throw new Error(settings);
-  const store = await openEtcdStore(settings);
+  const store = await openCloudEtcdStore(settings);
   try {
     return await work(store);
   } finally {

@@ -9,7 +9,7 @@ import { brokerList, duration, list, nodeName, numberIn, port, positive } from '
 import { leaderElectionOptions, leaderElectionTiming } from '../leader-elect-options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
-import { etcdSettings, withEtcdOptions } from '../etcd-options.js';
+import { etcdSettings, withEtcdCompaction, withEtcdOptions } from '../etcd-options.js';
 import type { EtcdSettings } from '../../cloud/store/etcd/open-etcd-store.js';
 
 /** Ports when the cloud is bound beyond loopback, as Kubernetes (API) and MQTT over TLS use. */
@@ -54,7 +54,7 @@ function storeEtcd(o: Record<string, unknown>): EtcdSettings | undefined | strin
 }
 
 export function cloudCommand(): Command {
-  const command = withLogOptions(withEtcdOptions(new Command('cloud')
+  const command = withLogOptions(withEtcdCompaction(withEtcdOptions(new Command('cloud')
     .description('Run the control plane: apiserver, store, scheduler, controllers and the sync hub with an embedded MQTT broker.')
     .option('--data-dir <dir>', 'where the store, credentials, CA and kubeconfig live', '.kedge/cloud')
     .option('--bind <addr>', `listen on this address (e.g. 0.0.0.0) for the API (port ${SECURE_API_PORT}) and MQTT over TLS (port ${SECURE_MQTT_PORT}); beyond loopback TLS is on unless --insecure`)
@@ -72,7 +72,7 @@ export function cloudCommand(): Command {
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system; with several clouds on one store, each its own (e.g. $(hostname))', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
-    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, [])));
+    .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []))));
   leaderElectionOptions(command);
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.

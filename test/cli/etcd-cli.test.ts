@@ -29,6 +29,7 @@ describe('kedge cloud --store etcd, kedge backup and restore with etcd (the comp
     [['--etcd-endpoints', 'http://127.0.0.1:2379'], '--etcd-endpoints needs --store etcd'],
     [['--store', 'etcd', '--etcd-endpoints', '127.0.0.1:2379'], '"127.0.0.1:2379" is not an etcd client URL'],
     [['--store', 'etcd', '--etcd-endpoints', 'http://127.0.0.1:2379', '--etcd-certfile', 'c.pem'], '--etcd-certfile and --etcd-keyfile go together'],
+    [['--store', 'etcd', '--etcd-endpoints', 'http://127.0.0.1:2379', '--etcd-compaction-interval', 'banana'], 'expected a duration such as 5m or 0 (never), got "banana"'],
   ])('refuses %j', async (args, message) => {
     const run = await kedge('cloud', '--data-dir', join(dir, 'refused'), ...args);
     expect(run.code).not.toBe(0);

@@ -2,6 +2,7 @@ import type { Etcd3, IKeyValue } from 'etcd3';
 import { KedgeError } from '../../../shared/errors.js';
 import { deepFreeze } from '../../../shared/freeze.js';
 import type { KeyValue } from '../store.js';
+import type { EtcdKeys } from './etcd-keys.js';
 
 /*
  * Between the Store's shapes and etcd's: keys live under a prefix (kube-apiserver's
@@ -20,10 +21,10 @@ export function prefixEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]); // every key: etcd reads "\0" as "to the end"
 }
 
-/** The stored entry, frozen; `prefixLength` bytes of etcd's key are the store's prefix. */
-export function toKeyValue(kv: IKeyValue, prefixLength: number): KeyValue {
+/** The stored entry, frozen, under its Store key. */
+export function toKeyValue(kv: IKeyValue, keys: EtcdKeys): KeyValue {
   return {
-    key: kv.key.subarray(prefixLength).toString('utf8'),
+    key: keys.fromEtcd(kv.key),
     value: deepFreeze(parseValue(kv)),
     createRevision: Number(kv.create_revision),
     modRevision: Number(kv.mod_revision),

@@ -6,10 +6,16 @@ import { valueJson } from '../record-codec.js';
 import type { KeyValue, ListResult, Store, WatchEvent } from '../store.js';
 import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
 import { etcdWatch, expiredFeed } from './etcd-watch.js';
+import { EtcdKeys } from './etcd-keys.js';
+import { startCompactor } from './etcd-compactor.js';
+import type { Clock } from '../../../shared/clock.js';
+import type { Logger } from '../../../shared/log.js';
 
 export interface EtcdStoreOptions {
   /** Every key is stored under it (kube-apiserver's --etcd-prefix; default /registry). */
   prefix?: string;
+  /** What every key of this store begins with, kept in etcd as the prefix (see EtcdKeys); default none. */
+  root?: string;
   /**
    * Keep only this many revisions of history: each write compacts etcd behind it (etcd-wide,
    * as every compaction is). Unset, this store never compacts on its own.
@@ -20,6 +26,10 @@ export interface EtcdStoreOptions {
 }
 
 export const DEFAULT_ETCD_PREFIX = '/registry';
+/** Every key the apiserver keeps begins with it (kinds/registry.ts, rest/reservations.ts). */
+export const CLOUD_KEY_ROOT = '/registry';
+
+const keysOf = (options: EtcdStoreOptions): EtcdKeys => new EtcdKeys(options.prefix ?? DEFAULT_ETCD_PREFIX, options.root);
 
 /**
  * The Store on etcd: etcd's revision is the store's, writes are transactions comparing
@@ -29,11 +39,12 @@ export const DEFAULT_ETCD_PREFIX = '/registry';
 export class EtcdStore implements Store {
   private currentRevision = 0;
   private compacted = 0;
-  private readonly prefix: Buffer;
+  private readonly keys: EtcdKeys;
   private follower: Subscription | undefined;
   private closed = false;
   private connected = true;
   private compaction: Promise<void> = Promise.resolve();
+  private stopCompactor = (): void => {};
 
   private constructor(
     private readonly connect: () => Etcd3,
@@ -41,7 +52,7 @@ export class EtcdStore implements Store {
     private readonly options: EtcdStoreOptions,
     revision: number,
   ) {
-    this.prefix = Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX);
+    this.keys = keysOf(options);
     this.currentRevision = revision;
     this.follow();
   }
@@ -49,13 +60,13 @@ export class EtcdStore implements Store {
   /** Keeps `revision` current while others write: a watch of the whole prefix, followed again if etcd cancels it. */
   private follow(): void {
     if (this.closed) return;
-    this.follower = this.watch('', this.currentRevision).subscribe({ error: () => this.follow() });
+    this.follower = this.watchEtcd(this.keys.all, this.currentRevision).subscribe({ error: () => this.follow() });
   }
 
   /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
   static async open(connect: () => Etcd3, options: EtcdStoreOptions = {}): Promise<EtcdStore> {
     const client = connect();
-    const revision = await currentRevision(client, Buffer.from(options.prefix ?? DEFAULT_ETCD_PREFIX));
+    const revision = await currentRevision(client, keysOf(options).all);
     return new EtcdStore(connect, client, options, revision);
   }
 
@@ -73,7 +84,7 @@ export class EtcdStore implements Store {
   async reconnect(): Promise<void> {
     if (this.connected) return;
     const client = this.connect();
-    this.noteRevision(await currentRevision(client, this.prefix));
+    this.noteRevision(await currentRevision(client, this.keys.all));
     this.client = client;
     this.connected = true;
     this.follow();
@@ -133,7 +144,11 @@ export class EtcdStore implements Store {
 
   watch(prefix: string, afterRevision: number): Observable<WatchEvent> {
     if (afterRevision < this.compacted) return expiredFeed(afterRevision, this.compacted);
-    return etcdWatch({ client: this.client, key: this.etcdKey(prefix), prefixLength: this.prefix.length, afterRevision, onRevision: (r) => this.noteRevision(r) });
+    return this.watchEtcd(this.etcdKey(prefix), afterRevision);
+  }
+
+  private watchEtcd(key: Buffer, afterRevision: number): Observable<WatchEvent> {
+    return etcdWatch({ client: this.client, key, keys: this.keys, afterRevision, onRevision: (r) => this.noteRevision(r) });
   }
 
   async compact(revision: number): Promise<void> {
@@ -151,17 +166,24 @@ export class EtcdStore implements Store {
     }
   }
 
+  /** Compacts etcd every interval as kube-apiserver does, sharing the work with every other cloud on it (etcd-compactor.ts); until close. */
+  compactEvery(intervalMs: number, clock: Clock, logger: Logger): void {
+    this.stopCompactor();
+    this.stopCompactor = startCompactor({ client: () => this.client, compact: (revision) => this.compact(revision), intervalMs, clock, logger });
+  }
+
   async close(): Promise<void> {
+    this.stopCompactor();
     this.closed = true;
     await this.disconnect();
   }
 
   private etcdKey(key: string): Buffer {
-    return Buffer.concat([this.prefix, Buffer.from(key)]);
+    return this.keys.toEtcd(key);
   }
 
   private toKeyValue(kv: IKeyValue): KeyValue {
-    return toKeyValue(kv, this.prefix.length);
+    return toKeyValue(kv, this.keys);
   }
 
   private compare(key: string, target: 'Create' | 'Mod', result: 'Equal' | 'Greater', revision: number): ICompare {

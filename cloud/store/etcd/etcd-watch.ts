@@ -3,27 +3,28 @@ import { Observable, type Subscriber } from 'rxjs';
 import { KedgeError } from '../../../shared/errors.js';
 import type { WatchEvent } from '../store.js';
 import { etcdError, toKeyValue } from './etcd-codec.js';
+import type { EtcdKeys } from './etcd-keys.js';
 
 export interface WatchRequest {
   client: Etcd3;
-  /** etcd's key prefix of the watched keys (store prefix plus the caller's). */
+  /** etcd's key prefix of the watched keys. */
   key: Buffer;
-  /** Bytes of each etcd key that are the store's prefix, cut off in events. */
-  prefixLength: number;
+  /** How events' etcd keys become Store keys. */
+  keys: EtcdKeys;
   afterRevision: number;
   /** Every response's header revision, to keep the store's revision current. */
   onRevision: (revision: number) => void;
 }
 
 /** A watch response's events as the Store's. */
-export function toWatchEvents(res: IWatchResponse, prefixLength: number): WatchEvent[] {
-  return res.events.map((e) => toWatchEvent(e, prefixLength));
+export function toWatchEvents(res: IWatchResponse, keys: EtcdKeys): WatchEvent[] {
+  return res.events.map((e) => toWatchEvent(e, keys));
 }
 
-function toWatchEvent(e: IEvent, prefixLength: number): WatchEvent {
-  const prevKv = e.prev_kv?.key?.length ? toKeyValue(e.prev_kv, prefixLength) : undefined;
-  if (e.type === 'Put') return { type: 'put', kv: toKeyValue(e.kv, prefixLength), prevKv };
-  const key = e.kv.key.subarray(prefixLength).toString('utf8');
+function toWatchEvent(e: IEvent, keys: EtcdKeys): WatchEvent {
+  const prevKv = e.prev_kv?.key?.length ? toKeyValue(e.prev_kv, keys) : undefined;
+  if (e.type === 'Put') return { type: 'put', kv: toKeyValue(e.kv, keys), prevKv };
+  const key = keys.fromEtcd(e.kv.key);
   const kv = { key, value: prevKv?.value ?? null, createRevision: prevKv?.createRevision ?? 0, modRevision: Number(e.kv.mod_revision) };
   return { type: 'delete', kv, prevKv };
 }
@@ -35,7 +36,7 @@ function follow(request: WatchRequest, subscriber: Subscriber<WatchEvent>, onEnd
   const watcher = request.client.watch().prefix(request.key).withPreviousKV().startRevision(String(request.afterRevision + 1)).watcher();
   watcher.on('data', (res: IWatchResponse) => {
     request.onRevision(Number(res.header.revision));
-    for (const event of toWatchEvents(res, request.prefixLength)) subscriber.next(event);
+    for (const event of toWatchEvents(res, request.keys)) subscriber.next(event);
   });
   watcher.on('error', (err: Error) => {
     onEnd();

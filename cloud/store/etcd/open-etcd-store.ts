@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Etcd3, type IOptions } from 'etcd3';
-import { realClock } from '../../../shared/clock.js';
+import { realClock, type Clock } from '../../../shared/clock.js';
+import type { Logger } from '../../../shared/log.js';
 import { KedgeError } from '../../../shared/errors.js';
-import { EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+import { CLOUD_KEY_ROOT, EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
 import { retryUnsentCalls } from './etcd-retry.js';
 
 /** How the cloud reaches etcd: kube-apiserver's --etcd-servers (here --etcd-endpoints), --etcd-cafile, --etcd-certfile, --etcd-keyfile, --etcd-prefix. */
@@ -13,6 +14,8 @@ export interface EtcdSettings extends EtcdStoreOptions {
   keyFile?: string;
   /** A unary call etcd has not answered by then fails (504); default 10 s. Watches have no deadline. */
   requestTimeoutMs?: number;
+  /** The cloud compacts etcd this often (kube-apiserver's --etcd-compaction-interval); unset or 0: never. */
+  compactionIntervalMs?: number;
 }
 
 
@@ -47,4 +50,11 @@ export async function etcdClientOptions(connection: EtcdSettings): Promise<IOpti
 export async function openEtcdStore(connection: EtcdSettings): Promise<EtcdStore> {
   const options = await etcdClientOptions(connection);
   return EtcdStore.open(() => new Etcd3(options), connection);
+}
+
+/** The cloud's store on etcd, each object where kube-apiserver keeps it (`<prefix>/pods/<namespace>/<name>`), compacted every compactionIntervalMs. */
+export async function openCloudEtcdStore(connection: EtcdSettings, deps?: { clock: Clock; logger: Logger }): Promise<EtcdStore> {
+  const store = await openEtcdStore({ root: CLOUD_KEY_ROOT, ...connection });
+  if (deps && connection.compactionIntervalMs) store.compactEvery(connection.compactionIntervalMs, deps.clock, deps.logger.child('compactor'));
+  return store;
 }
