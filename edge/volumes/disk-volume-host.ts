@@ -1,5 +1,5 @@
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { currentPayloadDir, holdsPayload, removeStale, writePayload } from './atomic-writer.js';
 import { hostPathStep, type PathKind } from './host-path-check.js';
@@ -18,6 +18,13 @@ async function kindOf(path: string): Promise<PathKind> {
   const s = await stat(path).catch(() => undefined);
   if (!s) return 'missing';
   return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : s.isSocket() ? 'socket' : s.isCharacterDevice() ? 'char' : s.isBlockDevice() ? 'block' : 'other';
+}
+
+/** Modes of what a hostPath volume makes: owner-only under the data dir (the default host root), kubelet's (0755, 0644) on a real host. */
+function hostPathModes(dataDir: string, hostRoot: string): { dir: number; file: number } {
+  const path = relative(dataDir, hostRoot);
+  const inDataDir = !isAbsolute(path) && path !== '..' && !path.startsWith(`..${sep}`);
+  return inDataDir ? { dir: 0o700, file: 0o600 } : { dir: 0o755, file: 0o644 };
 }
 
 /**
@@ -74,10 +81,11 @@ export class DiskVolumeHost implements VolumeHost {
   private async hostPath(path: string, type: Parameters<typeof hostPathStep>[0]): Promise<string> {
     const real = underHostRoot(this.options.hostRoot, path);
     const step = hostPathStep(type, await kindOf(real), path);
-    if (step === 'makeDir') await mkdir(real, { recursive: true, mode: 0o755 });
+    const modes = hostPathModes(this.options.dataDir, this.options.hostRoot);
+    if (step === 'makeDir') await mkdir(real, { recursive: true, mode: modes.dir });
     if (step === 'makeFile') {
-      await mkdir(dirname(real), { recursive: true, mode: 0o755 });
-      await (await open(real, 'a', 0o644)).close();
+      await mkdir(dirname(real), { recursive: true, mode: modes.dir });
+      await (await open(real, 'a', modes.file)).close();
     }
     return real;
   }

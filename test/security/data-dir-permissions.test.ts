@@ -1,11 +1,16 @@
-import { lstat, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addApiToken, newTokenEntry } from '../../cloud/apiserver/auth/token-file.js';
 import { bootstrapTokenSecret, JOIN_NAMESPACE } from '../../cloud/join/secrets.js';
 import { backupBytes, restoreBackup } from '../../cloud/store/backup.js';
 import { DurableStore } from '../../cloud/store/durable-store.js';
 import { joinCloud } from '../../edge/join.js';
+import { SimRuntime } from '../../edge/runtime/sim-runtime.js';
+import { encodeEntry, END_OF_ARCHIVE } from '../../edge/runtime/sim-shell/ustar.js';
+import { edgeVolumeHosts } from '../../edge/volumes/volume-hosts.js';
+import { defaultHostRoot, volumeDir } from '../../edge/volumes/volume-paths.js';
 import { FakeClock } from '../../shared/clock.js';
 import { caFingerprint, formatJoinToken, newBootstrapToken } from '../../shared/join-token.js';
 import { silentLogger } from '../../shared/log.js';
@@ -15,6 +20,8 @@ import { Cluster } from '../../sim/local-cluster.js';
 import { parseScenario } from '../../sim/scenario/parse.js';
 import { runScenarioSession } from '../../sim/scenario/session.js';
 import { eventually } from '../support/eventually.js';
+import { testNetwork } from '../support/test-network.js';
+import { finished, WITH_STDIN } from '../runtime/stream-support.js';
 
 const ref = (name: string) => ({ resource: 'pods', namespace: 'default', name });
 /** A process pod that logs a line and exits: its log and exit files stay on the edge. */
@@ -22,6 +29,11 @@ const hello: Pod = {
   apiVersion: 'v1', kind: 'Pod', metadata: { name: 'hello' },
   spec: { nodeName: 'edge-1', runtimeClassName: 'process', restartPolicy: 'Never', containers: [{ name: 'main', image: 'node', command: [process.execPath, '-e', "console.log('hello')"] }] },
 };
+
+/** The paths under `root` that are not owner-only (directories 0700, files 0600), with their modes. */
+async function notPrivate(root: string): Promise<string[]> {
+  return (await walk(root)).filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);
+}
 
 /** Every directory and file under `root`, with its mode (symbolic links are not followed). */
 async function walk(root: string): Promise<{ path: string; dir: boolean; mode: number }[]> {
@@ -75,9 +87,8 @@ describe('everything under a data dir is owner-only', () => {
     const scenario = parseScenario({ name: 't', description: 'd', nodes: 1, steps: [{ wait: '1s' }] }, 't.yaml');
     await runScenarioSession({ scenario, source: 't.yaml', timeScale: 1, outDir: join(c.dir, 'scenario'), clock: c.clock, logger: silentLogger, startCluster: () => Promise.reject(new Error('not here')) });
 
+    expect(await notPrivate(c.dir)).toEqual([]);
     const entries = await walk(c.dir);
-    const notPrivate = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${e.path} ${e.mode.toString(8)}`);
-    expect(notPrivate).toEqual([]);
     // …and it looked at every kind of file there is.
     const names = entries.map((e) => e.path);
     for (const expected of [
@@ -87,5 +98,65 @@ describe('everything under a data dir is owner-only', () => {
       /^edges\/edge-1\/containers\/\w+\.log$/, /^edges\/edge-1\/containers\/\w+\.exit$/, /^edges\/edge-2\/credential\.json$/,
       /^demo\.json$/, /^scenario\/report\.json$/, /^scenario\/data$/,
     ]) expect(names.some((n) => expected.test(n)), String(expected)).toBe(true);
+  });
+});
+
+/**
+ * What pods write on an edge stays owner-only too: a sim container's files, written by
+ * `kubectl exec` or `kubectl cp` (in its scratch directory and in a volume), and what a
+ * hostPath volume makes under the default host root, `<data dir>/host`. Under a host root
+ * outside the data dir (the real host's `/`), hostPath makes them as kubelet does (0755, 0644).
+ */
+describe('what pods write under an edge data dir is owner-only', () => {
+  let dir: string;
+  let umask: number;
+  beforeEach(async () => {
+    umask = process.umask(0);
+    dir = await mkdtemp(join(tmpdir(), 'kedge-pod-files-'));
+  });
+  afterEach(async () => {
+    process.umask(umask);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("a sim container's files, through exec and tar (kubectl cp)", async () => {
+    const edge = join(dir, 'edge');
+    const runtime = await SimRuntime.open({ network: testNetwork(), dataDir: edge, clock: new FakeClock(), defaultStartMs: 0 });
+    const sandbox = await runtime.runSandbox({ podUid: 'u1', name: 'web', namespace: 'default' });
+    const emptyDir = volumeDir(edge, { podUid: 'u1', plugin: 'kubernetes.io~empty-dir', name: 'data' });
+    await mkdir(emptyDir, { recursive: true, mode: 0o700 }); // as the disk volume host makes it
+    const id = await runtime.createContainer(sandbox.id, { name: 'app', attempt: 0, mounts: [{ name: 'data', containerPath: '/data', hostPath: emptyDir, readOnly: false }] });
+    await runtime.startContainer(id);
+    const archive = Buffer.concat([
+      encodeEntry({ name: 'site', type: 'directory', mode: 0o755, mtime: 0 }),
+      encodeEntry({ name: 'site/index.html', type: 'file', mode: 0o644, mtime: 0, data: Buffer.from('<h1>hi</h1>') }),
+      END_OF_ARCHIVE,
+    ]);
+    const run = async (command: string[], input = Buffer.alloc(0)) => {
+      const session = await runtime.execStream(id, command, WITH_STDIN);
+      session.stdin!.end(input);
+      return finished(session);
+    };
+    for (const target of ['/tmp', '/data']) expect(await run(['tar', 'xf', '-', '-C', target], archive)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await run(['mkdir', '-p', '/srv/a/b'])).toMatchObject({ exitCode: 0 });
+    const names = (await walk(edge)).map((e) => e.path);
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^sim-fs\/\w+\/tmp\/site\/index\.html$/), expect.stringMatching(/^sim-fs\/\w+\/srv\/a\/b$/), expect.stringMatching(/\/data\/site\/index\.html$/)]));
+    expect(await notPrivate(edge)).toEqual([]);
+  });
+
+  it('hostPath volumes made under the default host root; as kubelet makes them elsewhere', async () => {
+    const setUp = async (dataDir: string, hostRoot: string): Promise<void> => {
+      const disk = edgeVolumeHosts({ dataDir, hostRoot, clock: new FakeClock() }).hostFor(hello); // a process pod's: real directories
+      await disk.setUp({ podUid: 'u1', plugin: 'kubernetes.io~host-path', name: 'logs' }, { type: 'hostPath', path: '/var/log/app', hostPathType: 'DirectoryOrCreate' });
+      await disk.setUp({ podUid: 'u1', plugin: 'kubernetes.io~host-path', name: 'lock' }, { type: 'hostPath', path: '/run/app/lock', hostPathType: 'FileOrCreate' });
+    };
+    const edge = join(dir, 'edge');
+    await setUp(edge, defaultHostRoot(edge));
+    expect((await walk(edge)).map((e) => e.path)).toEqual(expect.arrayContaining(['host/var/log/app', 'host/run/app/lock']));
+    expect(await notPrivate(edge)).toEqual([]);
+
+    const realHost = join(dir, 'real-host');
+    await setUp(join(dir, 'other-edge'), realHost);
+    expect((await notPrivate(realHost)).sort()).toEqual(['run 755', 'run/app 755', 'run/app/lock 644', 'var 755', 'var/log 755', 'var/log/app 755']);
   });
 });

@@ -11,6 +11,10 @@ export class FsError extends Error {}
 
 const NO_SUCH = 'No such file or directory';
 
+/** What a sim container writes lands in the edge's data dir, which is owner-only throughout. */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
 /** `<data dir>/sim-fs/<container id>`: a sim container's files outside its volumes. */
 export function scratchDir(dataDir: string, containerId: string): string {
   return join(dataDir, 'sim-fs', containerId);
@@ -43,7 +47,7 @@ export class SimFs {
 
   /** Makes the scratch directory and its skeleton, once, when the shell first looks. */
   private ready(): Promise<void> {
-    this.made ??= Promise.all(this.skeleton.map((dir) => mkdir(this.hostOf(dir).host, { recursive: true, mode: 0o755 }).catch(() => undefined))).then(() => undefined);
+    this.made ??= Promise.all(this.skeleton.map((dir) => mkdir(this.hostOf(dir).host, { recursive: true, mode: DIR_MODE }).catch(() => undefined))).then(() => undefined);
     return this.made;
   }
 
@@ -83,7 +87,7 @@ export class SimFs {
       throw new FsError('File exists');
     }
     if (!parents && !(await this.stat(posix.dirname(path)))?.isDirectory()) throw new FsError(NO_SUCH);
-    await mkdir(this.writable(path), { recursive: true, mode: 0o755 });
+    await mkdir(this.writable(path), { recursive: true, mode: DIR_MODE });
   }
 
   async write(path: string, data: Buffer): Promise<void> {
@@ -93,8 +97,8 @@ export class SimFs {
       if (this.used + data.length > this.limitBytes) throw new FsError('No space left on device');
       this.used += data.length;
     }
-    await mkdir(dirname(host), { recursive: true, mode: 0o755 });
-    await writeFile(host, data, { mode: 0o644 });
+    await mkdir(dirname(host), { recursive: true, mode: DIR_MODE });
+    await writeFile(host, data, { mode: FILE_MODE });
   }
 
   /** Removes the scratch directory (with the container). */
