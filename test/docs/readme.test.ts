@@ -53,4 +53,12 @@ describe('README.md and docs/ as a user reads them', () => {
     const evicted = podStatusReason({ metadata: { name: 'web-1', deletionTimestamp: '2026-12-02T08:00:00Z' }, spec: { containers: [] }, status: { phase: 'Running' } } as unknown as Pod);
     expect(prose).toContain(`The evicted pods stay \`${evicted}\` until the node is back, as in Kubernetes.`);
   });
+
+  it('names in "Development" every Debian package .ci/run installs with apt-get', async () => {
+    const install = /apt-get install ([^\n>]*)/.exec(await read('.ci/run'))?.[1] ?? '';
+    const packages = install.split(/\s+/).filter((word) => /^[a-z0-9][a-z0-9.+-]*$/.test(word));
+    expect(packages).toContain('chromium');
+    const development = /\n## Development\n([\s\S]*?)(\n## |$)/.exec(README)?.[1] ?? '';
+    expect(packages.filter((name) => !development.includes(`\`${name}\``))).toEqual([]);
+  });
 });

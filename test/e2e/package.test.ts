@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,7 @@ const SHIPPED = /^(package\.json|README\.md|dist\/.+\.js|dist\/ui\/[^/]+\.(html|
 describe('the npm package', () => {
   let dir: string;
   let files: string[];
+  let packedBytes: number;
   let project: string;
   let installedBin: string;
   const roles: RoleProcess[] = [];
@@ -53,8 +54,9 @@ describe('the npm package', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-package-'));
     // The build is the test run's (npm run build): prepare would only build it again.
-    const packed = JSON.parse(await succeed('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], repoRoot)) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(await succeed('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], repoRoot)) as { filename: string; size: number; files: { path: string }[] }[];
     files = packed[0]!.files.map((f) => f.path);
+    packedBytes = packed[0]!.size;
     project = join(dir, 'project');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'edge-device', private: true }) + '\n');
@@ -80,6 +82,16 @@ describe('the npm package', () => {
     expect(await exists(join(modules, 'vitest'))).toBe(false);
     const { engines } = JSON.parse(await readFile(join(modules, 'kedge', 'package.json'), 'utf8')) as { engines: { node: string } };
     expect(engines.node).toMatch(/^>=20\.\d+/);
+  });
+
+  it('is as large as docs/operations.md says, the tarball and the install (within 40 %)', async () => {
+    const docs = await readFile(join(repoRoot, 'docs', 'operations.md'), 'utf8');
+    const tarballKb = Number(/kedge-[\d.]+\.tgz: about (\d+) KB/.exec(docs)?.[1]);
+    const installMb = Number(/runtime dependencies only \(about (\d+) MB\)/.exec(docs)?.[1]);
+    const installedKb = Number(execFileSync('du', ['-sk', join(project, 'node_modules')]).toString().split('\t')[0]);
+    const off = (measured: number, said: number): number => Math.abs(measured / said - 1);
+    expect(off(packedBytes / 1000, tarballKb), `tarball ${packedBytes} bytes, docs say about ${tarballKb} KB`).toBeLessThan(0.4);
+    expect(off(installedKb / 1024, installMb), `install ${installedKb} KiB on disk, docs say about ${installMb} MB`).toBeLessThan(0.4);
   });
 
   it('answers kedge --help and lists the built-in scenarios from the installed package', async () => {
