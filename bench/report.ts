@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { etcdTargets } from './report-etcd.js';
 import { cdf, lineChart } from './svg.js';
 
 /* Renders bench results into docs/benchmarks.md (between markers) and SVG plots in docs/img/. */
@@ -55,6 +56,7 @@ export function targets(r: Results): Target[] {
     ...serviceTargets(r, t),
     ...proxyTargets(r, t),
     ...streamTargets(r, t),
+    ...etcdTargets(r, t),
   ];
 }
 

@@ -14,14 +14,17 @@ import { runServiceSync } from './service-sync.js';
 import { runStreamsBench } from './streams.js';
 import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
+import { runEtcdBench } from './etcd.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd]
+ * [--store etcd --etcd-members M] (or KEDGE_BENCH_STORE=etcd): the scale suite's cloud on an etcd cluster of M members
+ * (default 3) that the bench starts; its figures go to `scaleEtcd`, apart from the embedded store's.
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -31,9 +34,12 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '100' },
     'edge-pods': { type: 'string', default: String(DEFAULT_EDGE_PODS) },
     only: { type: 'string', default: SUITES.join(',') },
+    store: { type: 'string', default: process.env.KEDGE_BENCH_STORE ?? 'durable' },
+    'etcd-members': { type: 'string', default: '3' },
   },
 });
 const only = new Set(values.only.split(','));
+if (values.store !== 'durable' && values.store !== 'etcd') throw new Error(`--store ${values.store}: durable or etcd`);
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 const began = performance.now();
 const commit = (): string => {
@@ -56,8 +62,15 @@ if (only.has('reconnect')) {
 if (only.has('scale')) {
   const nodes = Number(values.nodes);
   const pods = Number(values.pods);
-  log(`scale: ${nodes} hollow nodes, ${pods} pods`);
-  Object.assign(results, await runScaleBench({ nodes, pods, burstShare: 0.2, podsPerSecond: Number(values.rate), idleSeconds: 20, log }));
+  const scale = { nodes, pods, burstShare: 0.2, podsPerSecond: Number(values.rate), idleSeconds: 20, log };
+  if (values.store === 'etcd') {
+    const members = Number(values['etcd-members']);
+    log(`scale: ${nodes} hollow nodes, ${pods} pods, the cloud on etcd of ${members} member(s)`);
+    results.scaleEtcd = await runScaleBench({ ...scale, etcdMembers: members });
+  } else {
+    log(`scale: ${nodes} hollow nodes, ${pods} pods`);
+    Object.assign(results, await runScaleBench(scale));
+  }
 }
 if (only.has('scheduler')) {
   const nodes = Number(values.nodes);
@@ -86,15 +99,21 @@ if (only.has('streams')) {
   log(`streams: exec round trips, kubectl port-forward against a direct connection, and pod startup on ${nodes} hollow edges with and without ten busy port-forwards`);
   results.streams = await runStreamsBench({ nodes, execRuns: 50, megabytes: 100, runs: 3, forwards: 10, rounds: 6, podsPerRound: 500, podsPerSecond: 100, log });
 }
+if (only.has('etcd')) {
+  log('etcd: the embedded durable store against etcd of 1 and 3 members: store writes/s, API mutating and list p99, interleaved rounds');
+  results.etcd = await runEtcdBench({ resultsDir, log });
+}
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });
 
 await mkdir(resultsDir, { recursive: true });
 const latestPath = join(resultsDir, 'latest.json');
-const partial = SUITES.some((s) => !only.has(s));
+// The scale suite on etcd leaves the embedded store's scale figures as they were.
+const onEtcd = values.store === 'etcd' && only.has('scale');
+const partial = SUITES.some((s) => !only.has(s)) || onEtcd;
 const previous = partial ? ((await readFile(latestPath, 'utf8').then(JSON.parse, () => ({}))) as Record<string, unknown>) : {};
 // Said in the report, so that the other figures are not taken for this run's.
-const latest = { ...previous, ...results, ...(partial ? { onlySuites: [...only] } : {}) };
+const latest = { ...previous, ...results, ...(partial ? { onlySuites: [...only].map((s) => (s === 'scale' && onEtcd ? 'scale on etcd' : s)) } : {}) };
 await writeFile(latestPath, JSON.stringify(latest, null, 2) + '\n');
 await writeFile(join(resultsDir, `${date.replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2) + '\n');
 await writeReport(latest, resultsDir, join(root, 'docs'));

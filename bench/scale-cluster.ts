@@ -19,21 +19,38 @@ export interface ScaleCluster {
 
 const log = (line: string): void => void (/ERROR/.test(line) && process.stderr.write(line + '\n'));
 
-export async function startScaleCluster(dir: string, nodes: number): Promise<ScaleCluster> {
+/** A `kedge cloud` process of the benches and an admin client of its API. */
+export interface BenchCloud {
+  cloud: RoleProcess;
+  api: ApiClient;
+  mqtt: string;
+  /** The cloud's join token for edges. */
+  edgeToken: string;
+}
+
+/** The cloud's flags for the embedded durable store, and for etcd at these members. */
+export const DURABLE_STORE_ARGS = ['--store', 'durable'];
+export const etcdStoreArgs = (etcd: { endpoints: readonly string[] }): string[] => ['--store', 'etcd', '--etcd-endpoints', etcd.endpoints.join(',')];
+
+export async function startBenchCloud(dir: string, storeArgs: readonly string[] = DURABLE_STORE_ARGS): Promise<BenchCloud> {
   const cloud = startRole({
     name: 'cloud',
     // Hollow edges run no agents: the kube-system DaemonSets would only add two pods a node to what is measured.
-    args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', '--store', 'durable', '--no-agent-daemonsets'],
+    args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', ...storeArgs, '--no-agent-daemonsets'],
     readyPattern: /^kedge cloud ready /,
     clock: realClock,
     onLine: log,
   });
   const ready = await cloud.ready;
   const creds = (await readCredentials(join(dir, 'cloud')))!;
-  const api = createRemoteClient(readyField(ready, 'api'), creds.admin);
+  return { cloud, api: createRemoteClient(readyField(ready, 'api'), creds.admin), mqtt: readyField(ready, 'mqtt'), edgeToken: creds.edge };
+}
+
+export async function startScaleCluster(dir: string, nodes: number, storeArgs?: readonly string[]): Promise<ScaleCluster> {
+  const { cloud, api, mqtt, edgeToken } = await startBenchCloud(dir, storeArgs);
   const fleet = startRole({
     name: 'fleet',
-    args: ['fleet', '--nodes', String(nodes), '--broker', readyField(ready, 'mqtt'), '--token', creds.edge, '--data-dir', join(dir, 'fleet'), '--links'],
+    args: ['fleet', '--nodes', String(nodes), '--broker', mqtt, '--token', edgeToken, '--data-dir', join(dir, 'fleet'), '--links'],
     readyPattern: /^kedge fleet ready /,
     clock: realClock,
     onLine: log,

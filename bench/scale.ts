@@ -2,11 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../cloud/client/client.js';
-import { wallDelay } from '../shared/clock.js';
+import { realClock, wallDelay } from '../shared/clock.js';
+import { startEtcdCluster } from '../sim/etcd/etcd-cluster.js';
 import type { Pod } from '../shared/types.js';
+import { pacedCalls } from './paced-calls.js';
 import { PodTracker } from './pod-tracker.js';
 import { UsageSampler } from './proc-stats.js';
-import { benchPod, readyNodes, startScaleCluster, waitUntil, type ScaleCluster } from './scale-cluster.js';
+import { benchPod, etcdStoreArgs, readyNodes, startScaleCluster, waitUntil, type ScaleCluster } from './scale-cluster.js';
 import { median, percentile, round } from './stats.js';
 
 export interface ScaleOptions {
@@ -17,28 +19,19 @@ export interface ScaleOptions {
   /** Creation rate of the remaining pods (their startup latency is the SLO figure). */
   podsPerSecond: number;
   idleSeconds: number;
+  /** Run the cloud on an etcd cluster of this many members (started here); unset: the embedded durable store. */
+  etcdMembers?: number;
   log: (line: string) => void;
 }
 
 const ns = { resource: 'pods', namespace: 'default' };
 
 /** Creates pods with at most `inFlight` requests open, optionally paced; returns each call's latency. */
-async function createPods(api: ApiClient, tracker: PodTracker, pods: Pod[], inFlight: number, perSecond?: number): Promise<number[]> {
-  const latencies: number[] = [];
-  const start = performance.now();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < pods.length) {
-      const i = next++;
-      if (perSecond) await wallDelay(Math.max(0, start + (i * 1000) / perSecond - performance.now()));
-      const t = performance.now();
-      tracker.created(pods[i]!.metadata.name!, t);
-      await api.create(ns, pods[i]!);
-      latencies.push(performance.now() - t);
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return latencies;
+function createPods(api: ApiClient, tracker: PodTracker, pods: Pod[], inFlight: number, perSecond?: number): Promise<number[]> {
+  return pacedCalls(pods.length, inFlight, (i) => {
+    tracker.created(pods[i]!.metadata.name!, performance.now());
+    return api.create(ns, pods[i]!);
+  }, perSecond);
 }
 
 async function allRunning(tracker: PodTracker, names: string[], timeoutMs: number): Promise<void> {
@@ -84,7 +77,11 @@ async function storm(c: ScaleCluster, tracker: PodTracker, nodes: string[], log:
 
 export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unknown>> {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-scale-'));
-  const c = await startScaleCluster(dir, o.nodes);
+  const etcd = o.etcdMembers ? await startEtcdCluster({ size: o.etcdMembers, clock: realClock }) : undefined;
+  const c = await startScaleCluster(dir, o.nodes, etcd && etcdStoreArgs(etcd)).catch(async (err: unknown) => {
+    await etcd?.close();
+    throw err;
+  });
   const tracker = new PodTracker(c.api);
   try {
     await waitUntil(async () => (await readyNodes(c.api)) === o.nodes, `${o.nodes} nodes Ready`, 180_000, 1000);
@@ -113,6 +110,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
     const usage = await cloudUsage.stop();
     const fleet = await fleetUsage.stop();
     return {
+      ...(etcd ? { store: `etcd, ${etcd.endpoints.length} member${etcd.endpoints.length > 1 ? 's' : ''}` } : {}),
       nodes: o.nodes,
       pods: o.pods,
       podsPerSecond: o.podsPerSecond,
@@ -132,6 +130,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
   } finally {
     tracker.stop();
     await c.stop();
+    await etcd?.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

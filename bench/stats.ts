@@ -36,3 +36,27 @@ function popCount(n: number): number {
   for (let m = n; m; m &= m - 1) count++;
   return count;
 }
+
+/** A contender against a baseline over interleaved rounds (round i of each ran back to back). */
+export interface RoundsComparison {
+  baseline: number;
+  contender: number;
+  /** contender / baseline, of the medians over rounds. */
+  ratio: number;
+  /** The median over rounds of contender / baseline within a round: less swayed by load that comes and goes. */
+  medianRoundRatio: number;
+  /** medianDifferenceP of the two sets of rounds: under 0.05, a difference beyond the noise. */
+  p: number;
+}
+
+export function compareRounds(baseline: readonly number[], contender: readonly number[]): RoundsComparison {
+  if (baseline.length === 0 || baseline.length !== contender.length) throw new Error(`rounds differ in number: ${baseline.length} and ${contender.length}`);
+  const roundRatios = contender.map((c, i) => c / baseline[i]!);
+  return {
+    baseline: median(baseline),
+    contender: median(contender),
+    ratio: round(median(contender) / median(baseline), 2),
+    medianRoundRatio: round(median(roundRatios), 2),
+    p: round(medianDifferenceP(baseline, contender), 3),
+  };
+}

@@ -2,21 +2,30 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { DurableStore, type DurableStoreOptions } from '../cloud/store/durable-store.js';
+import { DurableStore } from '../cloud/store/durable-store.js';
+import { openEtcdStore } from '../cloud/store/etcd/open-etcd-store.js';
 import { realClock } from '../shared/clock.js';
-import { measureRound, prefill } from './store-load.js';
+import { measureRound, prefill, type LoadedStore } from './store-load.js';
+import type { WorkerStore } from './store-worker-client.js';
 
 /*
- * One database size of the store benchmark, in its own process so that sizes do not share
- * a heap. Prefills, prints `ready`; then for each stdin line `round <seconds>` prints one
- * RoundResult as JSON. Removes its data when stdin closes.
- * Usage: node store-worker.js <objects> <writers> [store options JSON]
+ * One store of the store benchmarks, in its own process so that stores do not share a heap.
+ * Prefills, prints `ready`; then for each stdin line `round <seconds>` prints one RoundResult
+ * as JSON. Removes its data when stdin closes.
+ * Usage: node store-worker.js <objects> <writers> [WorkerStore JSON; default durable]
  */
+async function openStore(spec: WorkerStore): Promise<{ store: LoadedStore; remove(): Promise<void> }> {
+  if (spec.kind === 'etcd') {
+    const store = await openEtcdStore({ endpoints: spec.endpoints, prefix: spec.prefix });
+    return { store, remove: async () => {} }; // the bench removes the members' data dirs
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'kedge-bench-store-'));
+  return { store: await DurableStore.open(dir, spec.options), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
 async function main(): Promise<void> {
   const [objects = 1000, writers = 64] = process.argv.slice(2, 4).map(Number);
-  const options = JSON.parse(process.argv[4] ?? '{}') as DurableStoreOptions;
-  const dir = await mkdtemp(join(tmpdir(), 'kedge-bench-store-'));
-  const store = await DurableStore.open(dir, options);
+  const { store, remove } = await openStore(JSON.parse(process.argv[4] ?? '{"kind":"durable"}') as WorkerStore);
   try {
     await prefill(store, objects, writers);
     await measureRound(store, objects, writers, 1, realClock); // warm-up
@@ -27,7 +36,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await remove();
   }
 }
 

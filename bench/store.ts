@@ -1,12 +1,9 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DurableStoreOptions } from '../cloud/store/durable-store.js';
 import type { RoundResult } from './store-load.js';
+import { StoreWorker } from './store-worker-client.js';
 
 /*
  * Durable acknowledged writes per second with concurrent writers, at several database sizes.
@@ -51,34 +48,6 @@ export interface StoreBenchReport {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-class Worker {
-  private readonly child: ChildProcessByStdio<Writable, Readable, null>;
-  private readonly lines: AsyncIterator<string>;
-
-  constructor(objects: number, writers: number, store: DurableStoreOptions) {
-    const script = fileURLToPath(new URL('./store-worker.js', import.meta.url));
-    this.child = spawn(process.execPath, [script, String(objects), String(writers), JSON.stringify(store)], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
-  }
-
-  async nextLine(): Promise<string> {
-    const { value, done } = await this.lines.next();
-    if (done) throw new Error('store bench worker exited');
-    return value;
-  }
-
-  async round(seconds: number): Promise<RoundResult> {
-    this.child.stdin.write(`round ${seconds}\n`);
-    return JSON.parse(await this.nextLine()) as RoundResult;
-  }
-
-  async stop(): Promise<void> {
-    const closed = once(this.child, 'close');
-    this.child.stdin.end();
-    await closed;
-  }
-}
-
 function summarise(objects: number, writers: number, rounds: RoundResult[]): StoreBenchRow {
   const writes = rounds.reduce((sum, r) => sum + r.writes, 0);
   const commits = rounds.reduce((sum, r) => sum + r.commits, 0);
@@ -98,10 +67,10 @@ function summarise(objects: number, writers: number, rounds: RoundResult[]): Sto
 export async function runStoreBench(options: StoreBenchOptions = {}): Promise<StoreBenchReport> {
   const sizes = options.sizes ?? [1_000, 50_000];
   const writers = options.writers ?? 64;
-  const workers: Worker[] = [];
+  const workers: StoreWorker[] = [];
   try {
     for (const size of sizes) {
-      const worker = new Worker(size, writers, options.store ?? {});
+      const worker = new StoreWorker(size, writers, { kind: 'durable', options: options.store });
       workers.push(worker);
       await worker.nextLine(); // ready: prefilled and warmed up
     }
