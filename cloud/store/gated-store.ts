@@ -9,6 +9,8 @@ import type { KeyValue, ListResult, Store, WatchEvent } from './store.js';
  * a watch resumes from the last revision its client saw. The revision getters keep answering:
  * they are what the store last committed.
  */
+export const STORE_CLOSED = 'the store is closed (the cloud is stopping)';
+
 export class GatedStore implements Store {
   private downMessage: string | undefined;
   private readonly watchers = new Set<Subscriber<WatchEvent>>();
@@ -76,7 +78,9 @@ export class GatedStore implements Store {
     });
   }
 
+  /** Closes the store underneath; a call still arriving (a shutdown's stragglers) gets 503, not the closed client's error. */
   close(): Promise<void> {
+    this.down(STORE_CLOSED);
     return this.inner.close();
   }
 

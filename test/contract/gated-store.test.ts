@@ -81,4 +81,12 @@ describe('GatedStore', () => {
     store.down(DOWN);
     expect(left.end).toEqual({});
   });
+
+  it('answers a call that arrives after close with 503, without reaching the closed store', async () => {
+    const inner = new MemoryStore();
+    const store = new GatedStore(inner);
+    await store.close();
+    inner.get = () => Promise.reject(new Error('Tried to call a KV method on etcd3, but the client was already closed'));
+    await expect(store.get('/pods/a')).rejects.toMatchObject({ code: 'Unavailable', message: 'the store is closed (the cloud is stopping)' });
+  });
 });
