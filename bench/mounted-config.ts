@@ -57,10 +57,11 @@ export function versionIn(files: readonly PlannedFile[]): string | undefined {
   return files.find((f) => f.path === VERSION_KEY)?.content.toString('utf8');
 }
 
-/** The version a sim pod's configMap volume of ConfigMap `configMap` holds on this edge (its in-memory volume record). */
+/** The version a sim pod's configMap volume of ConfigMap `configMap` holds on this edge (its in-memory volume record: `simVolumes: 'memory'`). */
 export function mountedVersion(edge: Pick<EdgeHandle, 'volumeHosts'>, podUid: string, configMap: string): string | undefined {
   const host = edge.volumeHosts.hosts.find((h): h is MemoryVolumeHost => h instanceof MemoryVolumeHost);
-  return host && versionIn(host.filesFor({ podUid, plugin: CONFIGMAP_PLUGIN, name: volumeNameOf(configMap) }));
+  if (!host) throw new Error("this edge keeps sim pods' volumes on disk: start it with simVolumes: 'memory'");
+  return versionIn(host.filesFor({ podUid, plugin: CONFIGMAP_PLUGIN, name: volumeNameOf(configMap) }));
 }
 
 /** The version of ConfigMap `name` this edge caches. */

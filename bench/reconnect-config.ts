@@ -76,7 +76,7 @@ async function healAndTime(cluster: Cluster, mounted: () => boolean): Promise<Sa
 
 export async function configReconnect(o: { runs: number; pods?: number; configMaps?: number; changed?: number }): Promise<ConfigReconnectReport> {
   const { runs, pods: podCount = 100, configMaps = 50, changed = 25 } = o;
-  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 1, links: true, store: 'durable' });
+  const cluster = await Cluster.start({ transport: 'mqtt', clock: realClock, nodes: 1, links: true, store: 'durable', simVolumes: 'memory' });
   try {
     const versions = new Map<string, string>();
     for (let i = 0; i < configMaps; i++) {

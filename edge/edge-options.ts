@@ -14,7 +14,7 @@ import type { EdgeComponent } from './network/edge-component.js';
 import type { UsageMode } from './metrics/node-usage.js';
 import type { NetworkPlugin } from './network/cni/network-plugin.js';
 import type { Runtime } from './runtime/runtime.js';
-import type { VolumeHosts } from './volumes/volume-hosts.js';
+import type { SimVolumes, VolumeHosts } from './volumes/volume-hosts.js';
 
 /** What startEdge (edge/main.ts) takes and gives back. */
 
@@ -61,6 +61,8 @@ export interface EdgeOptions {
   serviceProxy?: boolean;
   /** Usage reports for `kubectl top` (edge/metrics/node-usage.ts): default 'measured'; hollow fleets pass 'simulated'. */
   usage?: UsageMode;
+  /** Sim pods' volumes: 'disk' (default: directories in the data dir, as a process pod's) or 'memory' (records; hollow fleets). */
+  simVolumes?: SimVolumes;
 }
 
 export interface EdgeHandle {
@@ -78,7 +80,7 @@ export interface EdgeHandle {
   components: EdgeComponent[];
   hub: EdgeHub;
   edged: Edged;
-  /** Where its pods' volumes are materialised (records for sim pods, directories for process pods). */
+  /** Where its pods' volumes are materialised (directories; records for sim pods with `simVolumes: 'memory'`). */
   volumeHosts: VolumeHosts;
   /** The Events recorded and not yet acked by the cloud (edge/events). */
   events: Pick<EventOutbox, 'entries' | 'dropped'>;

@@ -114,7 +114,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   });
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.
-  const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock });
+  const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock, simVolumes: options.simVolumes ?? 'disk' });
   const podStatuses = new Subject<void>();
   const kubeProxy = options.serviceProxy === false ? undefined
     : await openKubeProxy({ dataDir, nodeName, nodeAddress: hostIP, cache, changes$: merge(handler.changes$, podStatuses), clock, logger: logger.child('kube-proxy'), durable });

@@ -104,6 +104,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       durableWrites: false,
       serviceProxy: false, // no listeners: a thousand edges share one machine
       usage: 'simulated', // no /proc reads: the edges share one process
+      simVolumes: 'memory', // a thousand edges' pods: their volumes are records, not files
       // Pod addresses in memory, from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
       eventOutbox: 'memory',

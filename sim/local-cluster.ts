@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCloud, type Cloud } from '../cloud/main.js';
 import { startEdge, type EdgeHandle } from '../edge/main.js';
+import type { SimVolumes } from '../edge/volumes/volume-hosts.js';
 import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
@@ -36,6 +37,8 @@ export interface ClusterOptions<C extends Clock> {
   agentDaemonSets?: boolean;
   /** The prefix length of each node's podCIDR (`kedge cloud --node-cidr-mask-size`; default 24: 253 pods a node). */
   nodeCidrMaskSize?: number;
+  /** Where the edges keep sim pods' volumes: 'disk' (default, as `kedge edge`) or 'memory' (benches that read the records). */
+  simVolumes?: SimVolumes;
 }
 
 /**
@@ -56,6 +59,7 @@ export class Cluster<C extends Clock = Clock> {
     private readonly logger: Logger,
     private readonly wiring: ClusterWiring,
     private readonly serviceProxy: boolean,
+    private readonly simVolumes: SimVolumes,
   ) {}
 
   static async start<C extends Clock>(options: ClusterOptions<C>): Promise<Cluster<C>> {
@@ -70,7 +74,7 @@ export class Cluster<C extends Clock = Clock> {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });
-    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring, options.serviceProxy ?? false);
+    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring, options.serviceProxy ?? false, options.simVolumes ?? 'disk');
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;
   }
@@ -92,6 +96,7 @@ export class Cluster<C extends Clock = Clock> {
       logger: this.logger,
       random: () => 0.5,
       serviceProxy: this.serviceProxy,
+      simVolumes: this.simVolumes,
       // Pod addresses in memory (cheap), from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
       podCIDR: this.podCIDRs.get(node)!,

@@ -68,7 +68,7 @@ describe('everything under a data dir is owner-only', () => {
     const c = cluster;
     const cloudDir = join(c.dir, 'cloud');
     await c.api.create(ref('hello'), hello);
-    await c.api.create(ref('simulated'), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'simulated' }, spec: { nodeName: 'edge-1', containers: [{ name: 'main', image: 'app' }] } });
+    await c.api.create(ref('simulated'), { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'simulated' }, spec: { nodeName: 'edge-1', volumes: [{ name: 'scratch', emptyDir: {} }], containers: [{ name: 'main', image: 'app', volumeMounts: [{ name: 'scratch', mountPath: '/data' }] }] } });
     const phases = async () => (await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })).items.map((p) => p.status?.phase).sort().join();
     await eventually(c.clock, async () => (await phases()) === 'Running,Succeeded', 'hello Succeeded and simulated Running', { wallTimeoutMs: 60_000 }); // a real process and a real broker: generous for a busy machine
     await addApiToken(cloudDir, newTokenEntry('viewer'));
@@ -96,6 +96,7 @@ describe('everything under a data dir is owner-only', () => {
       /^snapshotted\/snapshot\.log$/, /^restored\/store\/snapshot\.log$/,
       /^edges\/edge-1\/cache\.json$/, /^edges\/edge-1\/identity\.json$/, /^edges\/edge-1\/sim-runtime\.json$/, /^edges\/edge-1\/process-runtime\.json$/,
       /^edges\/edge-1\/containers\/\w+\.log$/, /^edges\/edge-1\/containers\/\w+\.exit$/, /^edges\/edge-2\/credential\.json$/,
+      /^edges\/edge-1\/pods\/[\w-]+\/volumes\/kubernetes\.io~empty-dir\/scratch$/,
       /^demo\.json$/, /^scenario\/report\.json$/, /^scenario\/data$/,
     ]) expect(names.some((n) => expected.test(n)), String(expected)).toBe(true);
   });
