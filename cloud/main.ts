@@ -15,6 +15,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type Brok
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
+import { addEtcdMembers } from './components/etcd-members.js';
 import { claimNodeName, ComponentLogs, cloudLogRouter, nodeLeaseSeconds, mirrorPodLogs, nodeAddress, podLogsByNode, startControlPlaneNode } from './control-plane-node/index.js';
 import { apiEventRecorder } from './controllers/events.js';
 import { defaultControllers } from './controllers/index.js';
@@ -86,6 +87,10 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const kubeconfigPath = await writeKubeconfig(options.dataDir, server.url, credentials.admin, tls.caPem);
     addApiServer(components);
     addStore(components, store, innerStore instanceof EtcdStore ? innerStore : undefined);
+    if (options.store === 'etcd') {
+      const members = await addEtcdMembers(components, options.etcd!, clock);
+      stops.push(async () => members.close());
+    }
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
     const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection') });

@@ -18,6 +18,13 @@ export interface DemoFile {
   /** The dashboard with a one-time login token (spent by the first browser that opens it). */
   dashboardUrl?: string;
   nodes: DemoNode[];
+  /** With `kedge demo --etcd N`: its etcd members, in order (the cloud's --etcd-endpoints). */
+  etcd?: DemoEtcdMember[];
+}
+
+export interface DemoEtcdMember {
+  name: string;
+  clientUrl: string;
 }
 
 export interface DemoNode {

@@ -7,6 +7,8 @@ import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
 import { fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
 import { routeEdges, type EdgeControl } from './edge-routes.js';
+import type { EtcdControl } from './demo-etcd.js';
+import { routeEtcd } from './etcd-routes.js';
 import type { LinkProxy, LinkState } from './link-proxy.js';
 
 /**
@@ -19,6 +21,7 @@ import type { LinkProxy, LinkState } from './link-proxy.js';
  *   GET /nodes/<node>/pods            → PodList of what that edge runs (when `pods` is given)
  *   GET /edges, GET /edges/<node>/view, POST /edges/<node>/restart|crash|reboot (when `edges`
  *   is given; see edge-routes.ts)
+ *   GET /etcd, POST /etcd/<member>/stop|start|kill (a demo on etcd; see etcd-routes.ts)
  * Errors answer { error, message } with 401 (no or a wrong token, when it has one), 404
  * (unknown node or path), 405 or 409 (busy).
  */
@@ -29,6 +32,8 @@ export interface ControlApiOptions {
   pods?: (node: string) => Promise<Pod[]> | undefined;
   /** The demo's edge processes; enables /edges. */
   edges?: EdgeControl;
+  /** The demo's etcd members (kedge demo --etcd N); enables POST /etcd/<member>/…. */
+  etcd?: EtcdControl;
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -104,6 +109,7 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
   const parts = new URL(req.url ?? '/', 'http://control').pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const method = req.method ?? 'GET';
   if (parts[0] === 'nodes') return routePods(options, method, parts, res);
+  if (parts[0] === 'etcd') return routeEtcd(options.etcd, method, parts, res);
   if (parts[0] === 'edges') return routeEdges(options.edges, links, method, parts, res);
   if (parts[0] !== 'links' || parts.length > 3) return fail(res, 404, 'NotFound', `no such path ${req.url}`);
   const [, node, action] = parts;

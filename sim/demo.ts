@@ -7,6 +7,7 @@ import type { Logger } from '../shared/log.js';
 import { startControlApi } from './control-api.js';
 import { mintDashboardUrl } from './dashboard-link.js';
 import { DemoEdges } from './demo-edges.js';
+import { refuseMixedStores, startDemoEtcd, type DemoEtcd } from './demo-etcd.js';
 import { DEMO_COMMAND, demoFilePath, edgeDataDir, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
@@ -29,6 +30,8 @@ export interface DemoOptions {
   lock?: DataDirLock;
   /** Leave the edges' process pods running when the demo ends (by default they stop, as in a node shutdown). */
   keepPods?: boolean;
+  /** Run the cloud on a real etcd cluster of this many members (sim/demo-etcd.ts); none: the embedded store. */
+  etcd?: number;
 }
 
 /**
@@ -55,6 +58,8 @@ export interface Demo {
   /** One chaos proxy per edge, between it and the broker. */
   readonly links: Map<string, LinkProxy>;
   readonly nodes: DemoNode[];
+  /** With DemoOptions.etcd: its members. */
+  readonly etcd?: DemoEtcd;
   /**
    * Ends an edge process (`kill -9` with `crash`, else SIGTERM) and starts it again with the
    * same data dir; `reboot` starts it as after a node reboot. Resolves once it is ready.
@@ -106,9 +111,18 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       for (const s of stops.reverse()) await s().catch((err: unknown) => o.logger.warn(`stop: ${(err as Error).message}`));
     })());
 
+  let etcd: DemoEtcd | undefined;
+  try {
+    await refuseMixedStores(dataDir, o.etcd);
+    if (o.etcd) etcd = await startDemoEtcd({ size: o.etcd, dataDir, clock: o.clock, ...(o.onLine && { onLine: o.onLine }) });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  if (etcd) stops.push(() => etcd.close());
   const cloud = startRole({
     name: 'cloud',
-    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), '--cluster-cidr', demoClusterCidr(dataDir), ...roleFlags],
+    args: ['cloud', '--data-dir', dataDir, '--api-port', String(o.apiPort), '--mqtt-port', String(o.mqttPort), '--cluster-cidr', demoClusterCidr(dataDir), ...(etcd?.cloudArgs ?? []), ...roleFlags],
     readyPattern: /^kedge cloud ready /,
     clock: o.clock,
     onLine: o.onLine,
@@ -132,7 +146,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     }
     const nodes: DemoNode[] = [];
     const controlToken = newToken();
-    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, controlToken, apiUrl, brokerUrl, dashboardUrl, nodes });
+    const saveDemoFile = (): Promise<void> => writeDemoFile(dataDir, { pid: process.pid, controlUrl: control.url, controlToken, apiUrl, brokerUrl, dashboardUrl, nodes, ...(etcd && { etcd: etcd.members }) });
     const shutdownGraceSeconds = o.keepPods ? 0 : DEMO_SHUTDOWN_GRACE_SECONDS;
     const demoEdges = new DemoEdges({
       clock: o.clock,
@@ -157,7 +171,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });
 
-    const control = await startControlApi({ links, edges: demoEdges, logger: o.logger.child('control'), token: controlToken });
+    const control = await startControlApi({ links, edges: demoEdges, ...(etcd && { etcd: etcd.control }), logger: o.logger.child('control'), token: controlToken });
     stops.push(() => control.close());
     const dashboardUrl = await mintDashboardUrl(apiUrl, (await readCredentials(dataDir))!.admin);
     await saveDemoFile();
@@ -173,6 +187,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       edges,
       links,
       nodes,
+      ...(etcd && { etcd }),
       restartEdge: (node, how = {}) => demoEdges.restartProcess(node, how),
       stop,
     };

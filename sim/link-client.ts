@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import type { LinkList } from './control-api.js';
 import { readDemoFile, type DemoFile } from './demo-file.js';
 import type { EdgeProcessInfo, EdgeRestart } from './edge-routes.js';
+import type { EtcdMemberActed, EtcdMemberAction, EtcdMemberInfo } from './demo-etcd.js';
 import type { LinkState } from './link-proxy.js';
 
 /** A failure `kedge link` reports as it is: the message names the problem. */
@@ -52,6 +53,15 @@ export class LinkClient {
   /** Ends the node's edge process and starts it again (as the dashboard's buttons); resolves once it is ready. */
   async restartEdge(node: string, how: EdgeRestart): Promise<EdgeProcessInfo> {
     return (await this.request('POST', `/edges/${encodeURIComponent(node)}/${how}`, RESTART_TIMEOUT_MS)) as EdgeProcessInfo;
+  }
+
+  async etcdMembers(): Promise<EtcdMemberInfo[]> {
+    return ((await this.request('GET', '/etcd')) as { items: EtcdMemberInfo[] }).items;
+  }
+
+  /** Stops, starts or kills one etcd member of a demo on etcd; answers at once. */
+  async actOnEtcd(member: string, action: EtcdMemberAction): Promise<EtcdMemberActed> {
+    return (await this.request('POST', `/etcd/${encodeURIComponent(member)}/${action}`)) as EtcdMemberActed;
   }
 
   /** JSON from the control API; a non-2xx answer becomes a LinkCommandError with its message. */

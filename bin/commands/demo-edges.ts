@@ -22,9 +22,10 @@ const verbs: Record<EdgeRestart, { description: string; doing: string; done: str
   },
 };
 
-/** `kedge demo --data-dir D crash edge-1` means D too. */
-function withParentDataDir(o: LinkOptions, command: Command): LinkOptions {
-  const parent = command.parent;
+/** `kedge demo --data-dir D crash edge-1` (or `… etcd stop etcd-1`) means D too. */
+export function withParentDataDir(o: LinkOptions, command: Command): LinkOptions {
+  let parent = command.parent;
+  while (parent && parent.getOptionValueSource('dataDir') === undefined) parent = parent.parent;
   const fromParent = command.getOptionValueSource('dataDir') === 'default' && parent?.getOptionValueSource('dataDir') === 'cli';
   return fromParent ? { ...o, dataDir: parent!.opts<{ dataDir: string }>().dataDir } : o;
 }

@@ -7,6 +7,7 @@ import { numberIn, port, positive } from '../options.js';
 import { ensurePortsFree, type PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 import { demoEdgeCommands } from './demo-edges.js';
+import { demoEtcdCommand, etcdLines } from './demo-etcd.js';
 
 interface DemoPorts {
   nodes: number;
@@ -37,6 +38,7 @@ export function demoCommand(): Command {
     .option('--api-port <port>', 'API port', port, 8080)
     .option('--mqtt-port <port>', 'MQTT broker port', port, 1883)
     .option('--local-api-base-port <port>', "edge i's local API listens on this port + i (0: free ports)", port, 10550)
+    .option('--etcd <n>', "keep the cluster in a real etcd cluster of n members, 1 to 7 (Debian's /usr/bin/etcd, each its own process, data in <data-dir>/etcd); default: the embedded store", numberIn(1, 7))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
     .option('--keep-pods', "leave the edges' process pods running when the demo stops (by default they stop with it, as in a node shutdown)"))
     .action(async (o) => {
@@ -67,6 +69,7 @@ export function demoCommand(): Command {
           localApiBasePort: o.localApiBasePort,
           timeScale: o.timeScale,
           keepPods: Boolean(o.keepPods),
+          ...(o.etcd !== undefined && { etcd: o.etcd as number }),
           clock: realClock,
           logger,
           roleArgs: logArgs(settings),
@@ -77,6 +80,7 @@ export function demoCommand(): Command {
           [
             `kedge demo ready: 1 cloud, ${o.nodes} edges (each behind its own link proxy)`,
             `  Data dir: ${resolve(o.dataDir)}`,
+            ...etcdLines(demo.etcd?.members, o.dataDir),
             `  Dashboard: ${demo.dashboardUrl}    # open it in a browser (the link logs in once)`,
             `  kubectl --kubeconfig ${kc} get nodes -o wide`,
             `  kubectl --kubeconfig ${kc} apply -f examples/pod.yaml`,
@@ -91,5 +95,6 @@ export function demoCommand(): Command {
       }, settings);
     });
   for (const verb of demoEdgeCommands()) demo.addCommand(verb);
+  demo.addCommand(demoEtcdCommand());
   return demo;
 }

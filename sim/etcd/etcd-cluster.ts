@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { freePort } from '../free-port.js';
+import { readLayout, writeLayout, type EtcdLayout } from './etcd-layout.js';
 import { clientUrl, memberArgs, requireEtcd, spawnMember, type EtcdServerTls, type MemberProcess, type MemberSpec } from './etcd-member.js';
 
 export interface EtcdClusterOptions {
@@ -16,6 +17,13 @@ export interface EtcdClusterOptions {
   readyTimeoutMs?: number;
   /** Clients must speak TLS with a certificate signed by `trustedCaFile`. */
   tls?: EtcdServerTls;
+  /**
+   * Keep the cluster here (a demo's `<data-dir>/etcd`): each member's data in `<dir>/<name>`,
+   * its ports and token in `<dir>/cluster.json`; a later start with the same dir starts that
+   * cluster again on the same ports (its size must match), and close leaves the data. None: a
+   * temp dir, removed on close.
+   */
+  dir?: string;
 }
 
 /** Real etcd members on loopback, each its own process and data dir, for tests, demos and scenarios. */
@@ -32,7 +40,9 @@ export interface EtcdCluster {
   kill(index: number): Promise<void>;
   /** Starts a stopped or killed member again on its ports and data; resolves once it serves (which needs a quorum). */
   start(index: number): Promise<void>;
-  /** Kills every member and removes every data dir. */
+  /** As start, without waiting: `ready` resolves once it serves, rejects if it exits first. */
+  launch(index: number): { ready: Promise<void> };
+  /** Kills every member and removes every data dir (a kept cluster's stay). */
   close(): Promise<void>;
 }
 
@@ -41,39 +51,67 @@ const ATTEMPTS = 4;
 /** Starts `size` members on free loopback ports and waits until all serve. Another process may take a port meanwhile: then it tries again with others. */
 export async function startEtcdCluster(options: EtcdClusterOptions): Promise<EtcdCluster> {
   requireEtcd();
-  const dir = await mkdtemp(join(tmpdir(), 'kedge-etcd-'));
+  const size = options.size ?? 1;
+  if (options.dir !== undefined) {
+    await mkdir(options.dir, { recursive: true });
+    const kept = await readLayout(options.dir);
+    if (kept) return startKept(kept, size, options.dir, options);
+  }
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'kedge-etcd-')));
+  const token = `kedge-${randomUUID().slice(0, 8)}`;
   for (let attempt = 1; ; attempt++) {
-    const specs = await memberSpecs(options.size ?? 1, dir, attempt, options.tls);
-    const cluster = new LocalEtcdCluster(specs, dir, options);
+    const dataDirOf = (name: string): string => join(dir, options.dir === undefined ? `${name}.${attempt}` : name);
+    const specs = await memberSpecs(size, dataDirOf, options.tls);
+    const cluster = new LocalEtcdCluster(specs, token, options.dir === undefined ? dir : undefined, options);
     try {
-      await Promise.all(specs.map((_, i) => cluster.start(i)));
+      await cluster.startAll();
+      if (options.dir !== undefined) await writeLayout(dir, { token, members: specs.map(({ name, clientPort, peerPort }) => ({ name, clientPort, peerPort })) });
       return cluster;
     } catch (err) {
       await cluster.killAll();
+      await Promise.all(specs.map((s) => rm(s.dataDir, { recursive: true, force: true })));
       if (!/address already in use/i.test((err as Error).message) || attempt >= ATTEMPTS) {
-        await rm(dir, { recursive: true, force: true });
+        if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
         throw err;
       }
     }
   }
 }
 
-async function memberSpecs(size: number, dir: string, attempt: number, tls?: EtcdServerTls): Promise<MemberSpec[]> {
+/** The cluster kept in `dir`, started again on its own ports. */
+async function startKept(layout: EtcdLayout, size: number, dir: string, options: EtcdClusterOptions): Promise<EtcdCluster> {
+  if (layout.members.length !== size) {
+    throw new Error(`${dir} holds a ${layout.members.length}-member etcd cluster, not ${size}: start it with that size, or remove ${dir} for a new one`);
+  }
+  const specs = layout.members.map((m) => ({ ...m, dataDir: join(dir, m.name), tls: options.tls }));
+  const cluster = new LocalEtcdCluster(specs, layout.token, undefined, options);
+  try {
+    await cluster.startAll();
+    return cluster;
+  } catch (err) {
+    await cluster.killAll();
+    const taken = /address already in use/i.test((err as Error).message) ? ` (its ports are kept in ${dir}/cluster.json: another process holds one)` : '';
+    throw new Error(`the etcd cluster kept in ${dir} did not start${taken}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+async function memberSpecs(size: number, dataDirOf: (name: string) => string, tls?: EtcdServerTls): Promise<MemberSpec[]> {
   const specs: MemberSpec[] = [];
   for (let i = 0; i < size; i++) {
     const name = `etcd-${i}`;
-    specs.push({ name, clientPort: await freePort(), peerPort: await freePort(), dataDir: join(dir, `${name}.${attempt}`), tls });
+    specs.push({ name, clientPort: await freePort(), peerPort: await freePort(), dataDir: dataDirOf(name), tls });
   }
   return specs;
 }
 
 class LocalEtcdCluster implements EtcdCluster {
   private readonly processes: (MemberProcess | undefined)[];
-  private readonly token = `kedge-${randomUUID().slice(0, 8)}`;
 
   constructor(
     readonly members: readonly MemberSpec[],
-    private readonly dir: string,
+    private readonly token: string,
+    /** Removed on close (a temp dir); undefined for a kept cluster. */
+    private readonly tempDir: string | undefined,
     private readonly options: EtcdClusterOptions,
   ) {
     this.processes = members.map(() => undefined);
@@ -100,21 +138,31 @@ class LocalEtcdCluster implements EtcdCluster {
     await this.processes[index]?.kill();
   }
 
-  async start(index: number): Promise<void> {
+  launch(index: number): { ready: Promise<void> } {
     if (this.isRunning(index)) throw new Error(`etcd member ${this.members[index]!.name} is running`);
     const spec = this.members[index]!;
     const member = spawnMember(spec.name, memberArgs(spec, this.members, this.token), this.options.clock, this.options.onLine);
     this.processes[index] = member;
+    return { ready: member.ready };
+  }
+
+  async start(index: number): Promise<void> {
+    const { ready } = this.launch(index);
+    const member = this.processes[index]!;
     const timeoutMs = this.options.readyTimeoutMs ?? 20_000;
     let cancel = (): void => {};
     const late = new Promise<never>((_, reject) => {
-      cancel = this.options.clock.setTimer(timeoutMs, () => reject(new Error(`etcd member ${spec.name} did not serve clients within ${timeoutMs} ms:\n${member.log()}`)));
+      cancel = this.options.clock.setTimer(timeoutMs, () => reject(new Error(`etcd member ${this.members[index]!.name} did not serve clients within ${timeoutMs} ms:\n${member.log()}`)));
     });
     try {
-      await Promise.race([member.ready, late]);
+      await Promise.race([ready, late]);
     } finally {
       cancel();
     }
+  }
+
+  async startAll(): Promise<void> {
+    await Promise.all(this.members.map((_, i) => this.start(i)));
   }
 
   async killAll(): Promise<void> {
@@ -123,6 +171,6 @@ class LocalEtcdCluster implements EtcdCluster {
 
   async close(): Promise<void> {
     await this.killAll();
-    await rm(this.dir, { recursive: true, force: true });
+    if (this.tempDir !== undefined) await rm(this.tempDir, { recursive: true, force: true });
   }
 }

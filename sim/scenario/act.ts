@@ -70,6 +70,9 @@ export async function act(step: ActionStep, d: ActDeps): Promise<string | undefi
     case 'start':
       await (step.node === undefined ? cluster.component(step.component, step.kind) : cluster.edgeComponent(step.node, step.component, step.kind));
       return undefined;
+    case 'etcd':
+      if (!cluster.etcd) throw new Error('this cluster runs no etcd');
+      return cluster.etcd.act(step.member, step.action);
     case 'wait':
       await d.clock.sleep(step.ms / d.timeScale, d.signal);
       return undefined;

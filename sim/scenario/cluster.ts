@@ -8,6 +8,9 @@ import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
 import { edgeDataDir, startDemo, type Demo } from '../demo.js';
+import type { EtcdMemberAction } from '../demo-etcd.js';
+import { readMember } from './etcd-reads.js';
+import type { MemberRead } from './quorum-probes.js';
 import { readContainerFile } from './container-file.js';
 import { waitForReadyNodes } from '../fleet-pods.js';
 import { actOnEdgeComponent } from './edge-component.js';
@@ -32,7 +35,17 @@ export interface ScenarioCluster {
   edgeConnection(node: string): Promise<EdgeConnection>;
   /** A file as the container sees it at `path`, read from the edge's disk. */
   edgeFile(node: string, podUid: string, container: string, path: string): Promise<string>;
+  /** The cloud's etcd members, when the scenario runs on etcd. */
+  readonly etcd?: ScenarioEtcd;
   stop(): Promise<void>;
+}
+
+/** A scenario's etcd cluster: its members acted on, and read directly. */
+export interface ScenarioEtcd {
+  /** Resolves at once with what happened (a start, within a few seconds). */
+  act(member: string, action: EtcdMemberAction): Promise<string>;
+  /** Every member asked alone, in order. */
+  read(consistency: 'linearizable' | 'serializable'): Promise<MemberRead[]>;
 }
 
 export interface DemoClusterOptions {
@@ -41,6 +54,8 @@ export interface DemoClusterOptions {
   /** The data dir's lock, taken by the caller (the demo releases it when it stops). */
   lock?: DataDirLock;
   timeScale: number;
+  /** The cloud on an etcd cluster of this many members; none: the embedded store. */
+  etcd?: number;
   clock: Clock;
   logger: Logger;
   onLine?: (line: string) => void;
@@ -68,7 +83,7 @@ export async function startDemoCluster(o: DemoClusterOptions): Promise<ScenarioC
   const demo = await startDemo({ ...o, apiPort: 0, mqttPort: 0, localApiBasePort: 0 });
   let cluster: ScenarioCluster | undefined;
   try {
-    cluster = await demoCluster(demo, o.dataDir);
+    cluster = await demoCluster(demo, o.dataDir, o.clock);
     await waitForReadyNodes(cluster.api, [...cluster.nodes], { clock: o.clock, timeoutMs: READY_TIMEOUT_MS, pollMs: 50, ...(o.signal && { signal: o.signal }) });
     return cluster;
   } catch (err) {
@@ -77,7 +92,16 @@ export async function startDemoCluster(o: DemoClusterOptions): Promise<ScenarioC
   }
 }
 
-async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster> {
+function scenarioEtcd(demo: Demo, clock: Clock): ScenarioEtcd | undefined {
+  const etcd = demo.etcd;
+  if (!etcd) return undefined;
+  return {
+    act: async (member, action) => (await etcd.control.act(member, action)).message,
+    read: (consistency) => Promise.all(etcd.members.map((m) => readMember(m, consistency, clock))),
+  };
+}
+
+async function demoCluster(demo: Demo, dataDir: string, clock: Clock): Promise<ScenarioCluster> {
   const token = (await readCredentials(dataDir))?.admin;
   if (!token) throw new Error(`no admin token in ${dataDir}`);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
@@ -112,6 +136,7 @@ async function demoCluster(demo: Demo, dataDir: string): Promise<ScenarioCluster
     edgePods: async (node) => (await getJson<{ items: Pod[] }>(`${localApi(node)}/pods`)).items,
     edgeConnection: (node) => getJson<EdgeConnection>(`${localApi(node)}/connection`),
     edgeFile: (node, podUid, container, path) => readContainerFile(edgeDataDir(dataDir, node), podUid, container, path),
+    ...(demo.etcd && { etcd: scenarioEtcd(demo, clock) }),
     async stop() {
       await demo.stop();
       agent.destroy();

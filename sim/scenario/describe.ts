@@ -62,6 +62,14 @@ export function describeExpectation(e: Expectation): string {
       return `${e.path} in the ${e.selector} pod on ${e.node} holds "${e.contains}" (as ${e.node} sees it)`;
     case 'service':
       return serviceText(e);
+    case 'write':
+      return `a write through the API ${e.succeeds ? 'is acknowledged' : `fails${e.status ? ` with HTTP ${e.status}` : ''}`}`;
+    case 'written':
+      return 'every acknowledged write is still there';
+    case 'read': {
+      const asked = e.answers === undefined ? 'which etcd members answer' : e.answers ? 'at least one etcd member answers' : 'no etcd member answers';
+      return `a ${e.consistency} read: ${asked}`;
+    }
   }
 }
 
@@ -81,6 +89,8 @@ export function describeStep(step: Step): string {
       return `${step.kind} ${step.component}${step.node ? ` on ${step.node}` : ''}`;
     case 'wait':
       return `wait ${formatDuration(step.ms)}`;
+    case 'etcd':
+      return `${step.action} etcd member ${step.member}`;
     case 'expect': {
       const within = step.withinMs > 0 ? ` within ${formatDuration(step.withinMs)}` : '';
       const lasting = step.forMs > 0 ? ` for ${formatDuration(step.forMs)}` : '';

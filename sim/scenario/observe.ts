@@ -5,6 +5,7 @@ import type { ScenarioCluster } from './cluster.js';
 import { judgeConnection, judgeDeployment, judgeFile, judgeNode, judgePods, judgeRejection, type Attempt, type FileRead, type Verdict } from './judge.js';
 import { refOf } from './manifests.js';
 import { checkService } from './observe-service.js';
+import { judgeRead, judgeWrite, judgeWritten, WriteProbe } from './quorum-probes.js';
 import type { Glimpse } from './timeline.js';
 import type { Expectation, FileExpectation, PodsExpectation, RejectedExpectation } from './types.js';
 
@@ -60,7 +61,22 @@ async function readPodFile(cluster: ScenarioCluster, e: FileExpectation): Promis
   }
 }
 
-async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict> {
+/** What the looks of one run share: the writes acknowledged so far. */
+export interface Probes {
+  writes: WriteProbe;
+}
+
+async function readEtcd(cluster: ScenarioCluster, consistency: 'linearizable' | 'serializable') {
+  if (!cluster.etcd) throw new Error('this cluster runs no etcd');
+  return cluster.etcd.read(consistency);
+}
+
+function writesOf(probes: Probes | undefined): WriteProbe {
+  if (!probes) throw new Error('no write probe in this run');
+  return probes.writes;
+}
+
+async function judge(cluster: ScenarioCluster, e: Expectation, probes?: Probes): Promise<Verdict> {
   switch (e.kind) {
     case 'pods':
       return judgePods(e, await viewOf(cluster, e));
@@ -76,24 +92,37 @@ async function judge(cluster: ScenarioCluster, e: Expectation): Promise<Verdict>
       return judgeFile(e, await readPodFile(cluster, e));
     case 'service':
       return checkService(cluster, e);
+    case 'write':
+      return judgeWrite(e, await writesOf(probes).write(cluster.api));
+    case 'written':
+      return judgeWritten(await writesOf(probes).missing(cluster.api));
+    case 'read':
+      return judgeRead(e, await readEtcd(cluster, e.consistency));
   }
 }
 
-/** Looks once at what the expectation is about; a part that does not answer makes it not hold. */
-export async function check(cluster: ScenarioCluster, e: Expectation): Promise<Verdict> {
+/** Looks once at what the expectation is about; a part that does not answer makes it not hold. `probes`: the run's, for write and written. */
+export async function check(cluster: ScenarioCluster, e: Expectation, probes?: Probes): Promise<Verdict> {
   try {
-    return await judge(cluster, e);
+    return await judge(cluster, e, probes);
   } catch (err) {
     return { ok: false, seen: `no answer: ${problem(err)}` };
   }
 }
 
-/** Every node as the cloud sees it and as each edge does (but those in `unasked`), for the timeline. */
-export async function glimpse(cluster: ScenarioCluster, unasked: ReadonlySet<string> = new Set()): Promise<Glimpse> {
-  const cloud = Promise.all([cluster.api.list<Node>({ resource: 'nodes' }), cluster.api.list<Pod>({ resource: 'pods' })]).then(
+export type CloudView = Glimpse['cloud'];
+
+/** The nodes and pods as the cloud has them; undefined when it does not answer. */
+export function cloudView(cluster: ScenarioCluster): Promise<CloudView> {
+  return Promise.all([cluster.api.list<Node>({ resource: 'nodes' }), cluster.api.list<Pod>({ resource: 'pods' })]).then(
     ([nodes, pods]) => ({ nodes: nodes.items, pods: pods.items }),
     () => undefined,
   );
+}
+
+/** Every node as the cloud sees it (`cloud`: how to look) and as each edge does (but those in `unasked`), for the timeline. */
+export async function glimpse(cluster: ScenarioCluster, unasked: ReadonlySet<string> = new Set(), cloudLook: () => Promise<CloudView> = () => cloudView(cluster)): Promise<Glimpse> {
+  const cloud = cloudLook();
   const edges = await Promise.all(
     cluster.nodes.filter((n) => !unasked.has(n)).map(async (n) => {
       const [pods, connection] = await Promise.all([cluster.edgePods(n).catch(() => undefined), cluster.edgeConnection(n).catch(() => undefined)]);

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/types.js';
 import { selectorOf, type Fields } from './fields.js';
 import { objectProblems } from './manifests.js';
+import { quorumExpectation } from './parse-quorum.js';
 import { service } from './parse-service.js';
 import { POD_PHASES, type Expectation, type PodsExpectation } from './types.js';
 
@@ -15,6 +16,9 @@ export const EXPECT_FIELDS = {
   rejected: ['create', 'status'],
   file: ['node', 'selector', 'namespace', 'container', 'path', 'contains'],
   service: ['node', 'service', 'namespace', 'port', 'path', 'requests', 'answers', 'servedBy', 'includes', 'excludes'],
+  write: ['succeeds', 'status'],
+  written: [],
+  read: ['consistency', 'answers'],
 } as const;
 
 export type ExpectKind = keyof typeof EXPECT_FIELDS;
@@ -69,8 +73,8 @@ function file(f: Fields, node: NodeCheck): Expectation | undefined {
   return { kind: 'file', node: name, selector, namespace: f.string('namespace') ?? 'default', path, contains, ...(container !== undefined && { container }) };
 }
 
-/** The expectation of an `expect` step, its kind named by the value of `expect`. */
-export function parseExpectation(f: Fields, node: NodeCheck): Expectation | undefined {
+/** The expectation of an `expect` step, its kind named by the value of `expect`; `etcdMembers`: the scenario's `etcd`. */
+export function parseExpectation(f: Fields, node: NodeCheck, etcdMembers?: number): Expectation | undefined {
   const kind = f.oneOf('expect', EXPECT_KINDS, true);
   if (kind === undefined) return undefined;
   f.only([...COMMON, ...EXPECT_FIELDS[kind]]);
@@ -95,5 +99,7 @@ export function parseExpectation(f: Fields, node: NodeCheck): Expectation | unde
       return file(f, node);
     case 'service':
       return service(f, node);
+    default:
+      return quorumExpectation(f, kind, etcdMembers);
   }
 }

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../shared/types.js';
 import { Fields, isMapping, type Mapping } from './fields.js';
 import { findKind, objectProblems } from './manifests.js';
 import { parseExpectation, type NodeCheck } from './parse-expect.js';
+import { etcdStep, MAX_ETCD_MEMBERS } from './parse-quorum.js';
 import { EDGE_ACTIONS, type EdgeAction, type Scenario, type Step, type StepKind } from './types.js';
 
 /** A scenario file that cannot be run: every problem names where it is. */
@@ -16,7 +17,7 @@ export class ScenarioFileError extends Error {
   }
 }
 
-const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'wait', 'expect'];
+const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'etcd', 'wait', 'expect'];
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export const MAX_NODES = 20;
 
@@ -86,7 +87,13 @@ function component(f: Fields, kind: 'stop' | 'start', check: NodeCheck): Step | 
   return node === undefined ? { kind, component: name } : { kind, component: name, node };
 }
 
-function step(value: unknown, index: number, check: NodeCheck, problems: string[]): Step | undefined {
+/** What a step is checked against: the scenario's nodes and etcd members. */
+interface Context {
+  check: NodeCheck;
+  etcd?: number;
+}
+
+function step(value: unknown, index: number, { check, etcd }: Context, problems: string[]): Step | undefined {
   const where = `step ${index + 1}`;
   if (!isMapping(value)) {
     problems.push(`${where}: expected a mapping with one of ${STEP_KINDS.join(', ')}`);
@@ -110,20 +117,22 @@ function step(value: unknown, index: number, check: NodeCheck, problems: string[
     case 'stop':
     case 'start':
       return component(f, kind, check);
+    case 'etcd':
+      return etcdStep(f, etcd);
     case 'wait': {
       f.only(['wait']);
       const ms = f.duration('wait', true);
       return ms === undefined ? undefined : { kind, ms };
     }
     case 'expect':
-      return expectStep(f, check);
+      return expectStep(f, check, etcd);
     default:
       return edge(f, kind, check);
   }
 }
 
-function expectStep(f: Fields, check: NodeCheck): Step | undefined {
-  const expectation = parseExpectation(f, check);
+function expectStep(f: Fields, check: NodeCheck, etcd: number | undefined): Step | undefined {
+  const expectation = parseExpectation(f, check, etcd);
   const withinMs = f.duration('within') ?? 0;
   const forMs = f.duration('for') ?? 0;
   const measure = f.string('measure');
@@ -136,18 +145,19 @@ export function parseScenario(doc: unknown, source: string): Scenario {
   const problems: string[] = [];
   if (!isMapping(doc)) throw new ScenarioFileError(source, ['expected a mapping with name, description and steps']);
   const top = new Fields(doc, 'scenario', problems);
-  top.only(['name', 'description', 'nodes', 'timeScale', 'steps']);
+  top.only(['name', 'description', 'nodes', 'timeScale', 'etcd', 'steps']);
   const name = top.string('name', true);
   if (name !== undefined && !NAME.test(name)) top.problem('name', `"${name}" is not a name of lower-case letters, digits and '-'`);
   const description = top.string('description', true);
   const nodes = top.int('nodes', 1, MAX_NODES) ?? 3;
   const timeScale = top.positive('timeScale') ?? 1;
+  const etcd = top.int('etcd', 1, MAX_ETCD_MEMBERS);
   const rawSteps = doc.steps;
   if (!Array.isArray(rawSteps) || rawSteps.length === 0) top.problem('steps', 'expected a non-empty list of steps');
   const check = nodeCheck(nodes);
-  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, check, problems));
+  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, { check, ...(etcd !== undefined && { etcd }) }, problems));
   if (problems.length > 0) throw new ScenarioFileError(source, problems);
-  return { name: name!, description: description!, nodes, timeScale, steps: steps as Step[] };
+  return { name: name!, description: description!, nodes, timeScale, ...(etcd !== undefined && { etcd }), steps: steps as Step[] };
 }
 
 /** Parses and validates a scenario file's text (YAML). */

@@ -4,7 +4,8 @@ import type { ScenarioCluster } from './cluster.js';
 import { describeStep, formatDuration } from './describe.js';
 import { awaitExpectation } from './expect.js';
 import type { Verdict } from './judge.js';
-import { check } from './observe.js';
+import { check, type Probes } from './observe.js';
+import { WriteProbe } from './quorum-probes.js';
 import { RunRecorder } from './recorder.js';
 import type { ScenarioReport } from './report.js';
 import { clamp, Sampler } from './sampler.js';
@@ -38,6 +39,7 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
   const say = (line: string): void => d.onProgress?.(line);
   const total = scenario.steps.length;
   const sampler = new Sampler(d, rec);
+  const probes: Probes = { writes: new WriteProbe(d.clock) };
   sampler.start();
   let from = { step: 0, at: d.clock.now() };
   let current = 0;
@@ -48,7 +50,7 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
       say(`[${formatDuration(rec.at() * 1000).padStart(7)}] step ${current}/${total}: ${describeStep(step)}`);
       rec.started(current);
       let held = true;
-      if (step.kind === 'expect') held = await expectStep(step, current, from, { ...d, rec, sampler }, say);
+      if (step.kind === 'expect') held = await expectStep(step, current, from, { ...d, rec, sampler, probes }, say);
       else {
         if (step.kind !== 'wait') from = { step: current, at: d.clock.now() };
         const detail = await actSampled(step, d, sampler);
@@ -74,12 +76,12 @@ async function expectStep(
   step: ExpectStep,
   n: number,
   from: { step: number; at: number },
-  d: RunDeps & { rec: RunRecorder; sampler: Sampler },
+  d: RunDeps & { rec: RunRecorder; sampler: Sampler; probes: Probes },
   say: (line: string) => void,
 ): Promise<boolean> {
   const { rec } = d;
   // Each look is sampled: the chart shows what the expectation saw, when it saw it.
-  const look = async (): Promise<Verdict> => (await Promise.all([check(d.cluster, step.expectation), d.sampler.take()]))[0];
+  const look = async (): Promise<Verdict> => (await Promise.all([check(d.cluster, step.expectation, d.probes), d.sampler.take()]))[0];
   const result = await awaitExpectation(step, look, { ...d, pollMs: pollIntervalMs(d.timeScale) });
   rec.expectation(n, result.ok, result.at, result.seen);
   rec.ended(n);

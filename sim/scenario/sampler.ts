@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import type { ScenarioCluster } from './cluster.js';
-import { glimpse } from './observe.js';
+import { cloudView, glimpse, type CloudView } from './observe.js';
 import type { RunRecorder } from './recorder.js';
 import { summarize, type EdgeDown } from './timeline.js';
 
@@ -8,6 +8,12 @@ export const clamp = (v: number, lo: number, hi: number): number => Math.min(hi,
 
 /** Real milliseconds between periodic timeline samples: 5 s of cluster time, at most 1 s and at least 0.2 s real. */
 export const sampleIntervalMs = (scale: number): number => clamp(5_000 / scale, 200, 1_000);
+
+/**
+ * A sample waits this long (real time) for the cloud's view, else shows it as no answer: a
+ * cloud whose store has no quorum answers only when etcd gives up (about 10 s).
+ */
+export const CLOUD_LOOK_TIMEOUT_MS = 3_000;
 
 export interface SamplerDeps {
   cluster: ScenarioCluster;
@@ -23,6 +29,8 @@ export class Sampler {
   private readonly down = new Map<string, EdgeDown>();
   private readonly stopped = new AbortController();
   private loop: Promise<void> | undefined;
+  /** The cloud look under way: a slow cloud is asked once at a time, not once per sample. */
+  private cloudLook: Promise<CloudView> | undefined;
 
   constructor(
     private readonly d: SamplerDeps,
@@ -43,8 +51,19 @@ export class Sampler {
   async take(): Promise<void> {
     const at = this.rec.at();
     const down = new Map(this.down);
-    const seen = await glimpse(this.d.cluster, new Set(down.keys()));
+    const seen = await glimpse(this.d.cluster, new Set(down.keys()), () => this.lookAtCloud());
     this.rec.sample(summarize(this.d.cluster.nodes, seen, down), at);
+  }
+
+  private async lookAtCloud(): Promise<CloudView> {
+    const look = (this.cloudLook ??= cloudView(this.d.cluster).finally(() => (this.cloudLook = undefined)));
+    let cancel = (): void => {};
+    const late = new Promise<undefined>((resolve) => (cancel = this.d.clock.setTimer(CLOUD_LOOK_TIMEOUT_MS, () => resolve(undefined))));
+    try {
+      return await Promise.race([look, late]);
+    } finally {
+      cancel();
+    }
   }
 
   /**

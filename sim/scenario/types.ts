@@ -10,6 +10,8 @@ export interface Scenario {
   /** Edges edge-1 … edge-N. */
   nodes: number;
   timeScale: number;
+  /** The cloud's store: a real etcd cluster of this many members (etcd-0 …); none: the embedded store. */
+  etcd?: number;
   steps: Step[];
 }
 
@@ -77,7 +79,14 @@ export interface ExpectStep {
   measure?: string;
 }
 
-export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | WaitStep | ExpectStep;
+/** Stops (SIGTERM), starts or kills (kill -9) one member of the scenario's etcd cluster. */
+export interface EtcdStep {
+  kind: 'etcd';
+  member: string;
+  action: 'stop' | 'start' | 'kill';
+}
+
+export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | EtcdStep | WaitStep | ExpectStep;
 export type StepKind = Step['kind'];
 
 /** A pod's phase as kubectl's STATUS shows it: a pod being deleted is Terminating. */
@@ -176,4 +185,41 @@ export interface ServiceExpectation {
   excludes?: PodRef;
 }
 
-export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation | FileExpectation | ServiceExpectation;
+/**
+ * A write through the API (a ConfigMap created in `default`): whether it is acknowledged, or
+ * fails (with this HTTP status, when given: 503 etcd unavailable, 504 etcd timed out).
+ * Acknowledged writes are remembered for `written`.
+ */
+export interface WriteExpectation {
+  kind: 'write';
+  succeeds: boolean;
+  status?: number;
+}
+
+/** Every write a `write` expectation saw acknowledged is still there (read through the API). */
+export interface WrittenExpectation {
+  kind: 'written';
+}
+
+/**
+ * A read of the cloud's keys on each etcd member directly: linearizable (etcd asks its
+ * quorum) or serializable (the member answers from its own data). Without `answers` it always
+ * holds, recording which members answered; with it, at least one must answer (true) or none (false).
+ */
+export interface ReadExpectation {
+  kind: 'read';
+  consistency: 'linearizable' | 'serializable';
+  answers?: boolean;
+}
+
+export type Expectation =
+  | PodsExpectation
+  | NodeExpectation
+  | DeploymentExpectation
+  | ConnectionExpectation
+  | RejectedExpectation
+  | FileExpectation
+  | ServiceExpectation
+  | WriteExpectation
+  | WrittenExpectation
+  | ReadExpectation;

@@ -17,6 +17,8 @@ import { waitFor } from '../support/wait.js';
  */
 const TIME_SCALE = '20';
 const BUILT_IN = ['nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down'];
+/** Listed too; run on its own etcd cluster in scenario-etcd-quorum.test.ts. */
+const LISTED = [...BUILT_IN, 'etcd-quorum'];
 
 let cwd: string;
 
@@ -42,7 +44,7 @@ describe('kedge scenario list and bad input', () => {
     const out = await kedgeIn('scenario', 'list');
     expect(out.code).toBe(0);
     const lines = out.stdout.trimEnd().split('\n');
-    expect(lines.map((l) => l.split(/\s+/)[0]).sort()).toEqual([...BUILT_IN].sort());
+    expect(lines.map((l) => l.split(/\s+/)[0]).sort()).toEqual([...LISTED].sort());
     expect(lines.every((l) => /^\S+ {2,}\S/.test(l))).toBe(true);
   });
 
