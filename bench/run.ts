@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { runConfigFanout } from './config-fanout.js';
 import { DEFAULT_EDGE_PODS, runEdgeBench } from './edge.js';
 import { runEdgeConfigMemory } from './edge-config.js';
+import { runFailoverBench } from './failover.js';
 import { runReconnectBench } from './reconnect.js';
 import { runProxyBench } from './proxy.js';
 import { writeReport } from './report.js';
@@ -16,12 +17,12 @@ import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,failover]
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'failover'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -85,6 +86,10 @@ if (only.has('streams')) {
   const nodes = Number(values.nodes);
   log(`streams: exec round trips, kubectl port-forward against a direct connection, and pod startup on ${nodes} hollow edges with and without ten busy port-forwards`);
   results.streams = await runStreamsBench({ nodes, execRuns: 50, megabytes: 100, runs: 3, forwards: 10, rounds: 6, podsPerRound: 500, podsPerSecond: 100, log });
+}
+if (only.has('failover')) {
+  log('failover: 3 clouds on one etcd, 2 edges; kill -9 of the leading cloud x 10 runs (kube\'s lease 15 s)');
+  results.failover = await runFailoverBench({ runs: 10, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -39,8 +39,12 @@ export interface CloudCluster {
   readonly api: ApiClient;
   readonly nodes: readonly string[];
   leaders(): Promise<Leaders>;
-  /** Waits until one cloud holds every control-plane Lease and, if given, it is not `other`; its name. */
-  waitForLeader(timeoutMs: number, other?: string): Promise<string>;
+  /** Waits until one cloud holds every control-plane Lease; its name. */
+  waitForSoleLeader(timeoutMs: number): Promise<string>;
+  /** Waits until every control-plane Lease is held by a cloud other than `from` (not always the same one: each Lease has its own election). */
+  waitForTakeover(from: string, timeoutMs: number): Promise<Leaders>;
+  /** Makes `cloud` hold every Lease: the other clouds stop (releasing theirs), then start again as standbys. */
+  gatherLeases(cloud: string, timeoutMs: number): Promise<void>;
   /** The index of the named cloud in `clouds`. */
   indexOf(cloud: string): number;
   /** Stops every edge, cloud and etcd member (kill -9 of what does not stop in time) and removes a temp dir it made. */
@@ -68,16 +72,25 @@ export async function startCloudCluster(o: CloudClusterOptions): Promise<CloudCl
     closers.push(() => edges.stop());
     const nodes = [...edges.localApiUrls.keys()];
     const leaders = (): Promise<Leaders> => readLeaders(access.api, clouds.members);
-    const waitForLeader = (timeoutMs: number, other?: string): Promise<string> =>
+    const waitFor = (what: string, timeoutMs: number, check: (l: Leaders) => boolean): Promise<Leaders> =>
       pollUntil(o.clock, async () => {
-        const leader = soleLeader(await leaders());
-        return leader !== other && leader;
-      }, other ? `a cloud other than ${other} to lead` : 'one cloud to lead', timeoutMs);
+        const now = await leaders();
+        return check(now) && now;
+      }, what, timeoutMs);
+    const waitForSoleLeader = async (timeoutMs: number): Promise<string> => soleLeader(await waitFor('one cloud to hold every Lease', timeoutMs, (l) => soleLeader(l) !== undefined))!;
+    const waitForTakeover = (from: string, timeoutMs: number): Promise<Leaders> =>
+      waitFor(`clouds other than ${from} to hold every Lease`, timeoutMs, (l) => Object.values(l).every((holder) => holder !== undefined && holder !== from));
+    const gatherLeases = async (cloud: string, timeoutMs: number): Promise<void> => {
+      const others = clouds.members.map((_, i) => i).filter((i) => clouds.members[i]!.name !== cloud && clouds.isRunning(i));
+      await Promise.all(others.map((i) => clouds.stop(i)));
+      await waitFor(`${cloud} to hold every Lease`, timeoutMs, (l) => soleLeader(l) === cloud);
+      await Promise.all(others.map((i) => clouds.start(i)));
+    };
     const readyTimeoutMs = o.readyTimeoutMs ?? 60_000;
     await waitForReadyNodes(access.api, nodes, { clock: o.clock, timeoutMs: readyTimeoutMs, pollMs: 100 });
-    await waitForLeader(readyTimeoutMs);
+    await waitForSoleLeader(readyTimeoutMs);
     return {
-      dir, etcd, clouds, edges, api: access.api, nodes, leaders, waitForLeader, close,
+      dir, etcd, clouds, edges, api: access.api, nodes, leaders, waitForSoleLeader, waitForTakeover, gatherLeases, close,
       indexOf: (cloud) => clouds.members.findIndex((m) => m.name === cloud),
     };
   } catch (err) {
