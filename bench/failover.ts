@@ -70,7 +70,7 @@ async function oneRun(c: CloudCluster, run: number, timeoutMs: number): Promise<
   await c.clouds.kill(c.indexOf(leader));
   const name = `failover-${run}`;
   await c.api.create(podRef(name), probePod(name));
-  const edgeUrls = [...c.edges.localApiUrls.values()];
+  const edgeUrls = c.nodes.map((n) => c.edges.localApiUrl(n));
   const [leaderMs, podBoundMs, edgesReconnectedMs, edgesReadyMs] = await Promise.all([
     c.waitForTakeover(leader, timeoutMs).then(() => performance.now() - killedAt),
     msUntil(killedAt, async () => Boolean((await c.api.get<Pod>(podRef(name))).spec.nodeName), `${name} bound`, timeoutMs),

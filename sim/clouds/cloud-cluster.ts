@@ -70,7 +70,7 @@ export async function startCloudCluster(o: CloudClusterOptions): Promise<CloudCl
     closers.push(async () => access.close());
     const edges = await startCloudEdges({ clouds, count: o.edges, dir: join(dir, 'edges'), timeScale: o.timeScale, clock: o.clock, logger: o.logger, onLine: o.onLine });
     closers.push(() => edges.stop());
-    const nodes = [...edges.localApiUrls.keys()];
+    const { nodes } = edges;
     const leaders = (): Promise<Leaders> => readLeaders(access.api, clouds.members);
     const waitFor = (what: string, timeoutMs: number, check: (l: Leaders) => boolean): Promise<Leaders> =>
       pollUntil(o.clock, async () => {
@@ -87,7 +87,7 @@ export async function startCloudCluster(o: CloudClusterOptions): Promise<CloudCl
       await Promise.all(others.map((i) => clouds.start(i)));
     };
     const readyTimeoutMs = o.readyTimeoutMs ?? 60_000;
-    await waitForReadyNodes(access.api, nodes, { clock: o.clock, timeoutMs: readyTimeoutMs, pollMs: 100 });
+    await waitForReadyNodes(access.api, [...nodes], { clock: o.clock, timeoutMs: readyTimeoutMs, pollMs: 100 });
     await waitForSoleLeader(readyTimeoutMs);
     return {
       dir, etcd, clouds, edges, api: access.api, nodes, leaders, waitForSoleLeader, waitForTakeover, gatherLeases, close,

@@ -4,7 +4,6 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { DEMO_KEEPALIVE_SECONDS, demoNodeIp } from '../demo.js';
 import { DemoEdges } from '../demo-edges.js';
-import { readyField } from '../role-process.js';
 import type { CloudSet } from './cloud-set.js';
 
 export interface CloudEdgesOptions {
@@ -23,8 +22,11 @@ export interface CloudEdgesOptions {
 
 export interface CloudEdges {
   readonly edges: DemoEdges;
-  /** Node name → its local API. */
-  readonly localApiUrls: ReadonlyMap<string, string>;
+  readonly nodes: readonly string[];
+  /** The node's local API (its current process's: a restarted edge listens on another port). */
+  localApiUrl(node: string): string;
+  /** Its data dir. */
+  dataDir(node: string): string;
   /** Stops every edge (their pods stay as a stopped edge leaves them). */
   stop(): Promise<void>;
 }
@@ -43,19 +45,24 @@ export async function startCloudEdges(o: CloudEdgesOptions): Promise<CloudEdges>
     env: { KEDGE_TOKEN: token },
     onLine: o.onLine,
   });
-  const localApiUrls = new Map<string, string>();
   const stop = (): Promise<void> => edges.stopAll();
+  const dataDir = (node: string): string => join(o.dir, node);
   try {
     for (let i = 1; i <= o.count; i++) {
       const node = `edge-${i}`;
       edges.start(node, [
-        'edge', '--node', node, '--broker', o.clouds.brokerUrls, '--data-dir', join(o.dir, node),
+        'edge', '--node', node, '--broker', o.clouds.brokerUrls, '--data-dir', dataDir(node),
         '--node-ip', demoNodeIp(i), '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--local-api-port', '0',
         '--time-scale', String(o.timeScale), ...(o.args ?? []),
       ]);
     }
-    for (const [node, edge] of edges.processes) localApiUrls.set(node, readyField(await edge.ready, 'local-api'));
-    return { edges, localApiUrls, stop };
+    for (const edge of edges.processes.values()) await edge.ready;
+    const localApiUrl = (node: string): string => {
+      const url = edges.info(node)?.localApiUrl;
+      if (!url) throw new Error(`no edge ${node} here (${[...edges.processes.keys()].join(', ')})`);
+      return url;
+    };
+    return { edges, nodes: [...edges.processes.keys()], localApiUrl, dataDir, stop };
   } catch (err) {
     await stop();
     throw err;

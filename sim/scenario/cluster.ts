@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
+import type { ScenarioClouds } from './cloud-step.js';
 import { edgeDataDir, startDemo, type Demo } from '../demo.js';
 import { readContainerFile } from './container-file.js';
 import { waitForReadyNodes } from '../fleet-pods.js';
@@ -33,6 +34,14 @@ export interface ScenarioCluster {
   /** A file as the container sees it at `path`, read from the edge's disk. */
   edgeFile(node: string, podUid: string, container: string, path: string): Promise<string>;
   stop(): Promise<void>;
+  /** Set when the scenario runs several clouds. */
+  readonly clouds?: ScenarioClouds;
+}
+
+/** The cluster's clouds, for a step or an expectation that needs several. */
+export function severalClouds(cluster: ScenarioCluster): ScenarioClouds {
+  if (!cluster.clouds) throw new Error('this scenario runs one cloud: set clouds: 2 or more');
+  return cluster.clouds;
 }
 
 export interface DemoClusterOptions {

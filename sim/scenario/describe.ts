@@ -1,3 +1,4 @@
+import { describeCloudStep, describeLeaders } from './cloud-step.js';
 import type { Expectation, PodRef, PodsExpectation, ServiceExpectation, Step } from './types.js';
 
 /** Milliseconds as a short Go-style duration: "1m30s", "40s", "2.5s", "300ms". */
@@ -62,6 +63,8 @@ export function describeExpectation(e: Expectation): string {
       return `${e.path} in the ${e.selector} pod on ${e.node} holds "${e.contains}" (as ${e.node} sees it)`;
     case 'service':
       return serviceText(e);
+    case 'leaders':
+      return describeLeaders(e);
   }
 }
 
@@ -81,6 +84,8 @@ export function describeStep(step: Step): string {
       return `${step.kind} ${step.component}${step.node ? ` on ${step.node}` : ''}`;
     case 'wait':
       return `wait ${formatDuration(step.ms)}`;
+    case 'cloud':
+      return describeCloudStep(step);
     case 'expect': {
       const within = step.withinMs > 0 ? ` within ${formatDuration(step.withinMs)}` : '';
       const lasting = step.forMs > 0 ? ` for ${formatDuration(step.forMs)}` : '';

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/types.js';
 import { selectorOf, type Fields } from './fields.js';
 import { objectProblems } from './manifests.js';
+import { parseLeadersExpectation } from './cloud-step.js';
 import { service } from './parse-service.js';
 import { POD_PHASES, type Expectation, type PodsExpectation } from './types.js';
 
@@ -15,6 +16,7 @@ export const EXPECT_FIELDS = {
   rejected: ['create', 'status'],
   file: ['node', 'selector', 'namespace', 'container', 'path', 'contains'],
   service: ['node', 'service', 'namespace', 'port', 'path', 'requests', 'answers', 'servedBy', 'includes', 'excludes'],
+  leaders: ['held', 'sole', 'moved'],
 } as const;
 
 export type ExpectKind = keyof typeof EXPECT_FIELDS;
@@ -95,5 +97,7 @@ export function parseExpectation(f: Fields, node: NodeCheck): Expectation | unde
       return file(f, node);
     case 'service':
       return service(f, node);
+    case 'leaders':
+      return parseLeadersExpectation(f);
   }
 }

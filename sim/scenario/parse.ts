@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import type { KubeObject } from '../../shared/types.js';
 import { Fields, isMapping, type Mapping } from './fields.js';
 import { findKind, objectProblems } from './manifests.js';
+import { parseCloudStep } from './cloud-step.js';
 import { parseExpectation, type NodeCheck } from './parse-expect.js';
 import { EDGE_ACTIONS, type EdgeAction, type Scenario, type Step, type StepKind } from './types.js';
 
@@ -16,9 +17,10 @@ export class ScenarioFileError extends Error {
   }
 }
 
-const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'wait', 'expect'];
+const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'wait', 'cloud', 'expect'];
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export const MAX_NODES = 20;
+export const MAX_CLOUDS = 5;
 
 export const nodeNames = (count: number): string[] => Array.from({ length: count }, (_, i) => `edge-${i + 1}`);
 
@@ -86,7 +88,7 @@ function component(f: Fields, kind: 'stop' | 'start', check: NodeCheck): Step | 
   return node === undefined ? { kind, component: name } : { kind, component: name, node };
 }
 
-function step(value: unknown, index: number, check: NodeCheck, problems: string[]): Step | undefined {
+function step(value: unknown, index: number, check: NodeCheck, problems: string[], clouds: number): Step | undefined {
   const where = `step ${index + 1}`;
   if (!isMapping(value)) {
     problems.push(`${where}: expected a mapping with one of ${STEP_KINDS.join(', ')}`);
@@ -117,6 +119,8 @@ function step(value: unknown, index: number, check: NodeCheck, problems: string[
     }
     case 'expect':
       return expectStep(f, check);
+    case 'cloud':
+      return parseCloudStep(f, clouds);
     default:
       return edge(f, kind, check);
   }
@@ -136,18 +140,19 @@ export function parseScenario(doc: unknown, source: string): Scenario {
   const problems: string[] = [];
   if (!isMapping(doc)) throw new ScenarioFileError(source, ['expected a mapping with name, description and steps']);
   const top = new Fields(doc, 'scenario', problems);
-  top.only(['name', 'description', 'nodes', 'timeScale', 'steps']);
+  top.only(['name', 'description', 'nodes', 'clouds', 'timeScale', 'steps']);
   const name = top.string('name', true);
   if (name !== undefined && !NAME.test(name)) top.problem('name', `"${name}" is not a name of lower-case letters, digits and '-'`);
   const description = top.string('description', true);
   const nodes = top.int('nodes', 1, MAX_NODES) ?? 3;
+  const clouds = top.int('clouds', 1, MAX_CLOUDS) ?? 1;
   const timeScale = top.positive('timeScale') ?? 1;
   const rawSteps = doc.steps;
   if (!Array.isArray(rawSteps) || rawSteps.length === 0) top.problem('steps', 'expected a non-empty list of steps');
   const check = nodeCheck(nodes);
-  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, check, problems));
+  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, check, problems, clouds));
   if (problems.length > 0) throw new ScenarioFileError(source, problems);
-  return { name: name!, description: description!, nodes, timeScale, steps: steps as Step[] };
+  return { name: name!, description: description!, nodes, ...(clouds > 1 && { clouds }), timeScale, steps: steps as Step[] };
 }
 
 /** Parses and validates a scenario file's text (YAML). */

@@ -28,7 +28,8 @@ async function containersByPod(localApiUrl: string): Promise<Map<string, string[
 /** Every edge's running containers by pod uid (each edge's map merged; a pod on two edges would show twice). */
 async function everyEdgesContainers(cluster: CloudCluster): Promise<Map<string, string[]>> {
   const all = new Map<string, string[]>();
-  for (const url of cluster.edges.localApiUrls.values()) {
+  for (const node of cluster.nodes) {
+    const url = cluster.edges.localApiUrl(node);
     for (const [uid, ids] of await containersByPod(url)) all.set(uid, [...(all.get(uid) ?? []), ...ids]);
   }
   return all;
