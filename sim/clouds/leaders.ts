@@ -40,3 +40,12 @@ export function soleLeader(leaders: Leaders): string | undefined {
   const [only] = holders;
   return holders.size === 1 ? only : undefined;
 }
+
+/** The leading cloud: the one holding the most Leases, the hub's holder on a tie (`kill: leader` in a scenario). Pure. */
+export function leadingCloud(leaders: Leaders): string | undefined {
+  const counts = new Map<string, number>();
+  for (const holder of Object.values(leaders)) if (holder) counts.set(holder, (counts.get(holder) ?? 0) + 1);
+  const most = Math.max(0, ...counts.values());
+  const tied = [...counts].filter(([, n]) => n === most).map(([name]) => name);
+  return tied.includes(leaders['kedge-hub'] ?? '') ? leaders['kedge-hub'] : tied[0];
+}

@@ -73,12 +73,3 @@ export function judgeLeaders(e: LeadersExpectation, l: Leadership): Verdict {
   const named = CONTROL_PLANE_LEASES.map((lease) => `${lease}: ${l.leaders[lease] ?? 'none'}`).join(', ');
   return { ok, seen: `${named}${l.killed ? `; killed last: ${l.killed}` : ''}` };
 }
-
-/** The cloud `kill: leader` means: the one holding the most Leases, the hub's holder on a tie. Pure. */
-export function leadingCloud(leaders: Leaders): string | undefined {
-  const counts = new Map<string, number>();
-  for (const holder of Object.values(leaders)) if (holder) counts.set(holder, (counts.get(holder) ?? 0) + 1);
-  const most = Math.max(0, ...counts.values());
-  const tied = [...counts].filter(([, n]) => n === most).map(([name]) => name);
-  return tied.includes(leaders['kedge-hub'] ?? '') ? leaders['kedge-hub'] : tied[0];
-}

@@ -1,7 +1,8 @@
 import { readCredentials } from '../../cloud/apiserver/auth/credentials.js';
 import type { Pod } from '../../shared/types.js';
 import { startCloudCluster, type CloudCluster } from '../clouds/cloud-cluster.js';
-import { leadingCloud, type ScenarioClouds } from './cloud-step.js';
+import { leadingCloud } from '../clouds/leaders.js';
+import type { ScenarioClouds } from './cloud-step.js';
 import type { DemoClusterOptions, ScenarioCluster } from './cluster.js';
 import { readContainerFile } from './container-file.js';
 import { actOnEdgeComponent } from './edge-component.js';

@@ -88,14 +88,17 @@ describe('kill -9 of the leading cloud', () => {
     expect(c.clouds.isRunning(c.indexOf(leader))).toBe(false);
   }, 120_000);
 
-  it('the killed cloud, started again, stands by: the Leases stay where they went', async () => {
+  it('the killed cloud, started again, stands by: it takes no Lease back', async () => {
     const c = cluster!;
     const killed = c.clouds.members.findIndex((_, i) => !c.clouds.isRunning(i));
-    const leaders = await c.waitForTakeover(c.clouds.members[killed]!.name, WAIT_MS);
+    const name = c.clouds.members[killed]!.name;
+    await c.waitForTakeover(name, WAIT_MS);
     await c.clouds.start(killed);
     // Two lease durations (scaled): long enough for a wrongful takeover to show.
     await realClock.sleep((2 * 15_000) / SCALE);
-    expect(await c.leaders()).toEqual(leaders);
+    // A candidate that finds the Leases renewed never takes them (which other cloud holds which may change on a busy machine).
+    const holders = Object.values(await c.leaders());
+    expect(holders.every((h) => h !== undefined && h !== name && c.clouds.isRunning(c.indexOf(h))), holders.join(', ')).toBe(true);
     const list = (await c.api.list<Pod>({ resource: 'pods', namespace: 'default' })) as ObjectList<Pod>;
     expect(list.items.every((p) => p.status?.phase === 'Running')).toBe(true);
   }, 60_000);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { judgeLeaders, leadingCloud } from '../../sim/scenario/cloud-step.js';
+import { judgeLeaders } from '../../sim/scenario/cloud-step.js';
 import { describeStep } from '../../sim/scenario/describe.js';
 import { parseScenario } from '../../sim/scenario/parse.js';
-import type { Leaders } from '../../sim/clouds/leaders.js';
+import { leadingCloud, type Leaders } from '../../sim/clouds/leaders.js';
 import { problemsOf } from './scenario-problems.js';
 
 const doc = (clouds: number | undefined, ...steps: unknown[]): unknown => ({ name: 'clouds', description: 'A test.', ...(clouds !== undefined && { clouds }), steps });
