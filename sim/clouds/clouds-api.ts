@@ -9,7 +9,9 @@ import { isKedgeError } from '../../shared/errors.js';
 /**
  * One ApiHandler over several clouds' APIs, as a kubeconfig with several servers would be
  * used: a request that reaches no apiserver (a killed cloud) goes to the next, and the one
- * that answered is tried first from then on. An answer, even an error status, is final.
+ * that answered is tried first from then on. An answer, even an error status, is final. A
+ * write cut off mid-way by a kill may have been applied: its retry may then find it done
+ * (AlreadyExists, Conflict), as a kubectl retried by hand would.
  */
 export function failoverHandler(apiUrls: readonly string[], agent: Agent): ApiHandler {
   const handlers = apiUrls.map((url) => remoteHandler(url, agent));

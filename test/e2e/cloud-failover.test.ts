@@ -51,7 +51,7 @@ describe('kill -9 of the leading cloud', () => {
     await cluster?.close();
   }, 60_000);
 
-  it('another cloud takes every Lease over, pods run on untouched, and a pod created just before the kill runs', async () => {
+  it('the other clouds take every Lease over, pods run on untouched, and a pod created just before the kill runs', async () => {
     const c = cluster!;
     const names = ['web-1', 'web-2', 'web-3', 'web-4'];
     for (const name of names) await c.api.create(podRef(name), newPod(name));
