@@ -27,7 +27,7 @@ function demoPorts(o: DemoPorts): PortOption[] {
   return [{ port: o.apiPort, host, option: '--api-port', what: 'the API' }, { port: o.mqttPort, host, option: '--mqtt-port', what: 'the MQTT broker' }, ...edges];
 }
 
-/** `kedge demo --clouds N`: several clouds on an etcd of the demo's own (sim/demo-clouds.ts). */
+/** `kedge demo --clouds N`: several clouds on an etcd of the demo's own, of `--etcd` members where that option exists (sim/demo-clouds.ts). */
 async function runCloudsDemo(o: Record<string, unknown>, settings: ReturnType<typeof logSettings>): Promise<void> {
   const { startCloudsDemo, cloudsDemoBanner } = await import('../../sim/demo-clouds.js');
   const { leadingCloud } = await import('../../sim/clouds/leaders.js');
@@ -37,7 +37,7 @@ async function runCloudsDemo(o: Record<string, unknown>, settings: ReturnType<ty
     const lock = await lockDataDir(dataDir, { command: DEMO_COMMAND, logger });
     try {
       const demo = await startCloudsDemo({
-        clouds: o.clouds as number, nodes: o.nodes as number, etcdMembers: 1, dataDir, timeScale: o.timeScale as number, clock: realClock, logger,
+        clouds: o.clouds as number, nodes: o.nodes as number, etcdMembers: typeof o.etcd === 'number' ? o.etcd : 1, dataDir, timeScale: o.timeScale as number, clock: realClock, logger,
         onLine: childLineWriter(settings, logger, (line) => process.stderr.write(line + '\n')),
       });
       process.stdout.write(cloudsDemoBanner(demo, dataDir, leadingCloud(await demo.leaders()) ?? 'cloud-1'));
