@@ -57,6 +57,7 @@ export function targets(r: Results): Target[] {
     ...proxyTargets(r, t),
     ...streamTargets(r, t),
     ...etcdTargets(r, t),
+    ...failoverTargets(r, t),
   ];
 }
 
@@ -106,6 +107,19 @@ function streamTargets(r: Results, t: (figure: string, measured: number | undefi
     t(`exec \`-- true\` through the API and the sync link: to the exit status, p50 (ms), ${s?.exec?.runs} runs`, s?.exec?.exitStatusMs?.p50, `(first frame ${s?.exec?.firstFrameMs?.p50 ?? '–'}; p99 ${s?.exec?.exitStatusMs?.p99 ?? '–'})`),
     t(`kubectl port-forward: download throughput (MB/s, ${s?.portForward?.megabytes} MB, best of ${s?.portForward?.runs}) / direct`, s?.portForward?.throughputMBps?.forwarded, `(direct ${s?.portForward?.throughputMBps?.direct ?? '–'}; ratio ${s?.portForward?.throughputMBps?.ratio ?? '–'})`),
     t(`pod startup p99 on ${s?.nodes} hollow edges with ${b?.forwards} busy port-forwards (${b?.forwardedMBps ?? '–'} MB/s) / without, median of ${b?.rounds} rounds (ms)`, b?.startupP99Ms?.busy, `(without ${b?.startupP99Ms?.quiet ?? '–'}; ratio ${b?.startupP99Ms?.ratio ?? '–'}; permutation p ${b?.startupP99Ms?.p ?? '–'}: within noise when ≥ 0.05)`, () => b?.startupP99Ms?.withinNoise === true),
+  ];
+}
+
+/** Issue 22's failover: kill -9 of the leading cloud of three. */
+function failoverTargets(r: Results, t: (figure: string, measured: number | undefined, target: string) => Target): Target[] {
+  const f = r.failover;
+  const of = (k: Results | undefined): string => `(max ${k?.max ?? '–'})`;
+  const shape = `${f?.clouds} clouds on ${f?.etcdMembers} etcd member(s), ${f?.edges} edges, lease ${f?.leaseDurationMs} ms, ${f?.runs} runs`;
+  return [
+    t(`failover, kill -9 of the leading cloud (${shape}): other clouds hold every Lease, p50 (ms)`, f?.leaderMs?.p50, of(f?.leaderMs)),
+    t('failover: kill → the next pod bound, p50 (ms)', f?.podBoundMs?.p50, of(f?.podBoundMs)),
+    t('failover: kill → every edge connected again, p50 (ms)', f?.edgesReconnectedMs?.p50, of(f?.edgesReconnectedMs)),
+    t('failover: kill → every edge Ready (a heartbeat after the kill), p50 (ms)', f?.edgesReadyMs?.p50, of(f?.edgesReadyMs)),
   ];
 }
 

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { runConfigFanout } from './config-fanout.js';
 import { DEFAULT_EDGE_PODS, runEdgeBench } from './edge.js';
 import { runEdgeConfigMemory } from './edge-config.js';
+import { runFailoverBench } from './failover.js';
 import { runReconnectBench } from './reconnect.js';
 import { runProxyBench } from './proxy.js';
 import { writeReport } from './report.js';
@@ -17,14 +18,14 @@ import { runStoreBench } from './store.js';
 import { runEtcdBench } from './etcd.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover]
  * [--store etcd --etcd-members M] (or KEDGE_BENCH_STORE=etcd): the scale suite's cloud on an etcd cluster of M members
  * (default 3) that the bench starts; its figures go to `scaleEtcd`, apart from the embedded store's.
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd', 'failover'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -102,6 +103,10 @@ if (only.has('streams')) {
 if (only.has('etcd')) {
   log('etcd: the embedded durable store against etcd of 1 and 3 members: store writes/s, API mutating and list p99, interleaved rounds');
   results.etcd = await runEtcdBench({ resultsDir, log });
+}
+if (only.has('failover')) {
+  log('failover: 3 clouds on one etcd, 2 edges; kill -9 of the leading cloud x 10 runs (kube\'s lease 15 s)');
+  results.failover = await runFailoverBench({ runs: 10, log });
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

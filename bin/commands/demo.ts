@@ -28,6 +28,28 @@ function demoPorts(o: DemoPorts): PortOption[] {
   return [{ port: o.apiPort, host, option: '--api-port', what: 'the API' }, { port: o.mqttPort, host, option: '--mqtt-port', what: 'the MQTT broker' }, ...edges];
 }
 
+/** `kedge demo --clouds N`: several clouds on an etcd of the demo's own, of `--etcd` members where that option exists (sim/demo-clouds.ts). */
+async function runCloudsDemo(o: Record<string, unknown>, settings: ReturnType<typeof logSettings>): Promise<void> {
+  const { startCloudsDemo, cloudsDemoBanner } = await import('../../sim/demo-clouds.js');
+  const { leadingCloud } = await import('../../sim/clouds/leaders.js');
+  const { lockDataDir } = await import('../../shared/data-dir-lock.js');
+  const dataDir = o.dataDir as string;
+  await runUntilStopped('demo', async (logger) => {
+    const lock = await lockDataDir(dataDir, { command: DEMO_COMMAND, logger });
+    try {
+      const demo = await startCloudsDemo({
+        clouds: o.clouds as number, nodes: o.nodes as number, etcdMembers: typeof o.etcd === 'number' ? o.etcd : 1, dataDir, timeScale: o.timeScale as number, clock: realClock, logger,
+        onLine: childLineWriter(settings, logger, (line) => process.stderr.write(line + '\n')),
+      });
+      process.stdout.write(cloudsDemoBanner(demo, dataDir, leadingCloud(await demo.leaders()) ?? 'cloud-1'));
+      return { stop: () => demo.close().finally(() => lock.release()) };
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+  }, settings);
+}
+
 export function demoCommand(): Command {
   const demo = withLogOptions(new Command('demo')
     .description('Run a cloud and N edge processes on this machine, in the foreground; Ctrl-C stops them all, and their process pods.')
@@ -40,7 +62,8 @@ export function demoCommand(): Command {
     .option('--local-api-base-port <port>', "edge i's local API listens on this port + i (0: free ports)", port, 10550)
     .option('--etcd <n>', "keep the cluster in a real etcd cluster of n members, 1 to 7 (Debian's /usr/bin/etcd, each its own process, data in <data-dir>/etcd); default: the embedded store", numberIn(1, 7))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--keep-pods', "leave the edges' process pods running when the demo stops (by default they stop with it, as in a node shutdown)"))
+    .option('--keep-pods', "leave the edges' process pods running when the demo stops (by default they stop with it, as in a node shutdown)")
+    .option('--clouds <n>', 'run n clouds on one etcd the demo starts, on free ports (edges given every broker, no link proxies; docs/operations.md "Several clouds")', numberIn(1, 5), 1))
     .action(async (o) => {
       // Loaded on use, so that light commands (kedge link) start fast.
       const { runningDemoError } = await import('../running-demo.js');
@@ -50,8 +73,9 @@ export function demoCommand(): Command {
         process.exitCode = 1;
         return;
       }
-      const { startDemo } = await import('../../sim/demo.js');
       const settings = logSettings(o);
+      if (o.clouds > 1) return runCloudsDemo(o, settings);
+      const { startDemo } = await import('../../sim/demo.js');
       const { lockDataDir } = await import('../../shared/data-dir-lock.js');
       await runUntilStopped('demo', async (logger) => {
         // The data dir first (whoever holds it is named), then the ports, before any process starts.

@@ -2,7 +2,7 @@ import type { ApiClient } from '../../cloud/client/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { KubeObject } from '../../shared/types.js';
-import type { ScenarioCluster } from './cluster.js';
+import { severalClouds, type ScenarioCluster } from './cluster.js';
 import { refOf } from './manifests.js';
 import type { DeleteStep, ExpectStep, Step } from './types.js';
 
@@ -76,5 +76,7 @@ export async function act(step: ActionStep, d: ActDeps): Promise<string | undefi
     case 'wait':
       await d.clock.sleep(step.ms / d.timeScale, d.signal);
       return undefined;
+    case 'cloud':
+      return severalClouds(cluster).act(step);
   }
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { DataDirLock } from '../../shared/data-dir-lock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
+import type { ScenarioClouds } from './cloud-step.js';
 import { edgeDataDir, startDemo, type Demo } from '../demo.js';
 import type { EtcdMemberAction } from '../demo-etcd.js';
 import { readMember } from './etcd-reads.js';
@@ -38,6 +39,14 @@ export interface ScenarioCluster {
   /** The cloud's etcd members, when the scenario runs on etcd. */
   readonly etcd?: ScenarioEtcd;
   stop(): Promise<void>;
+  /** Set when the scenario runs several clouds. */
+  readonly clouds?: ScenarioClouds;
+}
+
+/** The cluster's clouds, for a step or an expectation that needs several. */
+export function severalClouds(cluster: ScenarioCluster): ScenarioClouds {
+  if (!cluster.clouds) throw new Error('this scenario runs one cloud: set clouds: 2 or more');
+  return cluster.clouds;
 }
 
 /** A scenario's etcd cluster: its members acted on, and read directly. */

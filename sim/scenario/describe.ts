@@ -1,3 +1,4 @@
+import { describeCloudStep, describeLeaders } from './cloud-step.js';
 import type { Expectation, PodRef, PodsExpectation, ServiceExpectation, Step } from './types.js';
 
 /** Milliseconds as a short Go-style duration: "1m30s", "40s", "2.5s", "300ms". */
@@ -70,6 +71,8 @@ export function describeExpectation(e: Expectation): string {
       const asked = e.answers === undefined ? 'which etcd members answer' : e.answers ? 'at least one etcd member answers' : 'no etcd member answers';
       return `a ${e.consistency} read: ${asked}`;
     }
+    case 'leaders':
+      return describeLeaders(e);
   }
 }
 
@@ -91,6 +94,8 @@ export function describeStep(step: Step): string {
       return `wait ${formatDuration(step.ms)}`;
     case 'etcd':
       return `${step.action} etcd member ${step.member}`;
+    case 'cloud':
+      return describeCloudStep(step);
     case 'expect': {
       const within = step.withinMs > 0 ? ` within ${formatDuration(step.withinMs)}` : '';
       const lasting = step.forMs > 0 ? ` for ${formatDuration(step.forMs)}` : '';

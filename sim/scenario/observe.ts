@@ -1,7 +1,8 @@
 import type { Deployment } from '../../shared/apps-types.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Node, Pod } from '../../shared/types.js';
-import type { ScenarioCluster } from './cluster.js';
+import { severalClouds, type ScenarioCluster } from './cluster.js';
+import { judgeLeaders } from './cloud-step.js';
 import { judgeConnection, judgeDeployment, judgeFile, judgeNode, judgePods, judgeRejection, type Attempt, type FileRead, type Verdict } from './judge.js';
 import { refOf } from './manifests.js';
 import { checkService } from './observe-service.js';
@@ -98,6 +99,8 @@ async function judge(cluster: ScenarioCluster, e: Expectation, probes?: Probes):
       return judgeWritten(await writesOf(probes).missing(cluster.api));
     case 'read':
       return judgeRead(e, await readEtcd(cluster, e.consistency));
+    case 'leaders':
+      return judgeLeaders(e, await severalClouds(cluster).leadership());
   }
 }
 

@@ -2,6 +2,7 @@ import type { KubeObject } from '../../shared/types.js';
 import { selectorOf, type Fields } from './fields.js';
 import { objectProblems } from './manifests.js';
 import { quorumExpectation } from './parse-quorum.js';
+import { parseLeadersExpectation } from './cloud-step.js';
 import { service } from './parse-service.js';
 import { POD_PHASES, type Expectation, type PodsExpectation } from './types.js';
 
@@ -19,6 +20,7 @@ export const EXPECT_FIELDS = {
   write: ['succeeds', 'status'],
   written: [],
   read: ['consistency', 'answers'],
+  leaders: ['held', 'sole', 'moved'],
 } as const;
 
 export type ExpectKind = keyof typeof EXPECT_FIELDS;
@@ -99,6 +101,8 @@ export function parseExpectation(f: Fields, node: NodeCheck, etcdMembers?: numbe
       return file(f, node);
     case 'service':
       return service(f, node);
+    case 'leaders':
+      return parseLeadersExpectation(f);
     default:
       return quorumExpectation(f, kind, etcdMembers);
   }

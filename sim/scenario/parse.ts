@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import type { KubeObject } from '../../shared/types.js';
 import { Fields, isMapping, type Mapping } from './fields.js';
 import { findKind, objectProblems } from './manifests.js';
+import { parseCloudStep } from './cloud-step.js';
 import { parseExpectation, type NodeCheck } from './parse-expect.js';
 import { etcdStep, MAX_ETCD_MEMBERS } from './parse-quorum.js';
 import { EDGE_ACTIONS, type EdgeAction, type Scenario, type Step, type StepKind } from './types.js';
@@ -17,9 +18,10 @@ export class ScenarioFileError extends Error {
   }
 }
 
-const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'etcd', 'wait', 'expect'];
+const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'etcd', 'wait', 'cloud', 'expect'];
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export const MAX_NODES = 20;
+export const MAX_CLOUDS = 5;
 
 export const nodeNames = (count: number): string[] => Array.from({ length: count }, (_, i) => `edge-${i + 1}`);
 
@@ -87,13 +89,14 @@ function component(f: Fields, kind: 'stop' | 'start', check: NodeCheck): Step | 
   return node === undefined ? { kind, component: name } : { kind, component: name, node };
 }
 
-/** What a step is checked against: the scenario's nodes and etcd members. */
+/** What a step is checked against: the scenario's nodes, etcd members and clouds. */
 interface Context {
   check: NodeCheck;
   etcd?: number;
+  clouds: number;
 }
 
-function step(value: unknown, index: number, { check, etcd }: Context, problems: string[]): Step | undefined {
+function step(value: unknown, index: number, { check, etcd, clouds }: Context, problems: string[]): Step | undefined {
   const where = `step ${index + 1}`;
   if (!isMapping(value)) {
     problems.push(`${where}: expected a mapping with one of ${STEP_KINDS.join(', ')}`);
@@ -126,6 +129,8 @@ function step(value: unknown, index: number, { check, etcd }: Context, problems:
     }
     case 'expect':
       return expectStep(f, check, etcd);
+    case 'cloud':
+      return parseCloudStep(f, clouds);
     default:
       return edge(f, kind, check);
   }
@@ -145,19 +150,20 @@ export function parseScenario(doc: unknown, source: string): Scenario {
   const problems: string[] = [];
   if (!isMapping(doc)) throw new ScenarioFileError(source, ['expected a mapping with name, description and steps']);
   const top = new Fields(doc, 'scenario', problems);
-  top.only(['name', 'description', 'nodes', 'timeScale', 'etcd', 'steps']);
+  top.only(['name', 'description', 'nodes', 'clouds', 'timeScale', 'etcd', 'steps']);
   const name = top.string('name', true);
   if (name !== undefined && !NAME.test(name)) top.problem('name', `"${name}" is not a name of lower-case letters, digits and '-'`);
   const description = top.string('description', true);
   const nodes = top.int('nodes', 1, MAX_NODES) ?? 3;
+  const clouds = top.int('clouds', 1, MAX_CLOUDS) ?? 1;
   const timeScale = top.positive('timeScale') ?? 1;
   const etcd = top.int('etcd', 1, MAX_ETCD_MEMBERS);
   const rawSteps = doc.steps;
   if (!Array.isArray(rawSteps) || rawSteps.length === 0) top.problem('steps', 'expected a non-empty list of steps');
   const check = nodeCheck(nodes);
-  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, { check, ...(etcd !== undefined && { etcd }) }, problems));
+  const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, { check, clouds, ...(etcd !== undefined && { etcd }) }, problems));
   if (problems.length > 0) throw new ScenarioFileError(source, problems);
-  return { name: name!, description: description!, nodes, timeScale, ...(etcd !== undefined && { etcd }), steps: steps as Step[] };
+  return { name: name!, description: description!, nodes, ...(clouds > 1 && { clouds }), timeScale, ...(etcd !== undefined && { etcd }), steps: steps as Step[] };
 }
 
 /** Parses and validates a scenario file's text (YAML). */

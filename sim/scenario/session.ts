@@ -5,6 +5,7 @@ import { LOCK_DIR, lockDataDir, type DataDirLock } from '../../shared/data-dir-l
 import type { Logger } from '../../shared/log.js';
 import { makePrivateDir, writePrivate } from '../../shared/private-file.js';
 import { startDemoCluster, type DemoClusterOptions, type ScenarioCluster } from './cluster.js';
+import { startCloudsCluster } from './clouds-cluster.js';
 import { reportHtml } from './html.js';
 import { RunRecorder } from './recorder.js';
 import type { ScenarioReport } from './report.js';
@@ -60,9 +61,10 @@ export async function runScenarioSession(o: SessionOptions): Promise<SessionResu
 async function runHolding(o: SessionOptions, dataDir: string, lock: DataDirLock): Promise<SessionResult> {
   const say = (line: string): void => o.onProgress?.(line);
   for (const name of await readdir(dataDir)) if (!name.startsWith(LOCK_DIR)) await rm(join(dataDir, name), { recursive: true, force: true });
-  say(`scenario ${o.scenario.name}: ${o.scenario.nodes} edges, time scale ${o.timeScale} (1 s real = ${o.timeScale} s in the cluster)`);
+  const clouds = o.scenario.clouds ?? 1;
+  say(`scenario ${o.scenario.name}: ${clouds > 1 ? `${clouds} clouds on one etcd, ` : ''}${o.scenario.nodes} edges, time scale ${o.timeScale} (1 s real = ${o.timeScale} s in the cluster)`);
   say('starting the demo ...');
-  const start = o.startCluster ?? startDemoCluster;
+  const start = o.startCluster ?? (clouds > 1 ? (c: DemoClusterOptions) => startCloudsCluster({ ...c, clouds }) : startDemoCluster);
   let cluster: ScenarioCluster;
   try {
     cluster = await start({ nodes: o.scenario.nodes, dataDir, lock, timeScale: o.timeScale, ...(o.scenario.etcd !== undefined && { etcd: o.scenario.etcd }), clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });

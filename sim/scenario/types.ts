@@ -9,6 +9,8 @@ export interface Scenario {
   description: string;
   /** Edges edge-1 … edge-N. */
   nodes: number;
+  /** `kedge cloud` processes (default 1); with more, they share an etcd the scenario starts. */
+  clouds?: number;
   timeScale: number;
   /** The cloud's store: a real etcd cluster of this many members (etcd-0 …); none: the embedded store. */
   etcd?: number;
@@ -86,7 +88,15 @@ export interface EtcdStep {
   action: 'stop' | 'start' | 'kill';
 }
 
-export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | EtcdStep | WaitStep | ExpectStep;
+/** `cloud: { kill: leader }`: kill -9 (or start again) one of several clouds (see cloud-step.ts). */
+export interface CloudStep {
+  kind: 'cloud';
+  action: 'kill' | 'start';
+  /** `leader`, `killed` (the last one killed) or a cloud's name (cloud-1 …). */
+  target: string;
+}
+
+export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | EtcdStep | WaitStep | CloudStep | ExpectStep;
 export type StepKind = Step['kind'];
 
 /** A pod's phase as kubectl's STATUS shows it: a pod being deleted is Terminating. */
@@ -212,14 +222,15 @@ export interface ReadExpectation {
   answers?: boolean;
 }
 
-export type Expectation =
-  | PodsExpectation
-  | NodeExpectation
-  | DeploymentExpectation
-  | ConnectionExpectation
-  | RejectedExpectation
-  | FileExpectation
-  | ServiceExpectation
-  | WriteExpectation
-  | WrittenExpectation
-  | ReadExpectation;
+/** Who holds the control-plane Leases of several clouds. */
+export interface LeadersExpectation {
+  kind: 'leaders';
+  /** Every Lease is held by a running cloud. */
+  held?: boolean;
+  /** One cloud holds every Lease. */
+  sole?: boolean;
+  /** No Lease is held by the cloud killed last, and each is held by a running cloud. */
+  moved?: boolean;
+}
+
+export type Expectation = PodsExpectation | NodeExpectation | DeploymentExpectation | ConnectionExpectation | RejectedExpectation | FileExpectation | ServiceExpectation | WriteExpectation | WrittenExpectation | ReadExpectation | LeadersExpectation;

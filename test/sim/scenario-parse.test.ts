@@ -114,12 +114,12 @@ describe('scenario files: what does not, and how it is told', () => {
     ['no name', { description: 'd', steps: [{ wait: '1s' }] }, 'scenario, field "name": required'],
     ['a bad name', { ...base, name: 'Big Name', steps: [{ wait: '1s' }] }, 'scenario, field "name": "Big Name" is not a name of lower-case letters, digits and \'-\''],
     ['no steps', base, 'scenario, field "steps": expected a non-empty list of steps'],
-    ['an unknown top-level field', { ...base, node: 3, steps: [{ wait: '1s' }] }, 'scenario, field "node": unknown field (allowed here: name, description, nodes, timeScale, etcd, steps)'],
+    ['an unknown top-level field', { ...base, node: 3, steps: [{ wait: '1s' }] }, 'scenario, field "node": unknown field (allowed here: name, description, nodes, clouds, timeScale, etcd, steps)'],
     ['too many nodes', { ...base, nodes: 50, steps: [{ wait: '1s' }] }, 'scenario, field "nodes": expected a whole number from 1 to 20, got 50'],
     ['a zero time scale', { ...base, timeScale: 0, steps: [{ wait: '1s' }] }, 'scenario, field "timeScale": expected a number above 0, got 0'],
-    ['a step with no action', withSteps({ within: '1s' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, expect; found none in within'],
-    ['a step with two actions', withSteps({ cut: 'edge-1', heal: 'edge-1' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, expect; found cut and heal'],
-    ['a step that is a list', withSteps(['cut']), 'step 1: expected a mapping with one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, expect'],
+    ['a step with no action', withSteps({ within: '1s' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, cloud, expect; found none in within'],
+    ['a step with two actions', withSteps({ cut: 'edge-1', heal: 'edge-1' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, cloud, expect; found cut and heal'],
+    ['a step that is a list', withSteps(['cut']), 'step 1: expected a mapping with one of apply, delete, scale, cut, heal, crash, restart, reboot, stop, start, etcd, wait, cloud, expect'],
     ['a node beyond the count', withSteps({ wait: '1s' }, { cut: 'edge-4' }), 'step 2 (cut), field "cut": "edge-4" is not a node of this scenario (edge-1, edge-2, edge-3)'],
     ['a node named twice', withSteps({ reboot: ['edge-1', 'edge-1'] }), 'step 1 (reboot), field "reboot": a node is named twice'],
     ['a duration as a number', withSteps({ wait: 30 }), 'step 1 (wait), field "wait": expected a duration such as 30s, 5m or 1m30s, got 30'],
@@ -131,7 +131,7 @@ describe('scenario files: what does not, and how it is told', () => {
     ['delete count without selector', withSteps({ delete: 'pod', name: 'x', count: 2 }), 'step 1 (delete), field "count": count goes with a selector'],
     ['apply without a kind', withSteps({ apply: { apiVersion: 'v1', metadata: { name: 'x' } } }), 'step 1 (apply), field "apply": kind is missing'],
     ['apply of an unknown kind', withSteps({ apply: [pod, { ...pod, kind: 'Gizmo' }] }), 'step 1 (apply), field "apply": object 2: unknown kind "Gizmo"'],
-    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, file, service, write, written, read, got "weather"'],
+    ['an unknown expectation', withSteps({ expect: 'weather' }), 'step 1 (expect: weather), field "expect": expected one of pods, node, deployment, connection, rejected, file, service, write, written, read, leaders, got "weather"'],
     ['pods without a count', withSteps({ expect: 'pods', phase: 'Running' }), 'step 1 (expect: pods): say how many pods: count, min or max'],
     ['pods with count and min', withSteps({ expect: 'pods', count: 2, min: 1 }), 'step 1 (expect: pods), field "count": give either count or min/max, not both'],
     ['pods with min above max', withSteps({ expect: 'pods', min: 3, max: 2 }), 'step 1 (expect: pods), field "min": min 3 is above max 2'],
@@ -197,7 +197,7 @@ describe('scenario files on disk', () => {
   it('has ten valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
-      ['cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
+      ['cloud-failover', 'cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);
