@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import type { DemoEtcdMember } from '../shared/demo-file.js';
@@ -40,6 +40,8 @@ export interface DemoEtcd {
 }
 
 export const demoEtcdDir = (dataDir: string): string => join(dataDir, 'etcd');
+/** etcd's own log (a JSON object a line, each prefixed with its member): too much for the demo's terminal. */
+export const demoEtcdLog = (dataDir: string): string => join(demoEtcdDir(dataDir), 'etcd.log');
 const embeddedStoreDir = (dataDir: string): string => join(dataDir, 'store');
 
 /** A start answers once the member serves, or after this long with "waiting for a quorum". */
@@ -64,8 +66,14 @@ export async function refuseMixedStores(dataDir: string, etcd: number | undefine
 }
 
 /** Starts (or starts again) the demo's etcd cluster of `size` members, kept in <data-dir>/etcd. */
-export async function startDemoEtcd(o: { size: number; dataDir: string; clock: Clock; onLine?: (line: string) => void }): Promise<DemoEtcd> {
-  const cluster = await startEtcdCluster({ size: o.size, clock: o.clock, dir: demoEtcdDir(o.dataDir), ...(o.onLine && { onLine: o.onLine }) });
+export async function startDemoEtcd(o: { size: number; dataDir: string; clock: Clock }): Promise<DemoEtcd> {
+  await mkdir(demoEtcdDir(o.dataDir), { recursive: true, mode: 0o700 });
+  const log = createWriteStream(demoEtcdLog(o.dataDir), { flags: 'a', mode: 0o600 });
+  const closeLog = (): Promise<void> => new Promise((resolve) => log.end(resolve));
+  const cluster = await startEtcdCluster({ size: o.size, clock: o.clock, dir: demoEtcdDir(o.dataDir), onLine: (line) => log.write(`${line}\n`) }).catch(async (err: unknown) => {
+    await closeLog();
+    throw err;
+  });
   const members = cluster.members.map((m, i) => ({ name: m.name, clientUrl: cluster.endpoints[i]! }));
   return {
     members,
@@ -74,6 +82,7 @@ export async function startDemoEtcd(o: { size: number; dataDir: string; clock: C
     async close() {
       await Promise.all(members.map((_, i) => cluster.stop(i)));
       await cluster.close();
+      await closeLog();
     },
   };
 }

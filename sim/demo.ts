@@ -114,7 +114,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   let etcd: DemoEtcd | undefined;
   try {
     await refuseMixedStores(dataDir, o.etcd);
-    if (o.etcd) etcd = await startDemoEtcd({ size: o.etcd, dataDir, clock: o.clock, ...(o.onLine && { onLine: o.onLine }) });
+    if (o.etcd) etcd = await startDemoEtcd({ size: o.etcd, dataDir, clock: o.clock });
   } catch (err) {
     await stop();
     throw err;

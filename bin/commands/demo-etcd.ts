@@ -43,7 +43,7 @@ export function demoEtcdCommand(): Command {
 export function etcdLines(members: readonly { name: string; clientUrl: string }[] | undefined, dataDir: string): string[] {
   if (!members) return [];
   return [
-    `  etcd: ${members.length} member${members.length === 1 ? '' : 's'} (the cloud's store), data in ${resolve(dataDir, 'etcd')}`,
+    `  etcd: ${members.length} member${members.length === 1 ? '' : 's'} (the cloud's store), data and log (etcd.log) in ${resolve(dataDir, 'etcd')}`,
     ...members.map((m) => `    ${m.name}  ${m.clientUrl}`),
     `  ${kedgeCommandFor(dataDir, 'demo etcd stop etcd-0')}    # stop a member (start, kill); their health: ${kedgeCommandFor(dataDir, 'component status')}`,
   ];

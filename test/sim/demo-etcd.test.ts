@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -43,6 +43,8 @@ describe("a demo's etcd cluster (sim/demo-etcd.ts)", () => {
     await etcd.close();
     etcd = undefined;
     expect(existsSync(join(dir, 'etcd', 'etcd-0', 'member'))).toBe(true);
+    // etcd's own log goes to a file beside its data, not to the demo's terminal.
+    expect(await readFile(join(dir, 'etcd', 'etcd.log'), 'utf8')).toMatch(/^\[etcd-0\] \{.*serving client traffic/m);
     await expect(startEtcdCluster({ size: 3, clock: realClock, dir: join(dir, 'etcd') })).rejects.toThrow(`${join(dir, 'etcd')} holds a 1-member etcd cluster, not 3`);
     await refuseMixedStores(dir, 1);
     await expect(refuseMixedStores(dir, undefined)).rejects.toThrow('Run it with --etcd 1, or give another --data-dir');
