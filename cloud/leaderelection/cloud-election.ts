@@ -19,6 +19,8 @@ export interface CloudElection {
   elect?: Elect;
   /** Whether this cloud's hub leads (always true with election off). */
   hubLeading$: Observable<boolean>;
+  /** This cloud's identity in the Leases; undefined with election off. */
+  identity?: string;
   /** The hub Lease's holder last seen; undefined with election off or none seen. */
   hubLeader(): string | undefined;
   /** Releases the hub's Lease if held. */
@@ -40,5 +42,5 @@ export async function startCloudElection(deps: CloudElectionDeps): Promise<Cloud
   const identity = await loadOrCreateIdentity(deps.dataDir);
   const elect: Elect = (lock) => startLeaderElection({ api: deps.api, clock: deps.clock, timing: deps.timing, logger: deps.logger, lock, identity });
   const hub = await elect(HUB_LOCK);
-  return { elect, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), close: () => hub.close() };
+  return { elect, identity, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), close: () => hub.close() };
 }
