@@ -91,6 +91,8 @@ function hubTerm(deps: HubTermDeps, served: RunningHub, running: HubRunning): (t
   const { api, clock, logger } = deps;
   return async (term) => {
     const signal = AbortSignal.any([deps.signal, term]);
+    // Registered before the hub's own listener: nodes are dropped before the hub closes.
+    signal.addEventListener('abort', () => running.set(false), { once: true });
     const ledger = await NodeSyncLedger.load({ api, clock, logger: logger.child('ledger') });
     const epoch = randomUUID().slice(0, 8);
     let transport: Transport | undefined;

@@ -83,7 +83,7 @@ export function gateNodes(nodesAdmitted$: Observable<boolean> | undefined, admis
     const closing = admitted && !next;
     admitted = next;
     set(next);
-    if (!closing) return;
+    if (!closing || admission.nodes.size === 0) return;
     logger.warn('nodes are no longer admitted here; disconnecting every node', { nodes: admission.nodes.size });
     for (const node of [...admission.nodes]) node.close();
   });
