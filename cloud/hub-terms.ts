@@ -12,6 +12,7 @@ import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub } from './
 import { RunningHub } from './hub/running-hub.js';
 import { HubLead } from './components/hub-lead.js';
 import { whileLeading, type GatedHandle } from './components/while-leading.js';
+import { hubTenure, type Tenure } from './components/hub-tenure.js';
 import type { CloudElection } from './leaderelection/index.js';
 import type { Informers } from './informer/shared-informers.js';
 
@@ -51,9 +52,12 @@ export async function runHubWhileLeading(deps: HubTermDeps, election: CloudElect
   let lead: HubLead | undefined;
   const hub = new RunningHub(deps.clock, () => lead?.whyNot() ?? 'the cloud hub is starting');
   if (election.identity !== undefined) lead = new HubLead({ identity: election.identity, leading$: election.hubLeading$, leader: () => election.hubLeader() }, hub, () => started.term?.failure());
-  const term = (started.term = await whileLeading(election.hubLeading$, hubTerm(deps, hub, running), deps.logger));
+  const tenure = followTenure(election, deps, running);
+  const term = (started.term = await whileLeading(tenure.serving$, hubTerm(deps, hub, running), deps.logger));
   const close = async (): Promise<void> => {
+    tenure.close();
     await term.close();
+    running.release();
     lead?.close();
   };
   const failure = term.failure();
@@ -65,21 +69,53 @@ export async function runHubWhileLeading(deps: HubTermDeps, election: CloudElect
 }
 
 /**
- * Whether the hub of a term runs: true once it is subscribed at the broker, false before it
- * closes. The embedded broker admits nodes only while it is true (and `also`, if given).
+ * Whether the hub runs (true once it is subscribed at the broker, false before it closes), or its
+ * nodes are held for its next term (hubTenure's `held`, until that term's hub runs). The
+ * embedded broker admits nodes only meanwhile (and while `also`, if given), and keeps them
+ * connected when a hub leaves only while they are held.
  */
 export class HubRunning {
-  private readonly value = new BehaviorSubject(false);
-  readonly running$: Observable<boolean> = this.value.pipe(distinctUntilChanged());
+  private readonly running = new BehaviorSubject(false);
+  private readonly holding = new BehaviorSubject(false);
 
   set(running: boolean): void {
-    this.value.next(running);
+    this.running.next(running);
+    if (running) this.release();
+  }
+
+  /** Keeps the nodes for the next term: from before this term's hub closes until the next one runs. */
+  hold(): void {
+    this.holding.next(true);
+  }
+
+  release(): void {
+    if (this.holding.value) this.holding.next(false);
+  }
+
+  get holdsNodes(): boolean {
+    return this.holding.value;
   }
 
   nodesAdmitted$(also?: Observable<boolean>): Observable<boolean> {
-    if (!also) return this.running$;
-    return combineLatest([this.running$, also]).pipe(map(([running, admitted]) => running && admitted), distinctUntilChanged());
+    const sources = [this.running, this.holding, ...(also ? [also] : [])];
+    return combineLatest(sources).pipe(map(([running, holding, admitted = true]) => (running! || holding!) && admitted), distinctUntilChanged());
   }
+}
+
+/**
+ * With election on, the hub's tenure (hubTenure) drives the hub and holds its nodes through a
+ * late renewal; with election off, the hub always serves.
+ */
+function followTenure(election: CloudElection, deps: Pick<HubTermDeps, 'clock' | 'timing'>, running: HubRunning): { serving$: Observable<boolean>; close(): void } {
+  if (election.identity === undefined) return { serving$: election.hubLeading$, close: () => {} };
+  const tenure = new BehaviorSubject<Tenure>('off');
+  const candidate = { identity: election.identity, leading$: election.hubLeading$, leader: () => election.hubLeader(), held: () => election.hubHeld() };
+  const feed = hubTenure(candidate, deps.clock, deps.timing.leaseDurationMs, deps.timing.retryPeriodMs).subscribe((next) => {
+    if (next === 'held') running.hold(); // before the hub closes: its nodes stay
+    if (next === 'off') running.release();
+    tenure.next(next);
+  });
+  return { serving$: tenure.pipe(map((t) => t === 'serving'), distinctUntilChanged()), close: () => feed.unsubscribe() };
 }
 
 /**
@@ -112,6 +148,7 @@ function hubTerm(deps: HubTermDeps, served: RunningHub, running: HubRunning): (t
         },
       };
     } catch (err) {
+      running.release(); // nodes held for this term go
       await transport?.close().catch(() => undefined);
       await ledger.close();
       throw err;

@@ -7,7 +7,6 @@ import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { TransportFactory } from '../shared/transport.js';
-import type { Observable } from 'rxjs';
 import type { Cloud, CloudOptions } from './cloud-options.js';
 import { clusterResources, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
 import { borrowed, brokerUrlsAsSeenFrom, joinBrokerList, storeClient } from './several-clouds.js';
@@ -101,7 +100,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     let hubTransport = options.transport;
     const hubRunning = new HubRunning();
     if (!brokerUrl) {
-      const broker = await addOwnBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger, nodesAdmitted$: hubRunning.nodesAdmitted$(options.nodesAdmitted$) }), options.inProcessBroker);
+      const broker = await addOwnBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger, hubRunning }), options.inProcessBroker);
       stops.push(() => broker.close());
       brokerUrl = broker.url;
       hubTransport ??= broker.transport;
@@ -167,14 +166,15 @@ function embeddedBrokerOptions(
   options: CloudOptions,
   security: Security,
   nodes: NodeCredentials,
-  deps: { counters: Counters; clock: Clock; logger: Logger; nodesAdmitted$: Observable<boolean> },
+  deps: { counters: Counters; clock: Clock; logger: Logger; hubRunning: HubRunning },
 ): BrokerOptions & { clock: Clock } {
   return {
     host: security.mqttHost,
     port: options.mqttPort,
     authenticate: brokerAccess(security.credentials, nodes),
     revoked$: nodes.revoked$,
-    nodesAdmitted$: deps.nodesAdmitted$,
+    nodesAdmitted$: deps.hubRunning.nodesAdmitted$(options.nodesAdmitted$),
+    keepNodesWithoutCloud: () => deps.hubRunning.holdsNodes,
     logger: deps.logger.child('broker'),
     nodesWaitForCloud: true,
     counters: deps.counters,

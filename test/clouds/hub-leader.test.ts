@@ -13,6 +13,7 @@ import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
+import { beforeStoreWrites } from '../support/store-writes.js';
 import { CLOUD_PASSWORD, MemorySync } from '../support/memory-sync.js';
 import { runUntil } from '../support/settle.js';
 
@@ -21,20 +22,8 @@ const { leaseDurationMs: LEASE, retryPeriodMs: RETRY } = defaultTiming;
 const EXTERNAL_URL = 'mqtt://broker.example:1883';
 
 /** The shared store as one cloud sees it, counting that cloud's writes of NodeSyncs (the ack ledger). */
-function countingLedgerWrites(store: Store, writes: { count: number }): Store {
-  return new Proxy(store, {
-    get: (target, key) => {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (key !== 'create' && key !== 'update' && key !== 'delete') return method;
-      return (k: string, ...rest: unknown[]) => {
-        if (k.includes('nodesyncs')) writes.count++;
-        return method(k, ...rest);
-      };
-    },
-  });
-}
+const countingLedgerWrites = (store: Store, writes: { count: number }): Store =>
+  beforeStoreWrites(store, (_method, key) => void (key.includes('/nodesyncs/') && writes.count++));
 
 const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: 'edge-1', containers: [{ name: 'main', image: 'kedge.io/hello:1.0' }] } });
 
