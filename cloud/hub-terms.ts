@@ -129,7 +129,10 @@ function hubTerm(deps: HubTermDeps, served: RunningHub, running: HubRunning): (t
     const signal = AbortSignal.any([deps.signal, term]);
     // Registered before the hub's own listener: nodes are dropped before the hub closes.
     signal.addEventListener('abort', () => running.set(false), { once: true });
-    const ledger = await NodeSyncLedger.load({ api, clock, logger: logger.child('ledger') });
+    const ledger = await NodeSyncLedger.load({ api, clock, logger: logger.child('ledger') }).catch((err: unknown) => {
+      running.release(); // nodes held for this term go
+      throw err;
+    });
     const epoch = randomUUID().slice(0, 8);
     let transport: Transport | undefined;
     try {
