@@ -8,7 +8,7 @@ import type { TransportFactory } from '../shared/transport.js';
 import type { Credentials } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
 import type { ComponentSet } from './components/component-set.js';
-import type { CloudHubHandle, InProcessBrokerMaker, NodeSyncLedger } from './hub/index.js';
+import type { AckLedger, CloudHubHandle, InProcessBrokerMaker } from './hub/index.js';
 import type { Store } from './store/store.js';
 import type { EtcdSettings } from './store/etcd/open-etcd-store.js';
 
@@ -80,6 +80,7 @@ export interface Cloud {
   readonly brokerUrl: string;
   readonly kubeconfigPath: string;
   readonly credentials: Credentials;
+  /** The hub that runs now: this cloud's while it leads the hub's Lease; while it stands by, no node, zero figures, logs and streams Unavailable. */
   readonly hub: CloudHubHandle;
   /** The store behind its on/off switch (`kedge component stop store`). */
   readonly store: Store;
@@ -89,8 +90,8 @@ export interface Cloud {
   readonly counters: Counters;
   /** The CA clients trust (PEM); its fingerprint is in every join token. */
   readonly caPem: string;
-  /** The durable ack ledger (one NodeSync per node). */
-  readonly ledger: NodeSyncLedger;
+  /** The running hub's durable ack ledger (one NodeSync per node); empty and read-only while this cloud's hub stands by. */
+  readonly ledger: AckLedger;
   /** Every part with its state: apiserver, store, broker, hub (cloud-parts.ts), scheduler, controller-manager and its controllers. */
   readonly components: ComponentSet;
   /** Whether this cloud's hub leads (Lease kube-system/kedge-hub); always true with leaderElect false. */

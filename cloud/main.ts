@@ -6,12 +6,13 @@ import { realClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
-import type { Transport } from '../shared/transport.js';
+import type { TransportFactory } from '../shared/transport.js';
 import type { Cloud, CloudOptions } from './cloud-options.js';
 import { clusterResources, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
 import { borrowed, brokerUrlsAsSeenFrom, joinBrokerList, storeClient } from './several-clouds.js';
 import { shareClusterIdentity } from './cluster-identity/share.js';
-import { CLOUD_USERNAME, cloudClientId, NodeSyncLedger, startCloudHub, type BrokerOptions } from './hub/index.js';
+import type { BrokerOptions } from './hub/index.js';
+import { HubRunning, runHubWhileLeading } from './hub-terms.js';
 import { ComponentSet } from './components/component-set.js';
 import { addApiServer, addExternalBroker, addHub, addOwnBroker, addStore, BROKER } from './components/cloud-parts.js';
 import { addControlPlane } from './components/control-plane.js';
@@ -102,39 +103,37 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(async () => joining.close());
     joinPort.connect(joining.handler);
     let hubTransport = options.transport;
+    const hubRunning = new HubRunning();
     if (!brokerUrl) {
-      const broker = await addOwnBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger }), options.inProcessBroker);
+      const broker = await addOwnBroker(components, embeddedBrokerOptions(options, security, joining.credentials, { counters, clock, logger, hubRunning }), options.inProcessBroker);
       stops.push(() => broker.close());
       brokerUrl = broker.url;
       hubTransport ??= broker.transport;
     }
-    const common = { api: loopback, informers, clock, signal: abort.signal };
-    const ledger = await NodeSyncLedger.load({ api: loopback, clock, logger: logger.child('ledger') });
-    stops.push(() => ledger.close());
     const events = apiEventRecorder(loopback, clock, 'cloudhub', logger.child('hub'));
-    const epoch = randomUUID().slice(0, 8);
-    const identity = { clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: credentials.hub };
-    const transport: Transport = hubTransport?.(identity) ?? new MqttTransport({
-      ...identity, brokerUrl, ca: tls.caPem, keepaliveMs: timing.keepaliveMs, reconnectMinMs: timing.reconnectMinMs, reconnectMaxMs: timing.reconnectMaxMs, clock, logger: logger.child('hub'), random: Math.random,
-    });
-    const hub = await startCloudHub({ ...common, apiAsNode: (node) => api.loopbackAsNode(node), transport, epoch, timing, logger: logger.child('hub'), ledger, events, counters });
-    stops.push(() => hub.close());
+    const makeTransport: TransportFactory = hubTransport ?? ((identity) => new MqttTransport({
+      ...identity, brokerUrl: brokerUrl!, ca: tls.caPem, keepaliveMs: timing.keepaliveMs, reconnectMinMs: timing.reconnectMinMs, reconnectMaxMs: timing.reconnectMaxMs, clock, logger: logger.child('hub'), random: Math.random,
+    }));
+    const { hub, lead, close: closeHub } = await runHubWhileLeading({ api: loopback, apiAsNode: (node) => api.loopbackAsNode(node), informers, clock, timing, logger: logger.child('hub'), events, counters, signal: abort.signal, transport: makeTransport, password: credentials.hub }, election, hubRunning);
+    stops.push(closeHub);
     hubPort.connect(hub);
-    if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub);
-    addHub(components, hub, brokerUrl);
+    if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub, lead);
+    addHub(components, hub, brokerUrl, lead);
     addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers, disabled: new Set(options.disable), elect: election.elect });
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
       const address = nodeAddress(apiHost, networkInterfaces());
       const advertised = { cloud: cloudIdentity, brokerUrl: brokerUrlsAsSeenFrom(brokerUrl, address.includes(':') ? `[${address}]` : address) };
-      const facts = { name: options.controlPlaneNode, address, bootId: epoch, kernelVersion: release(), startedAt, ...advertised };
+      const facts = { name: options.controlPlaneNode, address, bootId: randomUUID().slice(0, 8), kernelVersion: release(), startedAt, ...advertised };
       const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
       stops.push(() => node.close());
     }
 
     logger.info('cloud started', { api: server.url, mqtt: brokerUrl, dataDir: options.dataDir });
-    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, ledger, components, hubLeading$: election.hubLeading$, hubLeader: () => election.hubLeader(), restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };
+    return { apiUrl: server.url, brokerUrl, kubeconfigPath, credentials, counters, caPem: tls.caPem, hub, store, api: loopback, get ledger() {
+      return hub.ledger;
+    }, components, hubLeading$: election.hubLeading$, hubLeader: () => election.hubLeader(), restartBroker: (whileDown) => restartEmbeddedBroker(components, options.brokerUrl, whileDown), stop };
   } catch (err) {
     await stop();
     throw err;
@@ -172,14 +171,15 @@ function embeddedBrokerOptions(
   options: CloudOptions,
   security: Security,
   nodes: NodeCredentials,
-  deps: { counters: Counters; clock: Clock; logger: Logger },
+  deps: { counters: Counters; clock: Clock; logger: Logger; hubRunning: HubRunning },
 ): BrokerOptions & { clock: Clock } {
   return {
     host: security.mqttHost,
     port: options.mqttPort,
     authenticate: brokerAccess(security.credentials, nodes),
     revoked$: nodes.revoked$,
-    nodesAdmitted$: options.nodesAdmitted$,
+    nodesAdmitted$: deps.hubRunning.nodesAdmitted$(options.nodesAdmitted$),
+    keepNodesWithoutCloud: () => deps.hubRunning.holdsNodes,
     logger: deps.logger.child('broker'),
     nodesWaitForCloud: true,
     counters: deps.counters,

@@ -4,6 +4,7 @@ import { startBroker, type BrokerOptions, type CloudHubHandle, type InProcessBro
 import type { GatedStore } from '../store/gated-store.js';
 import type { ComponentSet } from './component-set.js';
 import type { ComponentHandle, Health } from './component.js';
+import type { HubLead } from './hub-lead.js';
 
 /**
  * The cloud's own parts as components, beside the control plane (control-plane.ts): the
@@ -98,26 +99,30 @@ function addInProcessBroker(set: ComponentSet, broker: InProcessBroker): OwnBrok
 }
 
 /** An external broker (`--broker URL`): shown as the hub's connection to it, and stopped where it runs. */
-export function addExternalBroker(set: ComponentSet, url: string, hub: CloudHubHandle): void {
+export function addExternalBroker(set: ComponentSet, url: string, hub: CloudHubHandle, lead?: HubLead): void {
   set.adopt({
     name: BROKER,
     unstoppable: `the cloud uses an external broker (${url}): stop it where it runs`,
     start: notRestartable(BROKER),
-    health: () => brokerLinkHealth(hub, url),
+    health: () => lead?.notRunning() ?? brokerLinkHealth(hub, url),
   }, ownedElsewhere);
 }
 
-/** The hub: running while the cloud runs, healthy while it is subscribed at the broker. */
-export function addHub(set: ComponentSet, hub: CloudHubHandle, brokerUrl: string): void {
+/**
+ * The hub: running while the cloud runs, healthy while it is subscribed at the broker. With
+ * leader election (`lead`), it runs only on the cloud that leads the hub's Lease; elsewhere it
+ * stands by, healthy, naming the leader.
+ */
+export function addHub(set: ComponentSet, hub: CloudHubHandle, brokerUrl: string, lead?: HubLead): void {
   set.adopt({
     name: HUB,
     unstoppable: "it holds every edge's sync session: cut an edge's link or stop the broker to part the edges from the cloud",
     start: notRestartable(HUB),
-    health: () => brokerLinkHealth(hub, brokerUrl),
+    health: () => lead?.notRunning() ?? brokerLinkHealth(hub, brokerUrl, lead ? ' (leader)' : ''),
   }, ownedElsewhere);
 }
 
-function brokerLinkHealth(hub: CloudHubHandle, url: string): Health {
+function brokerLinkHealth(hub: CloudHubHandle, url: string, okSuffix = ''): Health {
   const link = hub.brokerLink();
-  return link.up ? { healthy: true, message: 'ok', since: link.since } : { healthy: false, message: `not connected to the broker at ${url}`, since: link.since };
+  return link.up ? { healthy: true, message: `ok${okSuffix}`, since: link.since } : { healthy: false, message: `not connected to the broker at ${url}`, since: link.since };
 }

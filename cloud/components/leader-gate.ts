@@ -1,8 +1,11 @@
-import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { Elect, LeaderElector, LockName } from '../leaderelection/index.js';
 import type { ComponentHandle, Health } from './component.js';
+import { whileLeading, type GatedHandle } from './while-leading.js';
+
+export type { GatedHandle };
 
 /**
  * One kube component's leader election (the scheduler's, the controller-manager's): `campaign`
@@ -61,41 +64,4 @@ export class LeaderGate {
     const other = seen !== undefined && seen !== this.elector?.identity ? seen : 'unknown';
     return { healthy: true, message: `standby (leader: ${other})`, since: this.since };
   }
-}
-
-/** Work that runs while a gate leads; `failure` says why it did not start on the last win. */
-export interface GatedHandle extends ComponentHandle {
-  failure(): string | undefined;
-}
-
-/** Starts `work` on each true and closes it on each false, one change after another; resolves once the current value is acted on. */
-async function whileLeading(leading$: Observable<boolean>, work: () => Promise<ComponentHandle>, logger: Logger): Promise<GatedHandle> {
-  let inner: ComponentHandle | undefined;
-  let failure: string | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  const apply = async (on: boolean): Promise<void> => {
-    if (on && !inner) {
-      try {
-        inner = await work();
-        failure = undefined;
-      } catch (err) {
-        failure = (err as Error).message;
-        logger.error('failed to start on winning the election', { error: failure });
-      }
-    } else if (!on && inner) {
-      const stopping = inner;
-      inner = undefined;
-      await stopping.close().catch((err: unknown) => logger.warn('stop on losing the election failed', { error: String(err) }));
-    }
-  };
-  const subscription: Subscription = leading$.subscribe((on) => (chain = chain.then(() => apply(on))));
-  await chain;
-  return {
-    failure: () => failure,
-    close: async () => {
-      subscription.unsubscribe();
-      chain = chain.then(() => apply(false));
-      await chain;
-    },
-  };
 }

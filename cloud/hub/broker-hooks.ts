@@ -46,14 +46,18 @@ export function topicAuthorizers(admission: Admission, counters: Counters, clock
   };
 }
 
-/** With `waitForCloud`, every node is disconnected when the last cloud hub listening on the up topics leaves. */
-export function disconnectNodesWithoutCloud(broker: Aedes, admission: Admission, waitForCloud: boolean, logger: Logger): void {
+/**
+ * With `waitForCloud`, every node is disconnected when the last cloud hub listening on the up
+ * topics leaves, unless `keepNodes()` says the cloud's next hub will resume them.
+ */
+export function disconnectNodesWithoutCloud(broker: Aedes, admission: Admission, waitForCloud: boolean, logger: Logger, keepNodes: () => boolean = () => false): void {
   const { nodes, listening } = admission;
   broker.on('subscribe', (subs, client) => {
     if (admission.identityOf(client)?.role === 'cloud' && subs.some((sub) => sub.topic === topics.allUp)) listening.add(client);
   });
   broker.on('clientDisconnect', (client) => {
     if (!listening.delete(client) || listening.size > 0 || !waitForCloud) return;
+    if (keepNodes()) return void logger.info('the cloud hub left; keeping the nodes for its next term', { nodes: nodes.size });
     logger.warn('the cloud hub left; disconnecting every node', { nodes: nodes.size });
     for (const node of nodes) node.close();
   });
@@ -83,7 +87,7 @@ export function gateNodes(nodesAdmitted$: Observable<boolean> | undefined, admis
     const closing = admitted && !next;
     admitted = next;
     set(next);
-    if (!closing) return;
+    if (!closing || admission.nodes.size === 0) return;
     logger.warn('nodes are no longer admitted here; disconnecting every node', { nodes: admission.nodes.size });
     for (const node of [...admission.nodes]) node.close();
   });

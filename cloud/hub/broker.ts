@@ -73,6 +73,11 @@ export interface BrokerOptions {
    * node connection is closed. The cloud hub's own client is never refused.
    */
   nodesAdmitted$?: Observable<boolean>;
+  /**
+   * With `nodesWaitForCloud`: while this says true, the nodes stay connected when the cloud hub
+   * leaves (the cloud's next hub resumes them from their retained presence); default never.
+   */
+  keepNodesWithoutCloud?: () => boolean;
   /** One member of a cluster: sessions, retained messages and routing shared (default: in memory, alone). */
   shared?: SharedBrokerState;
 }
@@ -124,7 +129,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
     throw err;
   });
   shared?.attach(broker);
-  disconnectNodesWithoutCloud(broker, admission, waitForCloud, logger);
+  disconnectNodesWithoutCloud(broker, admission, waitForCloud, logger, options.keepNodesWithoutCloud);
   // Each refused CONNECT also ends in a client error: sampled, so a flood of them costs a few lines.
   const clientErrorLog = new LogSampler(clock);
   broker.on('clientError', (client, err) => {

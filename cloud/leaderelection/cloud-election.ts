@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/log.js';
 import type { ApiClient } from '../client/client.js';
 import type { ElectionTiming } from './config.js';
 import { startLeaderElection } from './elector.js';
-import type { LeaderElector } from './leader-elector.js';
+import type { HeldRecord, LeaderElector } from './leader-elector.js';
 import { loadOrCreateIdentity } from './identity.js';
 import type { LockName } from './lease-lock.js';
 
@@ -19,8 +19,12 @@ export interface CloudElection {
   elect?: Elect;
   /** Whether this cloud's hub leads (always true with election off). */
   hubLeading$: Observable<boolean>;
+  /** This cloud's identity in the Leases; undefined with election off. */
+  identity?: string;
   /** The hub Lease's holder last seen; undefined with election off or none seen. */
   hubLeader(): string | undefined;
+  /** The hub Lease's record this cloud last wrote as its holder (LeaderElector.held); undefined with election off. */
+  hubHeld(): HeldRecord | undefined;
   /** Releases the hub's Lease if held. */
   close(): Promise<void>;
 }
@@ -36,9 +40,9 @@ export interface CloudElectionDeps {
 
 /** Every candidate of one cloud has the cloud's identity, so `kubectl get leases -n kube-system` tells which cloud leads what. */
 export async function startCloudElection(deps: CloudElectionDeps): Promise<CloudElection> {
-  if (!deps.enabled) return { hubLeading$: new BehaviorSubject(true), hubLeader: () => undefined, close: async () => {} };
+  if (!deps.enabled) return { hubLeading$: new BehaviorSubject(true), hubLeader: () => undefined, hubHeld: () => undefined, close: async () => {} };
   const identity = await loadOrCreateIdentity(deps.dataDir);
   const elect: Elect = (lock) => startLeaderElection({ api: deps.api, clock: deps.clock, timing: deps.timing, logger: deps.logger, lock, identity });
   const hub = await elect(HUB_LOCK);
-  return { elect, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), close: () => hub.close() };
+  return { elect, identity, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), hubHeld: () => hub.held(), close: () => hub.close() };
 }

@@ -3,7 +3,7 @@ import { apiEventRecorder, type EventRecorder } from '../controllers/events.js';
 import { electionTimingError, jitteredRetryMs, leaseDurationSeconds } from './config.js';
 import { heldBy, leaseValid, observe, planAttempt, release, renewal, type Candidate, type Observed } from './decide.js';
 import { LeaseLock } from './lease-lock.js';
-import type { LeaderElectionDeps, LeaderElector } from './leader-elector.js';
+import type { HeldRecord, LeaderElectionDeps, LeaderElector } from './leader-elector.js';
 import { rawRecord, recordOf, type LeaderRecord } from './record.js';
 
 /** What one tryAcquireOrRenew came to: holding the lock, another holding it, or an error. */
@@ -31,6 +31,7 @@ class LeaseElector implements LeaderElector {
   private readonly self: Candidate;
   private readonly events: EventRecorder;
   private observed: Observed | undefined;
+  private ownWrite: HeldRecord | undefined;
   private abort: AbortController | undefined;
   private loop: Promise<void> = Promise.resolve();
   private firstTry: Promise<void> = Promise.resolve();
@@ -41,6 +42,10 @@ class LeaseElector implements LeaderElector {
     this.lock = new LeaseLock(deps.api, deps.lock);
     this.self = { identity: deps.identity, leaseDurationSeconds: leaseDurationSeconds(deps.timing), timeScale: deps.timing.timeScale };
     this.events = deps.events ?? apiEventRecorder(deps.api, deps.clock, deps.lock.name, deps.logger);
+  }
+
+  held(): HeldRecord | undefined {
+    return this.ownWrite;
   }
 
   leader(): string | undefined {
@@ -166,6 +171,7 @@ class LeaseElector implements LeaderElector {
   private async write(record: LeaderRecord, create = false): Promise<void> {
     await (create ? this.lock.create(record) : this.lock.update(record));
     this.observed = { record, raw: rawRecord(record), at: this.deps.clock.now() };
+    if (record.holderIdentity === this.identity) this.ownWrite = { at: this.observed.at, leaseTransitions: record.leaseTransitions };
   }
 
   private lead(): void {

@@ -1,7 +1,7 @@
 export { startCloudElection, HUB_LOCK, type CloudElection, type Elect } from './cloud-election.js';
 export { electionTimingError, JITTER_FACTOR, type ElectionTiming } from './config.js';
 export { startLeaderElection } from './elector.js';
-export type { LeaderElectionDeps, LeaderElector } from './leader-elector.js';
+export type { HeldRecord, LeaderElectionDeps, LeaderElector } from './leader-elector.js';
 export { loadOrCreateIdentity } from './identity.js';
 export type { LockName } from './lease-lock.js';
 

@@ -14,10 +14,21 @@ export interface LeaderElector {
   readonly leading$: Observable<boolean>;
   /** The holder last seen (this one while it leads); undefined when none was seen. */
   leader(): string | undefined;
+  /**
+   * The last record this candidate wrote as the holder, and when it landed (local clock): with
+   * the same leaseTransitions at a later win, nobody else held the Lease in between (every
+   * write is a compare-and-swap).
+   */
+  held(): HeldRecord | undefined;
   /** Starts campaigning (startLeaderElection already has); no-op while it runs. */
   start(): void;
   /** Stops campaigning and, if it holds the lock, releases it (client-go's ReleaseOnCancel). */
   close(): Promise<void>;
+}
+
+export interface HeldRecord {
+  at: number;
+  leaseTransitions: number;
 }
 
 export interface LeaderElectionDeps {

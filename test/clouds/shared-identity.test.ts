@@ -17,6 +17,8 @@ import { memoryLogger, silentLogger } from '../../shared/log.js';
 import type { Lease } from '../../shared/config-types.js';
 import type { Node } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
+import { REFUSED } from '../../cloud/hub/broker.js';
+
 
 /** GET `path` from `baseUrl` over TLS checked against `ca`, with a bearer token: the status. */
 function httpsGet(baseUrl: string, path: string, ca: string, token: string): Promise<number> {
@@ -70,13 +72,17 @@ describe('several clouds, one store: one identity', () => {
     for (const cloud of clouds) expect(await httpsGet(cloud.apiUrl, '/api/v1/namespaces', ca, kubeconfig.users[0]!.user.token)).toBe(200);
   });
 
-  it("an edge credential got by joining through one cloud names every cloud's broker and is accepted by the other's", async () => {
+  it("an edge credential got by joining through one cloud names every cloud's broker and is accepted by the other's (which, standing by, does not admit nodes)", async () => {
     const { id, secret } = newBootstrapToken();
     await clouds[0]!.api.create({ resource: 'secrets', namespace: JOIN_NAMESPACE }, bootstrapTokenSecret({ id, secret, node: 'edge-1' }));
     const token = formatJoinToken({ caHash: caFingerprint(clouds[0]!.caPem), id, secret });
     const credential = await joinCloud({ cloudUrl: clouds[0]!.apiUrl, token, node: 'edge-1', dataDir: join(dir, 'edge-1'), logger: silentLogger });
     expect(credential.brokerUrl).toBe(`${clouds[0]!.brokerUrl},${clouds[1]!.brokerUrl}`);
-    const client = await connectAsync(clouds[1]!.brokerUrl, { clientId: 'edge-1', username: 'edge-1', password: credential.password, ca: credential.caPem, protocolVersion: 4, reconnectPeriod: 0 });
+    const connect = (cloud: Cloud) => connectAsync(cloud.brokerUrl, { clientId: 'edge-1', username: 'edge-1', password: credential.password, ca: credential.caPem, protocolVersion: 4, reconnectPeriod: 0 });
+    // The second cloud's hub stands by: its broker takes the credential, then refuses the node for now.
+    await expect(connect(clouds[1]!)).rejects.toThrow(/Server unavailable/);
+    expect(['nodes-not-admitted', 'bad-credentials'].map((reason) => clouds[1]!.counters.get(REFUSED, { reason }))).toEqual([1, 0]);
+    const client = await connect(clouds[0]!);
     expect(client.connected).toBe(true);
     await client.endAsync(true);
   });

@@ -86,6 +86,6 @@ describe('store stopped while the cloud runs', () => {
     expect((await componentStates(c)).get('hub')?.message).toBe(`not connected to the broker at ${c.cloud.brokerUrl}`);
     expect((await c.cloud.components.start('broker')).running).toBe(true);
     await runUntil(c.clock, () => c.cloud.hub.connectedNodes().includes('edge-1'), 'the edge back');
-    expect((await componentStates(c)).get('hub')).toMatchObject({ healthy: true, message: 'ok' });
+    expect((await componentStates(c)).get('hub')).toMatchObject({ healthy: true, message: 'ok (leader)' });
   });
 });
