@@ -53,6 +53,8 @@ describe('built-in scenario etcd-quorum', () => {
     expect(linearizableLost).toMatch(/^0 of 3 answered: etcd-0 did not answer/);
     expect(seen(/a serializable read/)[0]).toMatch(/^\d of 3 answered: etcd-0 (answered|did not answer) .*etcd-1 did not answer .*etcd-2 did not answer/);
     expect(seen(/every acknowledged write is still there/)[0]).toMatch(/^all \d+ acknowledged writes are there$/);
+    // Without a quorum the hub's Lease runs out and the edges are parted from it; with the quorum back they connect again.
+    expect(measured.get('edge-1 connected again after the quorum came back')?.realSeconds).toBeGreaterThan(0);
     expect(execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes(dir))).toEqual([]);
   }, 180_000);
 });
