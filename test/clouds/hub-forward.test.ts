@@ -96,6 +96,20 @@ describe("a standby cloud forwards pods' logs and streams to the hub's leader", 
     expect(JSON.parse(refused.text).message).toBe('pods "web" is forbidden: User "kedge-viewer" cannot create resource "pods/exec" in API group "" in the namespace "default"');
   });
 
+  it('answers 503 with the reason when the leader does not answer', async () => {
+    const [a, b] = await twoCloudsWithPod();
+    const leader = a.hubLeader();
+    // As kill -9: the store cut first, so the Lease still names the gone leader.
+    await a.components.stop('store');
+    await a.stop();
+    clouds.splice(clouds.indexOf(a), 1);
+    const log = await get(b, LOG_PATH, b.credentials.admin);
+    expect(log.status).toBe(503);
+    expect(JSON.parse(log.text).message).toMatch(new RegExp(`^this cloud's hub is standby: the cloud "${leader}" serves the edges: its API at https://127\\.0\\.0\\.1:\\d+ does not answer: connect ECONNREFUSED`));
+    const exec = await upgradeStatus(b, '/api/v1/namespaces/default/pods/web/exec?command=true&stdout=true', b.credentials.admin);
+    expect([exec.status, JSON.parse(exec.text).message]).toEqual([503, expect.stringMatching(/does not answer: connect ECONNREFUSED/)]);
+  });
+
   it.runIf(hasKubectl)('kubectl exec and logs through the standby reach the pod via the leader', async () => {
     const [, b] = await twoCloudsWithPod();
     const home = join(dir!, 'home');
