@@ -74,7 +74,7 @@ export class ForwardPort implements HubForward {
     this.forward = forward;
   }
 
-  target(req: ApiRequest, pod: Pod): Promise<ForwardTarget | undefined> {
+  target(req: ApiRequest, pod?: Pod): Promise<ForwardTarget | undefined> {
     return this.forward ? this.forward(req, pod) : Promise.resolve(undefined);
   }
 }

@@ -19,13 +19,13 @@ export interface HubForwardingDeps {
 }
 
 /**
- * Where a standby cloud sends pods' logs and streams: the API of the cloud that holds the hub's
+ * Where a standby cloud sends pods' logs and streams, and the edges' usage (`kubectl top`): the API of the cloud that holds the hub's
  * Lease, as that cloud marks it on the Lease. A request forwarded already is not forwarded
  * again (a loop while the Lease changes hands): it is answered Unavailable.
  */
-export function hubForwarding(deps: HubForwardingDeps): (req: ApiRequest, pod: Pod) => Promise<ForwardTarget | undefined> {
+export function hubForwarding(deps: HubForwardingDeps): (req: ApiRequest, pod?: Pod) => Promise<ForwardTarget | undefined> {
   return async (req, pod) => {
-    if (deps.servesHere() || pod.spec.nodeName === deps.controlPlaneNode) return undefined;
+    if (deps.servesHere() || (pod !== undefined && pod.spec.nodeName === deps.controlPlaneNode)) return undefined;
     const standby = deps.whyNot();
     if (req.headers[FORWARDED_HEADER] !== undefined) throw new KedgeError('Unavailable', `${standby}: a forwarded request is not forwarded again`);
     const lease = await getOrUndefined(() => deps.api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', ...HUB_LOCK }));

@@ -73,7 +73,7 @@ describe("a standby cloud forwards pods' logs and streams to the hub's leader", 
       req.once('error', reject);
     });
 
-  it("serves logs through the standby from the leader's hub; a forwarded request to a standby is refused; a viewer stays Forbidden", async () => {
+  it("serves logs and usage through the standby from the leader's hub; a forwarded request to a standby is refused; a viewer stays Forbidden", async () => {
     const [a, b] = await twoCloudsWithPod();
     await pass(clock, 60_000, 1_000);
     const direct = await b.hub.podLogs('edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u' }, {}).catch((e: unknown) => e as Error);
@@ -82,6 +82,8 @@ describe("a standby cloud forwards pods' logs and streams to the hub's leader", 
     const log = await get(b, `${LOG_PATH}?tailLines=1`, b.credentials.admin);
     expect(log).toEqual({ status: 200, text: '[kedge sim] app: running for 1m\n' });
     expect(await get(b, `${LOG_PATH}?container=nope`, b.credentials.admin)).toMatchObject({ status: 400 });
+    const top = await get(b, '/apis/metrics.k8s.io/v1beta1/nodes', b.credentials.admin); // kubectl top node
+    expect([top.status, JSON.parse(top.text).items.map((m: { metadata: { name: string } }) => m.metadata.name)]).toEqual([200, ['edge-1']]);
 
     const looped = await get(b, LOG_PATH, b.credentials.admin, { 'x-kedge-forwarded': '1' });
     expect(looped.status).toBe(503);

@@ -18,11 +18,11 @@ export const FORWARD_HEAD_TIMEOUT_MS = 60_000;
  */
 export interface HubForward {
   /**
-   * The leading cloud's API for a request about `pod`; undefined when this cloud serves it
+   * The leading cloud's API for a request about `pod` (none: the edges' usage); undefined when this cloud serves it
    * itself. Rejects with Unavailable (why this cloud's hub is standby, and why it cannot
    * forward) when the leader is unknown, or when `req` was forwarded already.
    */
-  target(req: ApiRequest, pod: Pod): Promise<ForwardTarget | undefined>;
+  target(req: ApiRequest, pod?: Pod): Promise<ForwardTarget | undefined>;
   /** The cluster CA, which signs every cloud's serving certificate. */
   readonly caPem: string;
 }
