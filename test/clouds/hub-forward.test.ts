@@ -12,6 +12,7 @@ import { startEdge, type EdgeHandle } from '../../edge/main.js';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import { defaultTiming } from '../../shared/timing.js';
+import type { Lease } from '../../shared/config-types.js';
 import type { Pod } from '../../shared/types.js';
 import { eventually } from '../support/eventually.js';
 import { hasKubectl, kubectlIn } from '../support/kubectl.js';
@@ -78,6 +79,8 @@ describe("a standby cloud forwards pods' logs and streams to the hub's leader", 
     await pass(clock, 60_000, 1_000);
     const direct = await b.hub.podLogs('edge-1', { kind: 'Pod', namespace: 'default', name: 'web', uid: 'u' }, {}).catch((e: unknown) => e as Error);
     expect((direct as Error).message).toMatch(/standby/); // the standby's own hub serves nothing
+    const hubLease = await b.api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', namespace: 'kube-system', name: 'kedge-hub' });
+    expect(hubLease.metadata.annotations).toEqual({ 'kedge.io/api-url': a.apiUrl }); // the holder's API, on one machine its loopback URL
 
     const log = await get(b, `${LOG_PATH}?tailLines=1`, b.credentials.admin);
     expect(log).toEqual({ status: 200, text: '[kedge sim] app: running for 1m\n' });
