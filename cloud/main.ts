@@ -99,7 +99,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const ownAddress = nodeAddress(apiHost, networkInterfaces());
     // The other clouds reach the API where the cloud's node says it is (loopback only when it listens there).
     const apiUrl = brokerUrlAsSeenFrom(server.url, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress);
-    const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection'), apiUrl });
+    const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection'), apiUrl, ...(options.electionRandom && { random: options.electionRandom }) });
     stops.push(() => election.close());
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
