@@ -2,6 +2,7 @@ import { KedgeError } from '../shared/errors.js';
 import type { LogChunk, LogOptions } from '../shared/protocol/envelope.js';
 import type { StreamRequest } from '../shared/protocol/streams.js';
 import type { Pod } from '../shared/types.js';
+import type { ForwardTarget, HubForward } from './apiserver/index.js';
 import type { ApiRequest, ApiResponse, ApiServerDeps } from './apiserver/index.js';
 import type { CloudHubHandle, HubStats } from './hub/index.js';
 import type { ReportedUsage } from './hub/node-usages.js';
@@ -59,5 +60,21 @@ export class JoinPort implements NonNullable<ApiServerDeps['join']> {
 
   serve(req: ApiRequest, path: string): Promise<ApiResponse> | undefined {
     return this.handler?.(req, path);
+  }
+}
+
+/** On a standby cloud, where pods' logs and streams go (hub-forwarding.ts); until election runs, nowhere: this cloud serves them. */
+export class ForwardPort implements HubForward {
+  private forward: HubForward['target'] | undefined;
+
+  constructor(readonly caPem: string) {}
+
+  connect(forward: HubForward['target']): void {
+    if (this.forward) throw new Error('the forward port is connected already');
+    this.forward = forward;
+  }
+
+  target(req: ApiRequest, pod?: Pod): Promise<ForwardTarget | undefined> {
+    return this.forward ? this.forward(req, pod) : Promise.resolve(undefined);
   }
 }

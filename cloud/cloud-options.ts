@@ -66,6 +66,8 @@ export interface CloudOptions {
    * the hub each campaign for their Lease in kube-system; false: they run unconditionally.
    */
   leaderElect?: boolean;
+  /** Leader election's retry jitter (tests fix it); default Math.random. */
+  electionRandom?: () => number;
   /**
    * Whether the embedded broker admits nodes (default: always): with several clouds, true while
    * this cloud's hub leads. While false, nodes are refused at CONNECT (CONNACK 3); when it turns

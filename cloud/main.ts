@@ -23,9 +23,10 @@ import { defaultControllers } from './controllers/index.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from './controllers/nodeipam/index.js';
 import { SharedInformers } from './informer/shared-informers.js';
 import { Counters } from '../shared/counters.js';
-import { certificateHosts, isLoopbackHost } from './network.js';
+import { brokerUrlAsSeenFrom, certificateHosts, isLoopbackHost } from './network.js';
 import { brokerAccess } from './broker-access.js';
-import { HubPort, JoinPort } from './api-ports.js';
+import { ForwardPort, HubPort, JoinPort } from './api-ports.js';
+import { hubForwarding } from './hub-forwarding.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
 import { startCloudElection } from './leaderelection/index.js';
 import { startCloudApi } from './start-api.js';
@@ -76,10 +77,11 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const components = new ComponentSet(clock, logger.child('components'));
     // The apiserver comes first; the hub and the join service, its clients, connect to its ports once up.
     const hubPort = new HubPort();
+    const forwardPort = new ForwardPort(tls.caPem);
     const joinPort = new JoinPort();
     const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
     const { api, loopback, server, eventExpiry } = await startCloudApi({
-      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode,
+      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, hubForward: forwardPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode,
     });
     stops.push(() => server.close());
     stops.push(() => eventExpiry.close());
@@ -94,7 +96,10 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     }
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
-    const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection') });
+    const ownAddress = nodeAddress(apiHost, networkInterfaces());
+    // The other clouds reach the API where the cloud's node says it is (loopback only when it listens there).
+    const apiUrl = brokerUrlAsSeenFrom(server.url, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress);
+    const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection'), apiUrl, ...(options.electionRandom && { random: options.electionRandom }) });
     stops.push(() => election.close());
     let brokerUrl = options.brokerUrl;
     const joining = startJoining({
@@ -117,6 +122,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const { hub, lead, close: closeHub } = await runHubWhileLeading({ api: loopback, apiAsNode: (node) => api.loopbackAsNode(node), informers, clock, timing, logger: logger.child('hub'), events, counters, signal: abort.signal, transport: makeTransport, password: credentials.hub }, election, hubRunning);
     stops.push(closeHub);
     hubPort.connect(hub);
+    if (lead && election.identity !== undefined) {
+      forwardPort.connect(hubForwarding({ api: loopback, identity: election.identity, servesHere: () => lead.servesHere(), whyNot: () => lead.whyNot(), controlPlaneNode: options.controlPlaneNode }));
+    }
     if (options.brokerUrl) addExternalBroker(components, brokerUrl, hub, lead);
     addHub(components, hub, brokerUrl, lead);
     addControlPlane(components, { api: loopback, informers, clock, timing, logger, controllers, disabled: new Set(options.disable), elect: election.elect });

@@ -1,3 +1,4 @@
+import type { HubForward } from './apiserver/index.js';
 import type { Clock } from '../shared/clock.js';
 import { refusals, type Counters } from '../shared/counters.js';
 import type { Logger } from '../shared/log.js';
@@ -44,6 +45,8 @@ export interface CloudApiOptions {
   counters: Counters;
   components: ComponentSet;
   hub: HubPort;
+  /** Connected once leader election runs: on a standby, the hub's leader serves logs and streams. */
+  hubForward?: HubForward;
   join: JoinPort;
   /** Where pod logs come from (default: the hub, from each pod's edge). */
   podLogs?: NonNullable<ApiServerDeps['podLogs']>;
@@ -72,7 +75,7 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   const dashboard = createDashboard({ dataDir: o.dataDir, timing: o.timing, clock: o.clock, logger: o.logger.child('dashboard') });
   const api = createApiServer({
     store: o.store, clock: o.clock, logger, tokens: apiTokens(o.credentials), tokenSource: tokenFileSource(o.dataDir, logger), resources: clusterResources, components: o.components,
-    podLogs: o.podLogs ?? o.hub, podStreams: o.hub, usage: o.hub, dashboard: dashboard.api, join: o.join, reservedNode: o.reservedNode, metrics: () => metricsText(o.counters, o.hub.stats()),
+    podLogs: o.podLogs ?? o.hub, podStreams: o.hub, hubForward: o.hubForward, usage: o.hub, dashboard: dashboard.api, join: o.join, reservedNode: o.reservedNode, metrics: () => metricsText(o.counters, o.hub.stats()),
   });
   const loopback = api.loopback(o.credentials.cloud);
   await ensureSystemNamespaces(loopback);

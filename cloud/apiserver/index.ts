@@ -23,6 +23,7 @@ export { loadOrCreateLocalIdentity, mirrorIdentity, type ClusterIdentity, type M
 export type { TokenEntry, UserInfo } from './auth/authn.js';
 export { addApiToken, newTokenEntry, tokenFileSource, TOKEN_ROLES, type TokenRole } from './auth/token-file.js';
 export type { ApiRequest, ApiResponse, ApiHandler, WireWatchEvent } from './request.js';
+export { FORWARDED_HEADER, type ForwardTarget, type HubForward } from './forward/hub-forward.js';
 export type { ResourceDef } from './kinds/registry.js';
 export type * from '../client/client.js';
 export { generateServingCert, type ServingCert } from './auth/tls-cert.js';

@@ -27,6 +27,7 @@ import { openApiV3 } from './discovery/openapi.js';
 import { KUBE_INFLIGHT_LIMITS, type InflightLimits } from './http/inflight.js';
 import { requestGate, trimmedPath } from './http/request-gate.js';
 import { streamUpgrade, type StreamUpgrade } from './streams/stream-upgrade.js';
+import type { HubForward } from './forward/hub-forward.js';
 
 export interface ApiServerDeps {
   store: Store;
@@ -42,6 +43,8 @@ export interface ApiServerDeps {
   podLogs?: PodLogSource;
   /** Streams to pods on the edges, for pods/exec, pods/attach and pods/portforward (absent: they answer Unavailable). */
   podStreams?: PodStreams;
+  /** On a standby cloud: the hub's leader, which serves pods' logs and streams instead. */
+  hubForward?: HubForward;
   /** The edges' usage reports: serves metrics.k8s.io/v1beta1 (`kubectl top`); absent, the Metrics API is not available. */
   usage?: UsageSource;
   /** The cloud's stoppable components: adds componentstatuses and /kedge/v1/components. */
@@ -103,7 +106,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, random: deps.random ?? Math.random };
+  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, hubForward: deps.hubForward, random: deps.random ?? Math.random };
   const log = deps.logger.child('apiserver');
   const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
     (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));
@@ -169,7 +172,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   }
 
   const upgrade = streamUpgrade({
-    authenticate: credentialsOf, storage: restDeps.storage, pods: graphDefs.pods, podStreams: deps.podStreams, clock: deps.clock, reservedNode: deps.reservedNode,
+    authenticate: credentialsOf, storage: restDeps.storage, pods: graphDefs.pods, podStreams: deps.podStreams, hubForward: deps.hubForward, clock: deps.clock, reservedNode: deps.reservedNode,
   });
   const server: ApiServer = {
     handle: (req) => handle(req),

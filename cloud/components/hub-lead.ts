@@ -29,6 +29,11 @@ export class HubLead {
     this.feed = candidate.leading$.subscribe((on) => (this.leading = on));
   }
 
+  /** Whether this cloud's hub runs or is starting (it leads): it serves the edges' requests itself. */
+  servesHere(): boolean {
+    return this.leading || this.hub.running;
+  }
+
   /** The other cloud that leads the hub, if one is known. */
   other(): string | undefined {
     const seen = this.candidate.leader();

@@ -12,6 +12,8 @@ import type { LockName } from './lease-lock.js';
 export type Elect = (lock: LockName) => Promise<LeaderElector>;
 
 export const HUB_LOCK: LockName = { namespace: 'kube-system', name: 'kedge-hub' };
+/** Where the other clouds reach the API of the cloud that holds the hub's Lease (hub-forwarding.ts): its holder writes it with each renewal. */
+export const API_URL_ANNOTATION = 'kedge.io/api-url';
 
 /** A cloud's part in leader election (`kedge cloud --leader-elect`). */
 export interface CloudElection {
@@ -36,13 +38,17 @@ export interface CloudElectionDeps {
   clock: Clock;
   timing: ElectionTiming;
   logger: Logger;
+  /** This cloud's API as the other clouds reach it, marked on the hub's Lease while this cloud holds it. */
+  apiUrl?: string;
+  /** The candidates' retry jitter; default Math.random. */
+  random?: () => number;
 }
 
 /** Every candidate of one cloud has the cloud's identity, so `kubectl get leases -n kube-system` tells which cloud leads what. */
 export async function startCloudElection(deps: CloudElectionDeps): Promise<CloudElection> {
   if (!deps.enabled) return { hubLeading$: new BehaviorSubject(true), hubLeader: () => undefined, hubHeld: () => undefined, close: async () => {} };
   const identity = await loadOrCreateIdentity(deps.dataDir);
-  const elect: Elect = (lock) => startLeaderElection({ api: deps.api, clock: deps.clock, timing: deps.timing, logger: deps.logger, lock, identity });
-  const hub = await elect(HUB_LOCK);
+  const elect: Elect = (lock) => startLeaderElection({ api: deps.api, clock: deps.clock, timing: deps.timing, logger: deps.logger, lock, identity, ...(deps.random && { random: deps.random }) });
+  const hub = await elect(deps.apiUrl === undefined ? HUB_LOCK : { ...HUB_LOCK, annotations: { [API_URL_ANNOTATION]: deps.apiUrl } });
   return { elect, identity, hubLeading$: hub.leading$, hubLeader: () => hub.leader(), hubHeld: () => hub.held(), close: () => hub.close() };
 }

@@ -5,6 +5,8 @@ import { leaseSpecOf, type LeaderRecord } from './record.js';
 export interface LockName {
   namespace: string;
   name: string;
+  /** kedge: marks the holder writes on the Lease with each acquire and renewal (client-go writes none). */
+  annotations?: Record<string, string>;
 }
 
 /**
@@ -36,14 +38,16 @@ export class LeaseLock {
   }
 
   async create(record: LeaderRecord): Promise<Lease> {
-    const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...this.name }, spec: leaseSpecOf(record) };
+    const { namespace, name, annotations } = this.name;
+    const body: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { namespace, name, ...(annotations && { annotations }) }, spec: leaseSpecOf(record) };
     this.lease = await this.api.create<Lease>(this.ref(), body);
     return this.lease;
   }
 
   async update(record: LeaderRecord): Promise<Lease> {
     if (!this.lease) throw new Error(`lease ${this.describe()} not yet read`);
-    this.lease = await this.api.replace<Lease>(this.ref(this.name.name), { ...this.lease, spec: leaseSpecOf(record) });
+    const marks = this.name.annotations && { annotations: { ...this.lease.metadata.annotations, ...this.name.annotations } };
+    this.lease = await this.api.replace<Lease>(this.ref(this.name.name), { ...this.lease, metadata: { ...this.lease.metadata, ...marks }, spec: leaseSpecOf(record) });
     return this.lease;
   }
 

@@ -24,7 +24,7 @@ const lateHubLease = (store: Store, late: { on: boolean }): Store =>
 
 const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: 'edge-1', containers: [{ name: 'main', image: 'kedge.io/hello:1.0' }] } });
 
-/** A lone cloud whose hub renewal is late past the renew deadline loses its term, and wins its own Lease back a retry later. */
+/** A lone cloud whose hub renewal is late past the renew deadline loses its term, and wins its own Lease back a retry (2 s, no jitter) later. */
 describe("a late renewal of the hub's Lease", () => {
   const clock = new FakeClock(realClock.now());
   const late = { on: false };
@@ -40,7 +40,7 @@ describe("a late renewal of the hub's Lease", () => {
 
   it('stops the hub, but the edge stays connected through it, and the next term resumes it: a pod created meanwhile arrives', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-late-renewal-'));
-    const c = (cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: lateHubLease(new MemoryStore(), late), clock, logger: silentLogger }));
+    const c = (cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, mqttPort: 0, store: lateHubLease(new MemoryStore(), late), clock, logger: silentLogger, electionRandom: () => 0 }));
     const e = (edge = await startEdge({
       nodeName: 'edge-1', brokerUrl: c.brokerUrl, token: c.credentials.edge, dataDir: join(dir, 'edge-1'), localApiPort: 0, clock, timing: defaultTiming, logger: silentLogger, random: () => 0.5, networkPlugin: 'memory', podCIDR: '10.244.1.0/24',
     }));

@@ -5,6 +5,7 @@ import type { Clock } from '../../../shared/clock.js';
 import type { KubeStatus } from '../../../shared/errors.js';
 import type { StreamSocket } from '../streams/stream-socket.js';
 import type { StreamUpgrade } from '../streams/stream-upgrade.js';
+import { forwardUpgrade } from '../forward/forward-upgrade.js';
 import { errorResponse, type ApiResponse } from '../request.js';
 import { headOf, refusalReasons, type Refuse } from './http-exchange.js';
 import { tooManyRequests } from './inflight.js';
@@ -50,6 +51,7 @@ export function upgradeServer(upgrade: StreamUpgrade, plain: (req: IncomingMessa
     (socket as { setTimeout?: (ms: number) => void }).setTimeout?.(0); // long-running: the listener's idle limit is off, pings take its place
     void upgrade.decide(apiReq).then((answer) => {
       if ('refusal' in answer) return refuseWith(socket, answer.refusal, refuse, seen);
+      if ('forward' in answer) return forwardUpgrade(answer.forward, answer.caPem, req, socket, head, (err) => refuseWith(socket, errorResponse(err), refuse, seen));
       if (gone) return answer.abandon(); // the client left while the stream was opening
       chosen.set(req, answer.protocol);
       // Decided already (handleProtocols answers it); and ws would refuse port-forward's offer as it stands:

@@ -6,6 +6,7 @@ import type { ResourcePath } from './paths.js';
 import type { ResourceDef } from '../kinds/registry.js';
 import type { ApiRequest } from '../request.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { HubForward } from '../forward/hub-forward.js';
 import type { PodLogSource } from '../subresources/pod-log.js';
 import type { ObjectStorage } from './storage.js';
 
@@ -16,6 +17,8 @@ export interface RestDeps {
   clock: Clock;
   /** Container logs from the edges (absent: pods/log answers Unavailable). */
   podLogs?: PodLogSource;
+  /** On a standby cloud: the hub's leader, which serves pods' logs instead. */
+  hubForward?: HubForward;
   /** A number in [0, 1): spreads the ends of watches that name no timeout. */
   random: () => number;
 }

@@ -1,3 +1,5 @@
+import { METRICS_GROUP } from '../metrics/metrics-objects.js';
+import { forwardPlain } from '../forward/hub-forward.js';
 import { KedgeError } from '../../../shared/errors.js';
 import type { UserInfo } from '../auth/authn.js';
 import { serveScale } from '../subresources/apps-scale.js';
@@ -71,7 +73,7 @@ export async function serve(deps: RestDeps, registry: ResourceRegistry, call: Ro
   if (call.path.subresource === 'eviction') return evictPod(deps, call);
   if (call.path.subresource === 'finalize') return finalizeNamespace(deps, call);
   if (call.path.subresource === 'scale') return serveScale(deps, call);
-  if (call.def.source) return serveComputed(deps, call, call.def.source);
+  if (call.def.source) return (await forwardedMetrics(deps, call)) ?? serveComputed(deps, call, call.def.source);
   switch (call.verb) {
     case 'get':
       return getObject(deps, call);
@@ -92,4 +94,11 @@ export async function serve(deps: RestDeps, registry: ResourceRegistry, call: Ro
     default:
       throw methodNotAllowed(call.req.method, call.req.path);
   }
+}
+
+/** `kubectl top` on a standby cloud: the usage the edges report is at the hub's leader, which answers it. */
+async function forwardedMetrics(deps: RestDeps, call: RoutedCall): Promise<ApiResponse | undefined> {
+  if (call.def.group !== METRICS_GROUP || !deps.hubForward) return undefined;
+  const leader = await deps.hubForward.target(call.req);
+  return leader && forwardPlain(leader, call.req, deps.hubForward.caPem);
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../shared/clock.js';
 import { KedgeError } from '../../../shared/errors.js';
 import type { Pod } from '../../../shared/types.js';
+import type { ForwardTarget, HubForward } from '../forward/hub-forward.js';
 import { unauthorized, type UserInfo } from '../auth/authn.js';
 import { authorize } from '../auth/authz.js';
 import { refuseReservedNode } from '../auth/node-authz.js';
@@ -25,11 +26,15 @@ export interface StreamUpgradeDeps {
   podStreams?: PodStreams;
   clock: Clock;
   reservedNode?: string;
+  /** On a standby cloud: the hub's leader, which serves these instead. */
+  hubForward?: HubForward;
 }
 
 /** What to do with an upgrade request: refuse it with a Status, or accept it with a subprotocol and serve the socket. */
 export type UpgradeAnswer =
   | { refusal: ApiResponse }
+  /** Sent on, as it is, to the hub's leader (forward/forward-upgrade.ts). */
+  | { forward: ForwardTarget; caPem: string }
   | {
       protocol: string;
       serve(socket: StreamSocket): void;
@@ -64,6 +69,8 @@ export function streamUpgrade(deps: StreamUpgradeDeps): StreamUpgrade {
       refuseReservedNode(user, deps.reservedNode);
       await authorize(user, { verb: 'create', resource: 'pods', subresource: target.subresource, group: '', namespace: target.namespace, name: target.name, path: req.path });
       key = `${user.name} ${req.path}?${req.query.toString()}`;
+      const forward = await forwardTarget(deps, req, target);
+      if (forward) return forward;
       if (!isWebSocket(req)) return { refusal: recent.recall(key) ?? errorResponse(notSpoken(req, target)) };
       const answer = await accept(deps, req, target);
       key = undefined; // accepted: nothing to remember
@@ -97,6 +104,14 @@ async function accept(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPa
   const request = channelRequestOf(req.query, pod, target.subresource);
   const stream = await streams.open(pod, request);
   return { protocol, serve: (socket) => void serveChannels(socket, stream, request), abandon: () => stream.cancel('the WebSocket handshake failed') };
+}
+
+/** Where the hub's leader serves this stream, if this cloud's hub is standby. */
+async function forwardTarget(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPath): Promise<UpgradeAnswer | undefined> {
+  if (!deps.hubForward || !deps.pods) return undefined;
+  const pod = (await deps.storage.get(deps.pods, target.namespace, target.name)) as Pod;
+  const leader = await deps.hubForward.target(req, pod);
+  return leader && { forward: leader, caPem: deps.hubForward.caPem };
 }
 
 function isWebSocket(req: ApiRequest): boolean {

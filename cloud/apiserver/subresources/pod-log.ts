@@ -3,6 +3,7 @@ import type { LogChunk, LogOptions } from '../../../shared/protocol/envelope.js'
 import type { Pod } from '../../../shared/types.js';
 import { cutToBytes, followLog } from './pod-log-follow.js';
 import { podLogQueryOf } from './pod-log-options.js';
+import { forwardPlain } from '../forward/hub-forward.js';
 import { textResponse, type ApiResponse } from '../request.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';
 
@@ -22,6 +23,8 @@ export async function podLog(deps: RestDeps, call: ResourceCall): Promise<ApiRes
   const query = podLogQueryOf(call.req.query, name);
   const pod = (await deps.storage.get(call.def, namespace, name)) as Pod;
   if (!pod.spec.nodeName) throw new KedgeError('BadRequest', `pod ${name} does not have a host assigned`);
+  const leader = await deps.hubForward?.target(call.req, pod);
+  if (leader) return forwardPlain(leader, call.req, deps.hubForward!.caPem);
   const source = deps.podLogs;
   if (!source) throw new KedgeError('Unavailable', 'this server cannot reach edges for logs');
   const first = await source.logs(pod, query.options);
