@@ -11,7 +11,7 @@ import type { LockName } from './lease-lock.js';
 /** Starts a candidate for a lock; resolves after its first try (so a lone cloud leads on return). */
 export type Elect = (lock: LockName) => Promise<LeaderElector>;
 
-export const HUB_LOCK: LockName = { namespace: 'kube-system', name: 'kedge-hub' };
+export const HUB_LOCK = { namespace: 'kube-system', name: 'kedge-hub' } as const satisfies LockName;
 /** Where the other clouds reach the API of the cloud that holds the hub's Lease (hub-forwarding.ts): its holder writes it with each renewal. */
 export const API_URL_ANNOTATION = 'kedge.io/api-url';
 

@@ -6,5 +6,5 @@ export { loadOrCreateIdentity } from './identity.js';
 export type { LockName } from './lease-lock.js';
 
 /** The Leases kube's components elect their leaders with. */
-export const SCHEDULER_LOCK = { namespace: 'kube-system', name: 'kube-scheduler' };
-export const CONTROLLER_MANAGER_LOCK = { namespace: 'kube-system', name: 'kube-controller-manager' };
+export const SCHEDULER_LOCK = { namespace: 'kube-system', name: 'kube-scheduler' } as const;
+export const CONTROLLER_MANAGER_LOCK = { namespace: 'kube-system', name: 'kube-controller-manager' } as const;

@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiClient } from '../../cloud/client/client.js';
 import { getOrUndefined } from '../../cloud/client/client.js';
+import { CONTROLLER_MANAGER_LOCK, HUB_LOCK, SCHEDULER_LOCK } from '../../cloud/leaderelection/index.js';
 import type { Lease } from '../../shared/config-types.js';
 import type { CloudMember } from './cloud-set.js';
 
 /** The kube-system Leases the clouds campaign for (see docs/operations.md, "Leader election"). */
-export const CONTROL_PLANE_LEASES = ['kube-scheduler', 'kube-controller-manager', 'kedge-hub'] as const;
+export const CONTROL_PLANE_LEASES = [SCHEDULER_LOCK.name, CONTROLLER_MANAGER_LOCK.name, HUB_LOCK.name] as const;
 export type ControlPlaneLease = (typeof CONTROL_PLANE_LEASES)[number];
 
 /** Lease name → the cloud its holder is (its name), or undefined when it is free or held by no cloud of the set. */
@@ -26,12 +27,12 @@ export async function readLeaders(api: ApiClient, members: readonly CloudMember[
     if (uuid) byUuid.set(uuid, m.name);
   }
   const holderOf = async (name: ControlPlaneLease): Promise<string | undefined> => {
-    const lease = await getOrUndefined(() => api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', namespace: 'kube-system', name }));
+    const lease = await getOrUndefined(() => api.get<Lease>({ resource: 'leases', group: 'coordination.k8s.io', namespace: HUB_LOCK.namespace, name }));
     const holder = lease?.spec?.holderIdentity ?? '';
     return byUuid.get(holder.slice(holder.lastIndexOf('_') + 1));
   };
-  const [scheduler, controllerManager, hub] = await Promise.all(CONTROL_PLANE_LEASES.map(holderOf));
-  return { 'kube-scheduler': scheduler, 'kube-controller-manager': controllerManager, 'kedge-hub': hub };
+  const holders = await Promise.all(CONTROL_PLANE_LEASES.map(holderOf));
+  return Object.fromEntries(CONTROL_PLANE_LEASES.map((name, i) => [name, holders[i]])) as Leaders;
 }
 
 /** The cloud that holds every control-plane Lease, or undefined while they are split or free. */

@@ -1,4 +1,4 @@
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBroker, THROTTLED, type BrokerHandle } from '../../cloud/hub/broker.js';
 import { FakeClock, wallDelay } from '../../shared/clock.js';
@@ -6,6 +6,7 @@ import { Counters } from '../../shared/counters.js';
 import { silentLogger } from '../../shared/log.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { waitFor } from '../support/wait.js';
+import { brokerClients } from '../support/broker-clients.js';
 
 const passwords: Record<string, string> = { 'kedge-cloud': 'cloud-secret', 'edge-1': 'one', 'edge-2': 'two' };
 const BURST = 5;
@@ -19,19 +20,14 @@ describe('broker: the rate limit is per node, not per connection', () => {
   let broker: BrokerHandle;
   let counters: Counters;
   let clock: FakeClock;
-  const clients: MqttClient[] = [];
+  const { connect, closeAll } = brokerClients(() => broker.url, passwords);
   let heard: string[];
 
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
+    await closeAll();
     await broker.close();
   });
 
-  const connect = async (clientId: string, username: string): Promise<MqttClient> => {
-    const c = await connectAsync(broker.url, { clientId, username, password: passwords[username], protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(c);
-    return c;
-  };
   async function start(): Promise<void> {
     counters = new Counters();
     clock = new FakeClock();
