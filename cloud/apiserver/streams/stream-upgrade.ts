@@ -69,10 +69,11 @@ export function streamUpgrade(deps: StreamUpgradeDeps): StreamUpgrade {
       refuseReservedNode(user, deps.reservedNode);
       await authorize(user, { verb: 'create', resource: 'pods', subresource: target.subresource, group: '', namespace: target.namespace, name: target.name, path: req.path });
       key = `${user.name} ${req.path}?${req.query.toString()}`;
-      const forward = await forwardTarget(deps, req, target);
+      const pod = podReader(deps, target);
+      const forward = await forwardTarget(deps, req, pod);
       if (forward) return forward;
       if (!isWebSocket(req)) return { refusal: recent.recall(key) ?? errorResponse(notSpoken(req, target)) };
-      const answer = await accept(deps, req, target);
+      const answer = await accept(deps, req, target, pod);
       key = undefined; // accepted: nothing to remember
       return answer;
     };
@@ -91,12 +92,18 @@ export function streamUpgrade(deps: StreamUpgradeDeps): StreamUpgrade {
   };
 }
 
-async function accept(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPath): Promise<UpgradeAnswer> {
+/** The request's pod, read from storage once however many steps ask for it. */
+function podReader(deps: StreamUpgradeDeps, target: StreamPath): () => Promise<Pod> {
+  let pod: Promise<Pod> | undefined;
+  return () => (pod ??= deps.storage.get(deps.pods!, target.namespace, target.name) as Promise<Pod>);
+}
+
+async function accept(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPath, readPod: () => Promise<Pod>): Promise<UpgradeAnswer> {
   const protocol = protocolOf[target.subresource];
   const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   if (!offered.includes(protocol)) throw unknownProtocols(target, offered);
   if (!deps.pods) throw notFoundPath();
-  const pod = (await deps.storage.get(deps.pods, target.namespace, target.name)) as Pod;
+  const pod = await readPod();
   if (!pod.spec.nodeName) throw new KedgeError('BadRequest', `pod ${target.name} does not have a host assigned`);
   const streams = deps.podStreams;
   if (!streams) throw new KedgeError('Unavailable', 'this server cannot reach edges for exec, attach or port-forward');
@@ -107,10 +114,9 @@ async function accept(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPa
 }
 
 /** Where the hub's leader serves this stream, if this cloud's hub is standby. */
-async function forwardTarget(deps: StreamUpgradeDeps, req: ApiRequest, target: StreamPath): Promise<UpgradeAnswer | undefined> {
+async function forwardTarget(deps: StreamUpgradeDeps, req: ApiRequest, readPod: () => Promise<Pod>): Promise<UpgradeAnswer | undefined> {
   if (!deps.hubForward || !deps.pods) return undefined;
-  const pod = (await deps.storage.get(deps.pods, target.namespace, target.name)) as Pod;
-  const leader = await deps.hubForward.target(req, pod);
+  const leader = await deps.hubForward.target(req, await readPod());
   return leader && { forward: leader, caPem: deps.hubForward.caPem };
 }
 
