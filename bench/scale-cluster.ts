@@ -74,10 +74,17 @@ export async function startScaleCluster(dir: string, nodes: number, storeArgs?: 
   };
 }
 
+/** Polls `check` until it holds; a check that fails (the API busy: a 504, a 503) counts as not yet, until the deadline. */
 export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs: number, everyMs = 500): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  let lastError: unknown;
+  const holds = (): Promise<boolean> =>
+    check().catch((err: unknown) => {
+      lastError = err;
+      return false;
+    });
+  while (!(await holds())) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last check failed: ${String(lastError)})` : ''}`);
     await wallDelay(everyMs);
   }
 }

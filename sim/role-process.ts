@@ -51,10 +51,21 @@ export interface RoleOptions {
   ownProcessGroup?: boolean;
 }
 
+/**
+ * V8's CPU profiler for the roles KEDGE_CPU_PROF_ROLES names (comma-separated, or `*`), written
+ * to KEDGE_CPU_PROF_DIR when the role exits (not on SIGKILL). Node refuses --cpu-prof in NODE_OPTIONS.
+ */
+function profilerArgs(role: string): string[] {
+  const dir = process.env.KEDGE_CPU_PROF_DIR;
+  const roles = process.env.KEDGE_CPU_PROF_ROLES?.split(',') ?? ['*'];
+  if (!dir || !(roles.includes('*') || roles.includes(role))) return [];
+  return ['--cpu-prof', '--cpu-prof-dir', dir];
+}
+
 /** Starts `kedge <args>` as a child process that also exits when this process dies. */
 export function startRole(options: RoleOptions): RoleProcess {
   const [command, ...prefix] = [...(options.within ?? []), process.execPath];
-  const child = spawn(command!, [...prefix, options.entry ?? kedgeBin, ...options.args], {
+  const child = spawn(command!, [...prefix, ...profilerArgs(options.name), options.entry ?? kedgeBin, ...options.args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
     env: { ...process.env, ...options.env, KEDGE_EXIT_WITH_PARENT: '1' },

@@ -34,6 +34,8 @@ interface Target {
   submitted?: KubeObject;
   /** The pods bound to edge-1 (the Node authorizer's graph). */
   bound?: KubeObject[];
+  /** Every stored pod, found by name (default: the bound ones). */
+  pods?: KubeObject[];
 }
 
 const targets: Target[] = [
@@ -68,7 +70,7 @@ const targets: Target[] = [
   { label: "events, about another node's Node", attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(nodeNamed('edge-2')) },
   { label: 'events, about a pod bound to it', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: ['create'], submitted: eventAbout(podOn('edge-1')), bound: [podOn('edge-1')] },
   { label: 'events, about a pod bound to it, by another uid', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout({ ...podOn('edge-1'), metadata: { name: 'p', namespace: 'default', uid: 'old' } }), bound: [podOn('edge-1')] },
-  { label: 'events, about a pod bound elsewhere', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(podOn('edge-2')) },
+  { label: 'events, about a pod bound elsewhere', attrs: { resource: 'events', namespace: 'default' }, verbs: ['create'], nodeMay: [], submitted: eventAbout(podOn('edge-2')), pods: [podOn('edge-2')] },
   { label: 'an event it reported about its pod', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: ['update', 'patch'], stored: eventAbout(podOn('edge-1'), 'edge-1'), bound: [podOn('edge-1')] },
   { label: 'an event another node reported about its pod', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: [], stored: eventAbout(podOn('edge-1'), 'edge-2'), bound: [podOn('edge-1')] },
   { label: 'an event it reported about its Node', attrs: { resource: 'events', namespace: 'default', name: 'e' }, verbs: named, nodeMay: ['update', 'patch'], stored: eventAbout(nodeNamed('edge-1'), 'edge-1') },
@@ -95,9 +97,10 @@ const roles: { label: string; user: UserInfo; may: (verb: string, t: Target) => 
   { label: 'an unknown role', user: odd, may: () => false },
 ];
 
-function factsOf(t: Target): AccessFacts & { fetched: number } {
+function factsOf(t: Target): AccessFacts & { fetched: number; listed: number } {
   const facts = {
     fetched: 0,
+    listed: 0,
     stored: () => {
       facts.fetched++;
       return Promise.resolve(t.stored);
@@ -108,7 +111,13 @@ function factsOf(t: Target): AccessFacts & { fetched: number } {
     },
     podsBoundTo: (node: string) => {
       facts.fetched++;
+      facts.listed++;
       return Promise.resolve(node === 'edge-1' ? ((t.bound ?? []) as Pod[]) : []);
+    },
+    pod: (namespace: string, name: string) => {
+      facts.fetched++;
+      const found = ((t.pods ?? t.bound ?? []) as Pod[]).find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+      return Promise.resolve(found);
     },
   };
   return facts;
@@ -137,6 +146,14 @@ describe('authorization: every role × verb × resource', () => {
       }
     }
     expect(actual).toEqual(expected);
+  });
+
+  it("a node's Events about pods read the one pod they name, never the namespace's pods", async () => {
+    for (const t of targets.filter((x) => x.attrs.resource === 'events')) {
+      const facts = factsOf(t);
+      for (const verb of t.verbs) await decision(node1, verb, t, facts);
+      expect([t.label, facts.listed]).toEqual([t.label, 0]);
+    }
   });
 
   it('admin and viewer decisions never fetch the stored or submitted object', async () => {

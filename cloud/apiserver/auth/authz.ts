@@ -28,6 +28,8 @@ export interface AccessFacts {
   submitted(): KubeObject;
   /** The pods in `namespace` (default: the request's) bound to `node` (the Node authorizer's graph); none when absent. */
   podsBoundTo?(node: string, namespace?: string): Promise<Pod[]>;
+  /** The pod of this namespace and name, as stored; undefined when absent (one read, where a rule names its pod). */
+  pod?(namespace: string, name: string): Promise<Pod | undefined>;
   /** The claim of this namespace and name, as stored (the graph's claim → volume edge); undefined when absent. */
   claim?(namespace: string, name: string): Promise<PersistentVolumeClaim | undefined>;
 }
@@ -83,6 +85,7 @@ export function requestFacts(storage: ObjectStorage, call: RoutedCall, defs: { p
       if (!defs.pods || inNamespace === undefined) return [];
       return ((await storage.list(defs.pods, inNamespace)).items as Pod[]).filter((pod) => pod.spec?.nodeName === node);
     },
+    pod: async (podNamespace, podName) => (defs.pods ? ((await storage.find(defs.pods, podNamespace, podName)) as Pod | undefined) : undefined),
     claim: async (claimNamespace, claimName) => (defs.claims ? ((await storage.find(defs.claims, claimNamespace, claimName)) as PersistentVolumeClaim | undefined) : undefined),
   };
 }

@@ -31,9 +31,9 @@ async function aboutOwnObject(node: string, namespace: string | undefined, event
   const about = event.involvedObject ?? {};
   if ((about.apiVersion ?? 'v1') !== 'v1') return noRelationship(node);
   if (about.kind === 'Node') return (about.name === node && namespace === NODE_EVENTS_NAMESPACE) || noRelationship(node);
-  if (about.kind !== 'Pod' || about.namespace !== namespace || about.uid === undefined) return noRelationship(node);
-  const pods = (await facts.podsBoundTo?.(node, namespace)) ?? [];
-  return pods.some((pod) => pod.metadata.name === about.name && pod.metadata.uid === about.uid) || noRelationship(node);
+  if (about.kind !== 'Pod' || namespace === undefined || about.namespace !== namespace || about.uid === undefined || about.name === undefined) return noRelationship(node);
+  const pod = await facts.pod?.(namespace, about.name);
+  return (pod?.spec?.nodeName === node && pod.metadata.uid === about.uid) || noRelationship(node);
 }
 
 export const noRelationship = (node: string): Verdict => ({ reason: `no relationship found between node '${node}' and this object` });

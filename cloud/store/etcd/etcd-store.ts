@@ -8,7 +8,8 @@ import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.
 import { etcdWatch, expiredFeed } from './etcd-watch.js';
 import { EtcdKeys } from './etcd-keys.js';
 import { startCompactor } from './etcd-compactor.js';
-import type { Clock } from '../../../shared/clock.js';
+import { EtcdReadCache, MISS, sharedCalls } from './etcd-read-cache.js';
+import { realClock, type Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/log.js';
 
 export interface EtcdStoreOptions {
@@ -23,6 +24,8 @@ export interface EtcdStoreOptions {
   historySize?: number;
   /** Entries per range request when listing (default 1,000). */
   pageSize?: number;
+  /** How long a get waits for the store's watch to reach etcd's revision before it reads etcd instead (default 100 ms). */
+  cacheWaitMs?: number;
 }
 
 export const DEFAULT_ETCD_PREFIX = '/registry';
@@ -35,12 +38,19 @@ const keysOf = (options: EtcdStoreOptions): EtcdKeys => new EtcdKeys(options.pre
  * The Store on etcd: etcd's revision is the store's, writes are transactions comparing
  * create/mod revisions, watches are etcd watches with prevKv. `revision` follows every
  * response header and a watch of the whole prefix, so it also moves with other writers.
+ * That watch (after a list of the whole store) also fills a read cache: a get asks etcd only
+ * for its current revision, one call shared by every get meanwhile, and answers from memory
+ * once the watch has shown that revision (etcd-read-cache.ts).
  */
 export class EtcdStore implements Store {
   private currentRevision = 0;
   private compacted = 0;
   private readonly keys: EtcdKeys;
   private follower: Subscription | undefined;
+  /** Which follow() is current: a list that returns after a newer one started is dropped. */
+  private followed = 0;
+  private readonly cache: EtcdReadCache;
+  private readonly etcdRevisionNow: () => Promise<number>;
   private closed = false;
   private connected = true;
   private compaction: Promise<void> = Promise.resolve();
@@ -54,13 +64,35 @@ export class EtcdStore implements Store {
   ) {
     this.keys = keysOf(options);
     this.currentRevision = revision;
+    this.cache = new EtcdReadCache(options.cacheWaitMs ?? 100, realClock);
+    this.etcdRevisionNow = sharedCalls(() => this.readRevision());
     this.follow();
   }
 
-  /** Keeps `revision` current while others write: a watch of the whole prefix, followed again if etcd cancels it. */
+  /**
+   * Keeps `revision` current while others write, and the read cache full: a list of the whole
+   * store, then a watch of the whole prefix from its revision; both again if etcd ends the watch.
+   */
   private follow(): void {
-    if (this.closed) return;
-    this.follower = this.watchEtcd(this.keys.all, this.currentRevision).subscribe({ error: () => this.follow() });
+    const generation = ++this.followed;
+    this.cache.reset();
+    if (this.closed || !this.connected) return;
+    const current = (): boolean => generation === this.followed && this.connected;
+    this.list('').then(
+      ({ items, revision }) => {
+        if (!current()) return;
+        this.cache.load(items, revision);
+        this.follower = this.watchEtcd(this.keys.all, revision).subscribe({ next: (event) => this.cache.apply(event), error: () => this.follow() });
+      },
+      () => current() && realClock.setTimer(1_000, () => current() && this.follow()),
+    );
+  }
+
+  /** etcd's revision now: a range of one key, the cheapest read that returns it. */
+  private async readRevision(): Promise<number> {
+    const res = await this.call(() => this.client.kv.range({ key: this.keys.all, keys_only: true }));
+    this.noteRevision(res.header.revision);
+    return Number(res.header.revision);
   }
 
   /** Opens the store on a client `connect` makes (closed with the store); fails with Unavailable if etcd does not answer. */
@@ -76,6 +108,7 @@ export class EtcdStore implements Store {
     this.connected = false;
     this.follower?.unsubscribe();
     this.follower = undefined;
+    this.cache.reset();
     await this.compaction;
     this.client.close();
   }
@@ -94,12 +127,22 @@ export class EtcdStore implements Store {
     return this.currentRevision;
   }
 
+  /** Whether gets are answered from the read cache (false while it loads, and while disconnected). */
+  get readCacheLoaded(): boolean {
+    return this.cache.loaded;
+  }
+
   get compactedRevision(): number {
     return this.compacted;
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const res = await this.call(() => this.client.kv.range({ key: this.etcdKey(key) }));
+    const etcdKey = this.etcdKey(key);
+    if (this.cache.loaded) {
+      const cached = await this.cache.read(key, await this.etcdRevisionNow());
+      if (cached !== MISS) return cached;
+    }
+    const res = await this.call(() => this.client.kv.range({ key: etcdKey }));
     this.noteRevision(res.header.revision);
     return res.kvs[0] && this.toKeyValue(res.kvs[0]);
   }

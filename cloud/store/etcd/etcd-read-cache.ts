@@ -1,0 +1,112 @@
+import type { Clock } from '../../../shared/clock.js';
+import type { KeyValue, WatchEvent } from '../store.js';
+
+/** The cache could not answer consistently in time: the caller reads etcd. */
+export const MISS = Symbol('miss');
+
+interface Waiter {
+  revision: number;
+  done: (reached: boolean) => void;
+}
+
+/**
+ * Every key of the store as the store's own watch of etcd last showed it, so that a get need
+ * not read etcd (kube-apiserver's watch cache with consistent reads): a read names the revision
+ * etcd answered for "now", waits until the watch has shown that revision, and answers from
+ * memory. If the watch is not there within `waitMs`, or the cache is being (re)loaded, the
+ * answer is MISS and the caller reads etcd itself.
+ */
+export class EtcdReadCache {
+  private readonly kvs = new Map<string, KeyValue>();
+  /** The revision the cache holds every key at; -1 while it holds nothing. */
+  private seen = -1;
+  private readonly waiters = new Set<Waiter>();
+
+  /** `clock` times the wait: a wall clock, as etcd's answers come in wall time. */
+  constructor(
+    private readonly waitMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  get loaded(): boolean {
+    return this.seen >= 0;
+  }
+
+  /** Holds a list's items, taken at `revision`. */
+  load(items: readonly KeyValue[], revision: number): void {
+    this.kvs.clear();
+    for (const kv of items) this.kvs.set(kv.key, kv);
+    this.seen = -1;
+    this.advance(revision);
+  }
+
+  /**
+   * The watch's next event: events come in revision order, one write each, so the cache then
+   * holds every key at the event's revision. (A watch response's header revision would not do:
+   * etcd may send a catching-up watcher part of the events with the latest revision.)
+   */
+  apply(event: WatchEvent): void {
+    if (!this.loaded || event.kv.modRevision < this.seen) return;
+    if (event.type === 'put') this.kvs.set(event.kv.key, event.kv);
+    else this.kvs.delete(event.kv.key);
+    this.advance(event.kv.modRevision);
+  }
+
+  private advance(revision: number): void {
+    if (revision <= this.seen) return;
+    this.seen = revision;
+    for (const w of this.waiters) if (w.revision <= revision) this.finish(w, true);
+  }
+
+  /** Forgets everything (the watch ended or the store disconnected): reads MISS until the next load. */
+  reset(): void {
+    this.kvs.clear();
+    this.seen = -1;
+    for (const w of this.waiters) this.finish(w, false);
+  }
+
+  /** The key's entry as of `revision` or later; MISS when the cache does not get there in time. */
+  async read(key: string, revision: number): Promise<KeyValue | undefined | typeof MISS> {
+    if (!this.loaded) return MISS;
+    if (this.seen < revision && !(await this.reaches(revision))) return MISS;
+    return this.kvs.get(key);
+  }
+
+  private reaches(revision: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiter: Waiter = { revision, done: resolve };
+      const cancel = this.clock.setTimer(this.waitMs, () => this.finish(waiter, false));
+      waiter.done = (reached) => {
+        cancel();
+        resolve(reached);
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  private finish(waiter: Waiter, reached: boolean): void {
+    if (!this.waiters.delete(waiter)) return;
+    waiter.done(reached);
+  }
+}
+
+/**
+ * `call` for each caller, except that callers arriving while a call waits to be sent share it:
+ * every caller gets the answer of a call sent after it asked (so a revision it gets is no older
+ * than its request), and at most one call is in flight.
+ */
+export function sharedCalls<T>(call: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  let next: Promise<T> | undefined;
+  return () => {
+    next ??= inFlight
+      .catch(() => {})
+      .then(() => {
+        next = undefined;
+        const sent = call();
+        inFlight = sent;
+        return sent;
+      });
+    return next;
+  };
+}

@@ -1,0 +1,111 @@
+import { Etcd3 } from 'etcd3';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { realClock } from '../../shared/clock.js';
+import { EtcdReadCache, MISS, sharedCalls } from '../../cloud/store/etcd/etcd-read-cache.js';
+import { EtcdStore } from '../../cloud/store/etcd/etcd-store.js';
+import { etcdClientOptions } from '../../cloud/store/etcd/open-etcd-store.js';
+import type { KeyValue } from '../../cloud/store/store.js';
+import type { EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
+import { freshPrefix, startTestEtcd } from '../support/etcd.js';
+
+const kv = (key: string, modRevision: number, value: unknown = { v: modRevision }): KeyValue => ({ key, value, createRevision: modRevision, modRevision });
+
+describe('EtcdReadCache', () => {
+  it('answers a read once the watch has shown its revision, and MISS while unloaded, after a reset, or past its wait', async () => {
+    const cache = new EtcdReadCache(20, realClock);
+    expect(await cache.read('/a', 1)).toBe(MISS);
+    cache.load([kv('/a', 3)], 5);
+    expect(await cache.read('/a', 5)).toEqual(kv('/a', 3));
+    const later = cache.read('/a', 7);
+    cache.apply({ type: 'put', kv: kv('/a', 6) });
+    cache.apply({ type: 'delete', kv: kv('/b', 7) });
+    expect(await later).toEqual(kv('/a', 6));
+    expect(await cache.read('/a', 9)).toBe(MISS); // the watch never got there within 20 ms
+    const pending = cache.read('/a', 10);
+    cache.reset();
+    expect(await pending).toBe(MISS);
+    expect(await cache.read('/a', 1)).toBe(MISS);
+  });
+
+  it('drops events the loaded list already holds', async () => {
+    const cache = new EtcdReadCache(20, realClock);
+    cache.load([kv('/a', 4, 'listed')], 4);
+    cache.apply({ type: 'put', kv: kv('/a', 3, 'older') });
+    expect((await cache.read('/a', 4)) as KeyValue).toMatchObject({ value: 'listed' });
+  });
+});
+
+describe('sharedCalls', () => {
+  it('gives callers arriving while a call waits to be sent one call, sent after each of them asked', async () => {
+    const sent: Array<(n: number) => void> = [];
+    const shared = sharedCalls(() => new Promise<number>((resolve) => sent.push(resolve)));
+    const first = shared();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(sent).toHaveLength(1);
+    // The first call is in flight: these two ask after it was sent, so they wait for the next one, together.
+    const [second, third] = [shared(), shared()];
+    sent[0]!(1);
+    expect(await first).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(2);
+    sent[1]!(2);
+    expect([await second, await third]).toEqual([2, 2]);
+  });
+});
+
+describe('gets through the read cache of a real etcd', () => {
+  let etcd: EtcdCluster;
+  const stores: EtcdStore[] = [];
+  beforeAll(async () => {
+    etcd = await startTestEtcd(1);
+  });
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
+  });
+  afterAll(async () => {
+    await etcd.close();
+  });
+
+  /** A store whose client counts its range calls. */
+  async function countingStore(prefix: string): Promise<{ store: EtcdStore; ranges: () => number }> {
+    const options = await etcdClientOptions({ endpoints: etcd.endpoints });
+    let ranges = 0;
+    const store = await EtcdStore.open(() => {
+      const client = new Etcd3(options);
+      const range = client.kv.range.bind(client.kv);
+      client.kv.range = (...args: Parameters<typeof range>) => {
+        ranges++;
+        return range(...args);
+      };
+      return client;
+    }, { prefix });
+    stores.push(store);
+    return { store, ranges: () => ranges };
+  }
+
+  it('a get sees at once what another client wrote, put or deleted', async () => {
+    const prefix = freshPrefix();
+    const { store: writer } = await countingStore(prefix);
+    const { store: reader } = await countingStore(prefix);
+    for (let i = 0; i < 20; i++) {
+      const created = await writer.create(`/k${i}`, { i });
+      expect((await reader.get(`/k${i}`))?.modRevision).toBe(created.modRevision);
+      const updated = await writer.update(`/k${i}`, { i, again: true }, created.modRevision);
+      expect(await reader.get(`/k${i}`)).toMatchObject({ value: { i, again: true }, modRevision: updated.modRevision });
+      await writer.delete(`/k${i}`);
+      expect(await reader.get(`/k${i}`)).toBeUndefined();
+    }
+  });
+
+  it('concurrent gets share one read of the revision and are answered from memory', async () => {
+    const prefix = freshPrefix();
+    const { store, ranges } = await countingStore(prefix);
+    for (let i = 0; i < 50; i++) await store.create(`/k${i}`, { i });
+    await vi.waitFor(() => expect(store.readCacheLoaded).toBe(true), { timeout: 10_000 });
+    const before = ranges();
+    const got = await Promise.all(Array.from({ length: 50 }, (_, i) => store.get(`/k${i}`)));
+    expect(got.map((g) => (g?.value as { i: number }).i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(ranges() - before).toBeLessThanOrEqual(2);
+  });
+});
