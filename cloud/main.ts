@@ -8,7 +8,7 @@ import { defaultTiming } from '../shared/timing.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { TransportFactory } from '../shared/transport.js';
 import type { Cloud, CloudOptions } from './cloud-options.js';
-import { clusterResources, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
+import { clusterResources, resourcePrefixes, ensureSystemNamespaces, loadOrCreateServingCert, writeKubeconfig, type Credentials, type ServingCert } from './apiserver/index.js';
 import { borrowed, brokerUrlsAsSeenFrom, joinBrokerList, storeClient } from './several-clouds.js';
 import { shareClusterIdentity } from './cluster-identity/share.js';
 import type { BrokerOptions } from './hub/index.js';
@@ -44,7 +44,8 @@ async function openStore(options: CloudOptions, clock: Clock, logger: Logger): P
   // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
   if (typeof options.store === 'object') return borrowed(options.store);
   if (options.store === 'etcd') return openCloudEtcdStore(options.etcd!, { clock, logger });
-  return options.store === 'memory' ? new MemoryStore() : DurableStore.open(join(options.dataDir, 'store'));
+  const history = { clock, resourcePrefixes: resourcePrefixes(clusterResources) };
+  return options.store === 'memory' ? new MemoryStore(history) : DurableStore.open(join(options.dataDir, 'store'), history);
 }
 
 /** The cloud's composition root: the only place that constructs its concrete parts. */

@@ -55,17 +55,21 @@ export interface StatusDetails {
 export interface ErrorOptions {
   cause?: unknown;
   details?: StatusDetails;
+  /** A continue token the Status carries in its metadata (410 to a list continued too late). */
+  continueToken?: string;
 }
 
 export class KedgeError extends Error {
   readonly code: ErrorCode;
   readonly details: StatusDetails | undefined;
+  readonly continueToken: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'KedgeError';
     this.code = code;
     this.details = options.details;
+    this.continueToken = options.continueToken;
   }
 
   get httpStatus(): number {
@@ -88,7 +92,7 @@ export function asKedgeError(err: unknown): KedgeError {
 export interface KubeStatus {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  metadata: { continue?: string };
   status: 'Failure' | 'Success';
   message: string;
   reason: string;
@@ -99,7 +103,8 @@ export interface KubeStatus {
 export function toKubeStatus(err: unknown): KubeStatus {
   const e = asKedgeError(err);
   const { status, reason } = errorTable[e.code];
-  const out: KubeStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: e.message, reason, code: status };
+  const metadata = e.continueToken === undefined ? {} : { continue: e.continueToken };
+  const out: KubeStatus = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: e.message, reason, code: status };
   if (e.details) out.details = e.details;
   return out;
 }

@@ -28,6 +28,7 @@ export type { ResourceDef } from './kinds/registry.js';
 export type * from '../client/client.js';
 export { generateServingCert, type ServingCert } from './auth/tls-cert.js';
 export { clusterResources, coreResources } from './kinds/resources.js';
+export { resourcePrefixes } from './kinds/registry.js';
 export { appsResources, deploymentResource, replicaSetResource, APPS_GROUP } from './kinds/apps-resources.js';
 export { NODESYNC_GROUP, type AckedObject, type NodeSync } from '../client/nodesync.js';
 export { nodeSyncResource } from './kinds/nodesync-resource.js';

@@ -5,12 +5,12 @@ import { Journal, type JournalRecord, type JournalStats } from './journal.js';
 import type { KvState, WriteRecord } from './kv-state.js';
 import { recordJson, valueJson } from './record-codec.js';
 import { recover } from './recovery.js';
-import type { KeyValue, ListResult, Store, WatchEvent } from './store.js';
-import { WatchHistory } from './watch-history.js';
+import { listAt } from './list-at.js';
+import type { KeyValue, ListOptions, ListResult, Store, WatchEvent } from './store.js';
+import { WatchHistory, type HistoryOptions } from './watch-history.js';
 
-export interface DurableStoreOptions {
-  /** How many recent events a watch can resume from (default 10,000). */
-  historySize?: number;
+/** History for watches as in HistoryOptions, plus the log's snapshot policy. */
+export interface DurableStoreOptions extends HistoryOptions {
   /**
    * A snapshot is taken once the logs exceed `snapshotRatio` × the last snapshot's size +
    * `snapshotMinBytes` (defaults 4 and 8 MiB): snapshot I/O stays under a quarter of log I/O,
@@ -53,10 +53,10 @@ export class DurableStore implements Store {
   private constructor(
     private readonly state: KvState,
     private readonly journal: Journal,
-    historySize: number,
+    history: HistoryOptions,
   ) {
     this.durableRevision = state.revision;
-    this.history = new WatchHistory(historySize, state.revision);
+    this.history = new WatchHistory(history, state.revision);
   }
 
   /** Opens (creating if needed) the store in `dir`, recovering what a previous run acknowledged. */
@@ -67,7 +67,7 @@ export class DurableStore implements Store {
       snapshotMinBytes: options.snapshotMinBytes ?? 8 * 1024 * 1024,
       logger: options.logger ?? silentLogger,
     });
-    return new DurableStore(recovered.state, journal, options.historySize ?? 10_000);
+    return new DurableStore(recovered.state, journal, options);
   }
 
   get revision(): number {
@@ -88,10 +88,12 @@ export class DurableStore implements Store {
     return kv;
   }
 
-  async list(prefix: string): Promise<ListResult> {
-    const result = { items: this.state.list(prefix), revision: this.state.revision };
-    await this.untilDurable(result.revision);
-    return result;
+  /** The entries as applied now; once durable, history holds every event up to them, so older pages can be undone. */
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const current = this.state.list(prefix, options.fromKey);
+    const revision = this.state.revision;
+    await this.untilDurable(revision);
+    return listAt({ current, revision, eventsAfter: (r) => this.history.eventsAfter(prefix, r) }, options);
   }
 
   async create(key: string, value: unknown): Promise<KeyValue> {

@@ -1,6 +1,6 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { KedgeError } from '../../shared/errors.js';
-import type { KeyValue, ListResult, Store, WatchEvent } from './store.js';
+import type { KeyValue, ListOptions, ListResult, Store, WatchEvent } from './store.js';
 
 /**
  * A Store that can be switched off and on (`kedge component stop store`), acting out etcd
@@ -43,8 +43,8 @@ export class GatedStore implements Store {
     return this.gate(() => this.inner.get(key));
   }
 
-  list(prefix: string): Promise<ListResult> {
-    return this.gate(() => this.inner.list(prefix));
+  list(prefix: string, options?: ListOptions): Promise<ListResult> {
+    return this.gate(() => this.inner.list(prefix, options));
   }
 
   create(key: string, value: unknown): Promise<KeyValue> {

@@ -29,13 +29,15 @@ export class KvState {
     return this.entries.get(key);
   }
 
-  list(prefix: string): KeyValue[] {
+  /** The entries under `prefix` from key `from` on, sorted by key. */
+  list(prefix: string, from = prefix): KeyValue[] {
     const keys = (this.sortedKeys ??= [...this.entries.keys()].sort());
+    const start = from > prefix ? from : prefix;
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (keys[mid]! < prefix) lo = mid + 1;
+      if (keys[mid]! < start) lo = mid + 1;
       else hi = mid;
     }
     const out: KeyValue[] = [];

@@ -1,12 +1,11 @@
 import type { Observable } from 'rxjs';
 import { KvState } from './kv-state.js';
-import type { KeyValue, ListResult, Store, WatchEvent } from './store.js';
-import { WatchHistory } from './watch-history.js';
+import { listAt } from './list-at.js';
+import type { KeyValue, ListOptions, ListResult, Store, WatchEvent } from './store.js';
+import { WatchHistory, type HistoryOptions } from './watch-history.js';
 
-export interface MemoryStoreOptions {
-  /** How many recent events a watch can resume from (default 10,000). */
-  historySize?: number;
-}
+/** How much history watches (and lists at an older revision) can read: see HistoryOptions. */
+export type MemoryStoreOptions = HistoryOptions;
 
 /** A Store that lives only in memory: for tests and hollow fleets. */
 export class MemoryStore implements Store {
@@ -14,7 +13,7 @@ export class MemoryStore implements Store {
   private readonly history: WatchHistory;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.history = new WatchHistory(options.historySize ?? 10_000);
+    this.history = new WatchHistory(options);
   }
 
   get revision(): number {
@@ -29,8 +28,9 @@ export class MemoryStore implements Store {
     return this.state.get(key);
   }
 
-  async list(prefix: string): Promise<ListResult> {
-    return { items: this.state.list(prefix), revision: this.state.revision };
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const current = this.state.list(prefix, options.fromKey);
+    return listAt({ current, revision: this.state.revision, eventsAfter: (r) => this.history.eventsAfter(prefix, r) }, options);
   }
 
   async create(key: string, value: unknown): Promise<KeyValue> {

@@ -1,55 +1,86 @@
 import { Observable, Subject } from 'rxjs';
+import { realClock, type Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
+import { EventWindow, KUBE_WINDOW_LIMITS, type WindowLimits } from './event-window.js';
 import type { WatchEvent } from './store.js';
 
+/** How the embedded stores keep history for watches, as kube-apiserver's watch caches do. */
+export interface HistoryOptions {
+  /** At most this many events per window (default kube's 102,400); also lowers the minimum kept to it. */
+  historySize?: number;
+  /** Events younger than this are kept (default kube's 75 s). */
+  historyFreshMs?: number;
+  /** Where record times come from (default the wall clock). */
+  clock?: Clock;
+  /**
+   * Key prefixes with a window of their own (the apiserver's resources): churn of one
+   * resource never pushes another's history out. Keys under none share one window.
+   */
+  resourcePrefixes?: readonly string[];
+}
+
 /**
- * Recent write events in revision order, at most `capacity` of them, plus the live feed.
- * Shared by every Store backend: they record each committed write here, in order.
- *
- * The events sit in a ring of `capacity` slots: a write past the window overwrites the
- * oldest event (no copying), so the history never holds more than its window.
+ * Recent write events in revision order, in one window per resource, plus the live feed.
+ * Shared by the embedded Store backends: they record each committed write here, in order.
+ * A window keeps every event of the last `historyFreshMs`, at least the last 100 and at
+ * most `historySize`; a watch or list older than a window it reads gets Expired.
  */
 export class WatchHistory {
-  private readonly ring: (WatchEvent | undefined)[];
-  /** Slot of the oldest retained event. */
-  private head = 0;
-  private size = 0;
+  private readonly windows = new Map<string, EventWindow>();
   private readonly live = new Subject<WatchEvent>();
-  /** Every revision at or before this has been forgotten. */
-  compacted: number;
+  private readonly limits: WindowLimits;
+  private readonly clock: Clock;
+  private readonly prefixes: ReadonlySet<string>;
+  /** Explicit compaction (and where the store opened): no window holds anything at or before it. */
+  private floor: number;
 
-  constructor(
-    private readonly capacity: number,
-    startRevision = 0,
-  ) {
-    this.ring = new Array<WatchEvent | undefined>(Math.max(0, capacity)).fill(undefined);
-    this.compacted = startRevision;
+  constructor(options: HistoryOptions = {}, startRevision = 0) {
+    const max = options.historySize ?? KUBE_WINDOW_LIMITS.maxEvents;
+    this.limits = { freshMs: options.historyFreshMs ?? KUBE_WINDOW_LIMITS.freshMs, maxEvents: max, minEvents: Math.min(KUBE_WINDOW_LIMITS.minEvents, max) };
+    this.clock = options.clock ?? realClock;
+    this.prefixes = new Set(options.resourcePrefixes ?? []);
+    this.floor = startRevision;
+  }
+
+  /** The newest revision some window forgot: a watch of every key may start after it. */
+  get compacted(): number {
+    let bound = this.floor;
+    for (const w of this.windows.values()) bound = Math.max(bound, w.compacted);
+    return bound;
   }
 
   record(event: WatchEvent): void {
-    if (this.capacity <= 0) this.compacted = Math.max(this.compacted, event.kv.modRevision);
-    else {
-      if (this.size === this.capacity) this.dropOldest();
-      this.ring[(this.head + this.size) % this.capacity] = event;
-      this.size++;
-    }
+    const now = this.clock.now();
+    this.windowFor(event.kv.key).push(event, now, now, this.limits);
     this.live.next(event);
   }
 
   compact(revision: number): void {
-    while (this.size > 0 && this.at(0).kv.modRevision <= revision) this.dropOldest();
-    this.compacted = Math.max(this.compacted, revision);
+    this.floor = Math.max(this.floor, revision);
+    for (const w of this.windows.values()) w.dropThrough(revision);
+  }
+
+  /** The retained events under `prefix` after `revision`, in order; Expired if a window they would be in forgot some. */
+  eventsAfter(prefix: string, revision: number): WatchEvent[] {
+    const windows = this.windowsUnder(prefix);
+    const bound = Math.max(this.floor, ...windows.map((w) => w.compacted));
+    if (revision < bound) throw new KedgeError('Expired', `too old resource version: ${revision} (${bound})`);
+    const events = windows.flatMap((w) => w.after(revision)).filter((e) => e.kv.key.startsWith(prefix));
+    return windows.length > 1 ? events.sort((a, b) => a.kv.modRevision - b.kv.modRevision) : events;
   }
 
   watch(prefix: string, afterRevision: number, currentRevision: () => number): Observable<WatchEvent> {
     return new Observable<WatchEvent>((subscriber) => {
-      if (afterRevision < this.compacted) {
-        subscriber.error(new KedgeError('Expired', `too old resource version: ${afterRevision} (${this.compacted})`));
+      let replay: WatchEvent[];
+      try {
+        replay = afterRevision < currentRevision() ? this.eventsAfter(prefix, afterRevision) : [];
+      } catch (err) {
+        subscriber.error(err);
         return undefined;
       }
       const matches = (e: WatchEvent): boolean => e.kv.key.startsWith(prefix) && e.kv.modRevision > afterRevision;
       const sub = this.live.subscribe({ next: (e) => matches(e) && subscriber.next(e) });
-      if (afterRevision < currentRevision()) for (const e of this.replayAfter(afterRevision)) if (matches(e)) subscriber.next(e);
+      for (const e of replay) subscriber.next(e);
       return () => sub.unsubscribe();
     });
   }
@@ -58,30 +89,27 @@ export class WatchHistory {
     this.live.complete();
   }
 
-  /** The retained event `index` places after the oldest. */
-  private at(index: number): WatchEvent {
-    return this.ring[(this.head + index) % this.capacity]!;
-  }
-
-  /** The retained events after `revision`, copied: a subscriber may write (and so record) while they replay. */
-  private replayAfter(revision: number): WatchEvent[] {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.at(mid).kv.modRevision <= revision) lo = mid + 1;
-      else hi = mid;
+  /** The window of a key: its longest resource prefix, or the shared one (''). */
+  private windowOf(key: string): string {
+    let found = '';
+    for (let i = key.indexOf('/', 1); i >= 0; i = key.indexOf('/', i + 1)) {
+      const candidate = key.slice(0, i + 1);
+      if (this.prefixes.has(candidate)) found = candidate;
     }
-    const events: WatchEvent[] = [];
-    for (let i = lo; i < this.size; i++) events.push(this.at(i));
-    return events;
+    return found;
   }
 
-  private dropOldest(): void {
-    const oldest = this.at(0);
-    this.compacted = Math.max(this.compacted, oldest.kv.modRevision);
-    this.ring[this.head] = undefined;
-    this.head = (this.head + 1) % this.capacity;
-    this.size--;
+  private windowFor(key: string): EventWindow {
+    const name = this.windowOf(key);
+    let w = this.windows.get(name);
+    if (!w) this.windows.set(name, (w = new EventWindow(this.floor)));
+    return w;
+  }
+
+  /** The windows that may hold keys under `prefix`. */
+  private windowsUnder(prefix: string): EventWindow[] {
+    const own = this.windowOf(prefix);
+    if (own !== '') return [this.windows.get(own)].filter((w) => w !== undefined);
+    return [...this.windows].filter(([name]) => name === '' || name.startsWith(prefix)).map(([, w]) => w);
   }
 }

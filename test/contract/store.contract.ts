@@ -80,6 +80,44 @@ export function storeContract(name: string, makeStore: StoreFactory): void {
       expect((await store.list('/none/')).items).toEqual([]);
     });
 
+    it('lists a page from a key with a limit, saying how many entries are left', async () => {
+      for (const key of ['/p/a', '/p/b', '/p/c', '/p/d', '/p/e', '/q/a']) await store.create(key, {});
+      const first = await store.list('/p/', { limit: 2 });
+      expect(first.items.map((kv) => kv.key)).toEqual(['/p/a', '/p/b']);
+      expect(first.remaining).toBe(3);
+      const next = await store.list('/p/', { fromKey: '/p/b\u0000', limit: 2, revision: first.revision });
+      expect(next.items.map((kv) => kv.key)).toEqual(['/p/c', '/p/d']);
+      expect(next.revision).toBe(first.revision);
+      expect(next.remaining).toBe(1);
+      const last = await store.list('/p/', { fromKey: '/p/d\u0000', limit: 2 });
+      expect(last.items.map((kv) => kv.key)).toEqual(['/p/e']);
+      expect(last.remaining).toBe(0);
+    });
+
+    it('lists as of an older revision in its history: later writes undone', async () => {
+      await store.create('/p/a', { v: 1 });
+      await store.create('/p/b', { v: 1 });
+      const then = store.revision;
+      await store.update('/p/a', { v: 2 });
+      await store.delete('/p/b');
+      await store.create('/p/c', { v: 1 });
+      await store.create('/p/0', { v: 1 });
+      const old = await store.list('/p/', { revision: then });
+      expect(old.revision).toBe(then);
+      expect(old.items.map((kv) => [kv.key, kv.value, kv.modRevision])).toEqual([['/p/a', { v: 1 }, at(1)], ['/p/b', { v: 1 }, at(2)]]);
+      const page = await store.list('/p/', { revision: then, fromKey: '/p/a\u0000', limit: 5 });
+      expect(page.items.map((kv) => kv.key)).toEqual(['/p/b']);
+      expect((await store.list('/p/')).items.map((kv) => kv.key)).toEqual(['/p/0', '/p/a', '/p/c']);
+    });
+
+    it('refuses a list at a compacted revision (Expired) or one it has not reached (Timeout)', async () => {
+      for (let i = 0; i < 4; i++) await store.create(`/p/${i}`, {});
+      await store.compact(at(3));
+      await expectError(store.list('/p/', { revision: at(2) }), 'Expired', 410);
+      expect((await store.list('/p/', { revision: at(3) })).items).toHaveLength(3);
+      await expectError(store.list('/p/', { revision: at(4) + 100 }), 'Timeout', 504);
+    });
+
     it('refuses to create an existing key', async () => {
       await store.create('/k', { v: 1 });
       await expectError(store.create('/k', { v: 2 }), 'AlreadyExists', 409);

@@ -4,36 +4,40 @@ import { firstValueFrom, toArray, takeWhile, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import type { WatchEvent } from '../../cloud/store/store.js';
+import { FakeClock } from '../../shared/clock.js';
 import { isKedgeError } from '../../shared/errors.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-const WINDOW = 10_000; // the stores' default history window
+const FRESH_MS = 75_000; // kube's watch cache keeps every event of the last 75 s
+const STEP_MS = 10;
 
 /** Lets the values of WeakRefs made in this job go (a WeakRef keeps its target until the job ends). */
 const nextJob = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe("the store's watch history holds at most its window", () => {
   it('lets go of every change older than the window as soon as it falls out', async () => {
-    const store = new MemoryStore();
+    const clock = new FakeClock();
+    const store = new MemoryStore({ clock });
     const values: WeakRef<object>[] = [];
-    // 1.9 windows of updates to one key: each value is held by its own event and the next one's prevKv.
-    const writes = Math.floor(WINDOW * 1.9);
+    // 190 s of updates to one key, one per 10 ms: each value is held by its own event and the next one's prevKv.
+    const writes = 19_000;
     await store.create('/k', { n: 0 });
     for (let n = 1; n <= writes; n++) {
+      await clock.advance(STEP_MS);
       const value = { n, pad: 'x'.repeat(16) };
       values.push(new WeakRef(value));
       await store.update('/k', value);
     }
     await nextJob();
     collectGarbage();
-    const revision = store.revision;
-    // values[i] was written at revision i + 2; the window keeps revisions (revision - WINDOW, revision].
-    const outside = values.slice(0, revision - WINDOW - 3);
+    // value n (values[n - 1]) goes once the event after it is older than the window: n < writes - 7,501.
+    const freshEvents = FRESH_MS / STEP_MS;
+    const outside = values.slice(0, writes - freshEvents - 2);
     const held = outside.filter((ref) => ref.deref() !== undefined).length;
-    expect({ outside: outside.length, held }).toEqual({ outside: revision - WINDOW - 3, held: 0 });
-    expect(values.slice(-WINDOW + 1).every((ref) => ref.deref() !== undefined)).toBe(true);
+    expect({ outside: outside.length, held }).toEqual({ outside: writes - freshEvents - 2, held: 0 });
+    expect(values.slice(-freshEvents + 1).every((ref) => ref.deref() !== undefined)).toBe(true);
     await store.close();
   });
 

@@ -6,7 +6,7 @@ import { createApiServer, type ApiServer, type ApiServerDeps } from '../../cloud
 import type { ApiRequest, ApiResponse, WireWatchEvent } from '../../cloud/apiserver/request.js';
 import { ensureRuntimeClasses, ensureSystemNamespaces } from '../../cloud/apiserver/kinds/bootstrap.js';
 import { GatedStore } from '../../cloud/store/gated-store.js';
-import { MemoryStore } from '../../cloud/store/memory-store.js';
+import { MemoryStore, type MemoryStoreOptions } from '../../cloud/store/memory-store.js';
 
 export const ADMIN_TOKEN = 'admin-token';
 export const VIEWER_TOKEN = 'viewer-token';
@@ -35,11 +35,12 @@ export interface SendOptions {
   query?: Record<string, string>;
 }
 
-/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created; `extra` adds collaborators (a usage source). */
-export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> = {}): Promise<ApiFixture> {
-  const store = new MemoryStore({ historySize: 50 });
-  const gate = new GatedStore(store);
+/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created; `extra` adds collaborators (a usage source) or sets the store's history. */
+export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> & { history?: MemoryStoreOptions } = {}): Promise<ApiFixture> {
+  const { history, ...deps } = extra;
   const clock = new FakeClock();
+  const store = new MemoryStore({ historySize: 50, clock, ...history });
+  const gate = new GatedStore(store);
   const api = createApiServer({
     store: gate,
     clock,
@@ -50,7 +51,7 @@ export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> = {}): Prom
       { token: ODD_TOKEN, user: 'odd', role: 'whatever' },
       { token: NODE_TOKEN, user: 'system:node:edge-1', role: 'node', groups: ['system:nodes'] },
     ],
-    ...extra,
+    ...deps,
   });
   await ensureSystemNamespaces(api.loopback(ADMIN_TOKEN));
   await ensureRuntimeClasses(api.loopback(ADMIN_TOKEN));

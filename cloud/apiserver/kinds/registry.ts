@@ -112,6 +112,11 @@ export function storePrefix(def: ResourceDef, namespace: string | undefined): st
   return def.namespaced && namespace !== undefined ? `${base}${namespace}/` : base;
 }
 
+/** The key prefix of each kind: the stores keep one watch window per resource, as kube's watch caches do. */
+export function resourcePrefixes(defs: readonly ResourceDef[]): string[] {
+  return defs.map((def) => storePrefix(def, undefined));
+}
+
 export function hasSubresource(def: ResourceDef, name: string): boolean {
   return def.subresources.some((s) => s.name === name);
 }

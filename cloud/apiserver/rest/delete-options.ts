@@ -82,7 +82,7 @@ function integer(n: number, raw: unknown = n): number {
 }
 
 /** strconv.ParseBool, as the query parameter codec reads booleans. */
-function parseBool(text: string): boolean {
+export function parseBool(text: string): boolean {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
   throw new KedgeError('BadRequest', `strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);

@@ -1,11 +1,12 @@
 import { defer, map, type Observable } from 'rxjs';
-import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
 import { apiVersionOf } from '../kinds/registry.js';
 import { jsonResponse, type ApiResponse, type WireWatchEvent } from '../request.js';
 import { selectorOf, type ResourceCall, type RestDeps } from './rest-context.js';
 import { buildTable, defaultPrinter, includeObjectOf, wantsTable } from './tables.js';
 import { watchObjects } from './watch.js';
+import { listQueryOf, revisionOf, validateWatchQuery } from './list-options.js';
+import { readList } from './list-pages.js';
 
 /** get, list and watch, answering Tables when the Accept header asks for them. */
 
@@ -16,17 +17,15 @@ export async function getObject(deps: RestDeps, call: ResourceCall): Promise<Api
 }
 
 export async function listObjects(deps: RestDeps, call: ResourceCall): Promise<ApiResponse> {
-  const matches = selectorOf(call);
-  const { items, revision } = await deps.storage.list(call.def, call.path.namespace);
-  const selected = items.filter(matches);
-  const resourceVersion = String(revision);
-  if (wantsTable(call.req.headers.accept)) return jsonResponse(200, table(deps, call, selected, resourceVersion));
-  return jsonResponse(200, {
-    kind: `${call.def.kind}List`,
-    apiVersion: apiVersionOf(call.def),
-    metadata: { resourceVersion },
-    items: selected,
-  });
+  const q = call.req.query;
+  const filtered = Boolean(q.get('labelSelector') || q.get('fieldSelector'));
+  const page = await readList({ store: deps.store, def: call.def, namespace: call.path.namespace, query: listQueryOf(q), matches: selectorOf(call), filtered });
+  const { items, ...metadata } = page;
+  if (wantsTable(call.req.headers.accept)) {
+    const opts = { now: deps.clock.now(), include: includeObjectOf(q), withColumns: true, listMeta: metadata };
+    return jsonResponse(200, buildTable(call.def.printer ?? defaultPrinter, items, opts));
+  }
+  return jsonResponse(200, { kind: `${call.def.kind}List`, apiVersion: apiVersionOf(call.def), metadata, items });
 }
 
 /**
@@ -37,10 +36,9 @@ export const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
 
 export function watchObjectsResponse(deps: RestDeps, call: ResourceCall): ApiResponse {
   const q = call.req.query;
-  const resourceVersion = q.get('resourceVersion') ?? undefined;
-  if (resourceVersion !== undefined && resourceVersion !== '' && !/^\d+$/.test(resourceVersion)) {
-    throw new KedgeError('BadRequest', `invalid resourceVersion ${JSON.stringify(resourceVersion)}`);
-  }
+  const query = listQueryOf(q);
+  validateWatchQuery(query);
+  if (query.resourceVersion !== undefined) revisionOf(query.resourceVersion);
   const timeout = Number(q.get('timeoutSeconds') ?? '');
   const namedMatch = call.path.name;
   const selector = selectorOf(call);
@@ -50,7 +48,8 @@ export function watchObjectsResponse(deps: RestDeps, call: ResourceCall): ApiRes
     def: call.def,
     namespace: call.path.namespace,
     matches: namedMatch === undefined ? selector : (obj) => obj.metadata.name === namedMatch && selector(obj),
-    resourceVersion: resourceVersion || undefined,
+    resourceVersion: query.resourceVersion,
+    sendInitialEvents: query.sendInitialEvents,
     allowBookmarks: isTrue(q.get('allowWatchBookmarks')),
     timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : MIN_REQUEST_TIMEOUT_SECONDS * (1 + deps.random()),
   });

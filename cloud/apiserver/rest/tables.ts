@@ -19,9 +19,16 @@ export interface TableRow {
 export interface Table {
   kind: 'Table';
   apiVersion: 'meta.k8s.io/v1';
-  metadata: { resourceVersion?: string };
+  metadata: ListMeta;
   columnDefinitions: ColumnDefinition[] | null;
   rows: TableRow[];
+}
+
+/** A list's metadata (metav1.ListMeta), which a Table carries too. */
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -48,9 +55,9 @@ export const defaultPrinter: Printer = {
 export function buildTable(
   printer: Printer,
   objects: KubeObject[],
-  opts: { now: number; include: IncludeObject; resourceVersion?: string; withColumns?: boolean },
+  opts: { now: number; include: IncludeObject; resourceVersion?: string; withColumns?: boolean; listMeta?: ListMeta },
 ): Table {
-  const metadata = opts.resourceVersion === undefined ? {} : { resourceVersion: opts.resourceVersion };
+  const metadata: ListMeta = opts.listMeta ?? (opts.resourceVersion === undefined ? {} : { resourceVersion: opts.resourceVersion });
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

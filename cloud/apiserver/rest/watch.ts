@@ -6,6 +6,7 @@ import type { Store, WatchEvent } from '../../store/store.js';
 import { apiVersionOf, storePrefix, type ResourceDef } from '../kinds/registry.js';
 import type { WireWatchEvent } from '../request.js';
 import { toObject } from './storage.js';
+import { tooLargeResourceVersion } from '../../store/list-at.js';
 
 /** How often a watch that allows bookmarks gets one (kube-apiserver: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = 60_000;
@@ -19,6 +20,11 @@ export interface WatchSpec {
   matches: (obj: KubeObject) => boolean;
   /** Omitted or "0": synthetic ADDED events for what exists, then changes. */
   resourceVersion?: string;
+  /**
+   * sendInitialEvents (with resourceVersionMatch=NotOlderThan): true, the state first (at least
+   * at resourceVersion) and, with bookmarks, a BOOKMARK marking its end; false, only changes.
+   */
+  sendInitialEvents?: boolean;
   allowBookmarks: boolean;
   /** Closes the stream after this many seconds (the client then watches again). */
   timeoutSeconds?: number;
@@ -39,16 +45,19 @@ export function watchObjects(spec: WatchSpec): Observable<WireWatchEvent> {
       subscriber.complete();
     };
     const start = async (): Promise<void> => {
-      let after = Number(spec.resourceVersion ?? '0');
-      if (after === 0) {
+      const rv = Number(spec.resourceVersion ?? '0');
+      let after = rv;
+      if (spec.sendInitialEvents ?? rv === 0) {
         const list = await spec.store.list(storePrefix(spec.def, spec.namespace));
         if (closed) return;
+        if (rv > list.revision) throw tooLargeResourceVersion(rv, list.revision);
         for (const kv of list.items) {
           const obj = toObject(spec.def, kv);
           if (spec.matches(obj)) subscriber.next({ type: 'ADDED', object: obj, initial: true });
         }
         after = list.revision;
-      }
+        if (spec.sendInitialEvents && spec.allowBookmarks) subscriber.next(bookmark(spec.def, after, INITIAL_EVENTS_END));
+      } else if (rv === 0) after = spec.store.revision;
       lastRevision = after;
       const replayedUpTo = spec.store.revision; // what the store replays from its history; later events are news
       inner = spec.store.watch(storePrefix(spec.def, spec.namespace), after).subscribe({
@@ -90,6 +99,10 @@ function translate(spec: WatchSpec, e: WatchEvent): WireWatchEvent | undefined {
   return undefined;
 }
 
-function bookmark(def: ResourceDef, revision: number): WireWatchEvent {
-  return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { resourceVersion: String(revision) } } };
+/** The annotation of the bookmark that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = { 'k8s.io/initial-events-end': 'true' };
+
+function bookmark(def: ResourceDef, revision: number, annotations?: Record<string, string>): WireWatchEvent {
+  const metadata = annotations ? { resourceVersion: String(revision), annotations } : { resourceVersion: String(revision) };
+  return { type: 'BOOKMARK', object: { kind: def.kind, apiVersion: apiVersionOf(def), metadata } };
 }

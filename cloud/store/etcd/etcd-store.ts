@@ -1,9 +1,10 @@
-import type { Etcd3, ICompare, IKeyValue, IRequestOp, ITxnResponse } from 'etcd3';
+import type { Etcd3, ICompare, IKeyValue, IRangeResponse, IRequestOp, ITxnResponse } from 'etcd3';
 import type { Observable, Subscription } from 'rxjs';
 import { KedgeError } from '../../../shared/errors.js';
 import { deepFreeze } from '../../../shared/freeze.js';
 import { valueJson } from '../record-codec.js';
-import type { KeyValue, ListResult, Store, WatchEvent } from '../store.js';
+import { tooLargeResourceVersion } from '../list-at.js';
+import type { KeyValue, ListOptions, ListResult, Store, WatchEvent } from '../store.js';
 import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.js';
 import { etcdWatch, expiredFeed } from './etcd-watch.js';
 import { EtcdKeys } from './etcd-keys.js';
@@ -147,21 +148,39 @@ export class EtcdStore implements Store {
     return res.kvs[0] && this.toKeyValue(res.kvs[0]);
   }
 
-  /** Pages through the range at the revision of its first page, so the whole list is one snapshot. */
-  async list(prefix: string): Promise<ListResult> {
-    const start = this.etcdKey(prefix);
-    const end = prefixEnd(start);
+  /**
+   * A page: one range at `options.revision` with etcd's count of what is left; without a
+   * limit, pages through the range at the revision of its first page, so the whole list is one snapshot.
+   */
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const end = prefixEnd(this.etcdKey(prefix));
+    const start = this.etcdKey(options.fromKey !== undefined && options.fromKey > prefix ? options.fromKey : prefix);
+    if (options.limit !== undefined && options.limit > 0) {
+      const res = await this.range(start, end, options.limit, options.revision);
+      return { items: res.kvs.map((kv) => this.toKeyValue(kv)), revision: options.revision ?? Number(res.header.revision), remaining: Number(res.count) - res.kvs.length };
+    }
     const items: KeyValue[] = [];
-    let revision: number | undefined;
+    let revision = options.revision;
     for (let from = start; ;) {
-      const res = await this.call(() => this.client.kv.range({ key: from, range_end: end, limit: this.options.pageSize ?? 1_000, revision, sort_order: 'Ascend', sort_target: 'Key' }));
+      const res = await this.range(from, end, this.options.pageSize ?? 1_000, revision);
       revision ??= Number(res.header.revision);
       for (const kv of res.kvs) items.push(this.toKeyValue(kv));
       if (!res.more || res.kvs.length === 0) break;
       from = Buffer.concat([res.kvs.at(-1)!.key, Buffer.from([0])]);
     }
-    this.noteRevision(revision);
-    return { items, revision };
+    return { items, revision, remaining: 0 };
+  }
+
+  private async range(from: Buffer, end: Buffer, limit: number, revision: number | undefined): Promise<IRangeResponse> {
+    try {
+      const res = await this.call(() => this.client.kv.range({ key: from, range_end: end, limit, revision, sort_order: 'Ascend', sort_target: 'Key' }));
+      this.noteRevision(res.header.revision);
+      return res;
+    } catch (err) {
+      if (revision !== undefined && /future revision/.test((err as Error).message)) throw tooLargeResourceVersion(revision, this.currentRevision);
+      if (revision !== undefined && (err as KedgeError).code === 'Expired') throw new KedgeError('Expired', `too old resource version: ${revision} (etcd: compacted)`);
+      throw err;
+    }
   }
 
   async create(key: string, value: unknown): Promise<KeyValue> {
