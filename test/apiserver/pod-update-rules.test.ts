@@ -27,7 +27,7 @@ async function patch(f: ApiFixture, body: unknown, contentType = MERGE): Promise
 }
 
 describe('pod updates', () => {
-  it('refuses a new nodeName with every patch type and with PUT, naming the change in a diff', async () => {
+  it('refuses a new nodeName with every patch type, apply and PUT, naming the change in a diff', async () => {
     const f = await boundPod();
     const merge = await patch(f, { spec: { nodeName: 'other' } });
     expect(merge.status).toBe(422);
@@ -40,6 +40,12 @@ describe('pod updates', () => {
     expect(merge.body.details?.causes).toEqual([expect.objectContaining({ field: 'spec', reason: 'FieldValueForbidden' })]);
     expect((await patch(f, { spec: { nodeName: 'other' } }, SMP)).status).toBe(422);
     expect((await patch(f, [{ op: 'replace', path: '/spec/nodeName', value: 'other' }], JSON_PATCH)).status).toBe(422);
+    const applied = await f.json<Status>('PATCH', `${pods}/t1`, {
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 't1' }, spec: { nodeName: 'other', containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+      contentType: 'application/apply-patch+yaml', query: { fieldManager: 'test', force: 'true' },
+    });
+    expect(applied.status).toBe(422);
+    expect(applied.body.message.startsWith(FORBIDDEN_PREFIX)).toBe(true);
     const current = (await f.json<Pod>('GET', `${pods}/t1`)).body;
     const put = await f.json<Status>('PUT', `${pods}/t1`, { body: { ...current, spec: { ...current.spec, restartPolicy: 'Never' } } });
     expect(put.status).toBe(422);
