@@ -98,7 +98,7 @@ async function applyInOrder(runtime: Runtime, actions: PodAction[], state: Apply
           await runtime.removeContainer(action.containerId);
           break;
         case 'killContainer':
-          if (running.has(action.containerId)) stopping(action.containerId, state, action.reason);
+          if (running.has(action.containerId)) stopping(action.containerId, state, action.definitionChanged ? undefined : action.reason, action.definitionChanged);
           if (running.has(action.containerId)) await runtime.stopContainer(action.containerId, action.graceMs);
           logger.info('killed container', { containerId: action.containerId, reason: action.reason });
           break;
@@ -153,12 +153,12 @@ async function createAndStart(runtime: Runtime, sandbox: Sandbox, config: Contai
   }
 }
 
-/** Killing: a running container of a pod the edge holds is stopped (`unhealthy`: because it failed a probe). */
-function stopping(containerId: string, state: ApplyState, unhealthy?: string): void {
+/** Killing: a running container of a pod the edge holds is stopped (`unhealthy`: because it failed a probe; `changed`: its definition changed). */
+function stopping(containerId: string, state: ApplyState, unhealthy?: string, changed?: boolean): void {
   const c = state.containerOf.get(containerId);
   const pod = c && state.context.pods.find((p) => p.metadata.uid === c.podUid);
   if (!c || !pod) return;
-  const message = unhealthy ? messages.probeKill(c.name, unhealthy) : messages.stopping(c.name);
+  const message = changed ? messages.definitionChanged(c.name) : unhealthy ? messages.probeKill(c.name, unhealthy) : messages.stopping(c.name);
   state.events.record(containerRef(pod, c.name, (pod.spec.initContainers ?? []).some((i) => i.name === c.name)), 'Normal', REASONS.killing, message);
 }
 

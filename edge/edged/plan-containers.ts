@@ -44,9 +44,31 @@ function replaceNeverStarted(input: PlanInput, container: Container, attempts: C
 }
 
 /**
+ * The kubelet's containerChanged, for what a pod update may change (ValidatePodUpdate): the
+ * image. An app container whose image is not the spec's runs another definition.
+ */
+const definitionChanged = (c: ContainerInfo, container: Container): boolean => c.image !== (container.image ?? '');
+
+/**
+ * A running app container of another definition is killed ("definition changed, will be
+ * restarted", whatever the restart policy) and the new one started in the same sync, as the
+ * kubelet does; the older attempts go.
+ */
+function restartChanged(input: PlanInput, container: Container, attempts: ContainerInfo[]): PodAction[] {
+  const latest = attempts.at(-1)!;
+  return [
+    { type: 'killContainer', containerId: latest.id, graceMs: stopGraceMs(input.pod, input.timing), reason: 'definition changed', definitionChanged: true },
+    { type: 'startContainer', pod: input.pod, container, attempt: latest.attempt + 1 },
+    ...attempts.slice(0, -1).map((c): PodAction => ({ type: 'removeContainer', containerId: c.id, reason: 'superseded by a newer attempt' })),
+  ];
+}
+
+/**
  * One container: start it if it has no attempt (or only one that never started); kill it when
- * it failed its liveness or startup probe; once it exited and is to run again, restart it when
- * its back-off is over, else say when to look again (a `backOff` action).
+ * it failed its liveness or startup probe, or restart it when its definition changed; once it
+ * exited and is to run again, restart it when its back-off is over (at once for a new
+ * definition: the kubelet's back-off is per definition), else say when to look again (a
+ * `backOff` action).
  */
 function planContainer(input: PlanInput, container: Container, init: boolean): PodAction[] {
   const { pod, now } = input;
@@ -54,6 +76,7 @@ function planContainer(input: PlanInput, container: Container, init: boolean): P
   const latest = attempts.at(-1);
   if (!latest) return [{ type: 'startContainer', pod, container, attempt: firstAttempt(pod, container.name, init) }];
   if (neverStarted(latest)) return replaceNeverStarted(input, container, attempts);
+  if (!init && latest.state !== 'exited' && definitionChanged(latest, container)) return restartChanged(input, container, attempts);
   const actions: PodAction[] = [];
   const unhealthy = latest.state === 'running' && !init ? input.probes?.get(latest.id)?.unhealthy : undefined;
   if (unhealthy) {
@@ -63,7 +86,7 @@ function planContainer(input: PlanInput, container: Container, init: boolean): P
   let restarted = false;
   if (latest.state === 'exited' && (init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) {
     const backoff = restartBackoff(latest, attempts.at(-2), input.timing);
-    restarted = now >= backoff.at;
+    restarted = now >= backoff.at || (!init && definitionChanged(latest, container));
     actions.push(restarted ? { type: 'startContainer', pod, container, attempt: latest.attempt + 1 } : { type: 'backOff', pod, container, until: backoff.at });
   }
   // Keep the newest container and the one before it (its end is the status' lastState and the back-off's rung).

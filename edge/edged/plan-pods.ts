@@ -15,8 +15,11 @@ export type PodAction =
   | { type: 'runSandbox'; pod: Pod }
   /** Create and start one container of the pod, in the pod's sandbox. */
   | { type: 'startContainer'; pod: Pod; container: Container; attempt: number }
-  /** Stop a running container that failed its liveness or startup probe; the restart rules take it from there. */
-  | { type: 'killContainer'; containerId: string; graceMs: number; reason: string }
+  /**
+   * Stop a running container that failed its liveness or startup probe (the restart rules take
+   * it from there), or whose definition changed (a startContainer follows).
+   */
+  | { type: 'killContainer'; containerId: string; graceMs: number; reason: string; definitionChanged?: true }
   /** Stop (if needed) and remove one container. */
   | { type: 'removeContainer'; containerId: string; reason: string }
   /** Stop and remove every container of a sandbox, then the sandbox itself. */

@@ -35,6 +35,7 @@ export const messages = {
   stopping: (container: string) => `Stopping container ${container}`,
   /** `unhealthy`: the prober's "Liveness probe failed: …" or "Startup probe failed: …". */
   probeKill: (container: string, unhealthy: string) => `Container ${container} failed ${unhealthy.startsWith('Startup') ? 'startup' : 'liveness'} probe, will be restarted`,
+  definitionChanged: (container: string) => `Container ${container} definition changed, will be restarted`,
   backOff: (container: string, pod: string, namespace: string, uid: string) => `Back-off restarting failed container ${container} in pod ${pod}_${namespace}(${uid})`,
   failedSandbox: (error: string) => `Failed to create pod sandbox: ${error}`,
   starting: () => 'Starting kubelet.',

@@ -195,6 +195,25 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; p
     probes: says({ unhealthy: 'Liveness probe failed: boom' }),
     expected: ['start u1/app#1'],
   },
+  {
+    name: 'image changed: that container is killed and started again at once, whatever the policy; the other runs on',
+    desired: [pod('p', 'u1', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'nginx:1.28' }, { name: 'side', image: 'nginx:1.27' }] })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1'), container('u1', { name: 'side' })] },
+    expected: ['killContainer c-u1-app-0 grace 30000 (definition changed)', 'start u1/app#1'],
+  },
+  {
+    name: 'image changed of an exited container: no back-off for the new definition',
+    desired: [pod('p', 'u1', { containers: [{ name: 'app', image: 'nginx:1.28' }] })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1))] },
+    now: 2,
+    expected: ['start u1/app#1'],
+  },
+  {
+    name: 'image changed of a running init container: it runs on, as the kubelet leaves it',
+    desired: [pod('p', 'u1', { initContainers: [{ name: 'init', image: 'busybox:2' }], containers: [{ name: 'app', image: 'nginx:1.27' }] })],
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', { name: 'init', image: 'busybox:1' })] },
+    expected: [],
+  },
 ];
 
 describe('planPods', () => {

@@ -12,6 +12,7 @@ import type { AdmissionContext, ResourceDef } from '../kinds/registry.js';
 export function admit(def: ResourceDef, obj: KubeObject, ctx: AdmissionContext): void {
   def.strategy?.normalize?.(obj);
   if (ctx.operation === 'create') def.strategy?.defaultOnCreate?.(obj, ctx);
+  else def.strategy?.defaultOnUpdate?.(obj, ctx);
   restrictNodeWrites(def, obj, ctx);
   restrictNodeEventWrites(def, obj, ctx);
   const causes = [...nestingCauses(obj), ...validateMeta(def, obj), ...(def.strategy?.validate?.(obj, ctx) ?? [])];
@@ -20,7 +21,8 @@ export function admit(def: ResourceDef, obj: KubeObject, ctx: AdmissionContext):
 }
 
 export function invalid(def: Pick<ResourceDef, 'kind' | 'group'>, name: string, causes: StatusCause[]): KedgeError {
-  const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+  // field.ErrorList.ToAggregate: the message names each distinct error once; the causes keep them all.
+  const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
   const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
   return new KedgeError('Invalid', `${def.kind} "${name}" is invalid: ${summary}`, {
     details: { name, group: def.group, kind: def.kind, causes },

@@ -1,3 +1,4 @@
+import type { PodTemplateSpec } from '../../../shared/apps-types.js';
 import type { CronJob, Job, JobSpec } from '../../../shared/batch-types.js';
 import { CronError, parseCron } from '../../../shared/cron-schedule.js';
 import type { StatusCause } from '../../../shared/errors.js';
@@ -43,12 +44,35 @@ function validateJobSpec(spec: JobSpec, at: string, selectorRequired: boolean): 
   return causes;
 }
 
+/** ValidateJobSpecUpdate's immutable fields, in kube's order ('template' is checked by templateUpdateCauses). */
+const IMMUTABLE_JOB_FIELDS = ['completions', 'selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const;
+
 function immutableJobFields(job: Job, ctx: AdmissionContext): StatusCause[] {
   if (ctx.operation !== 'update' || !ctx.old) return [];
-  const before = (ctx.old as Job).spec ?? {};
-  return (['selector', 'template', 'completions', 'completionMode'] as const)
-    .filter((f) => stableJson(before[f]) !== stableJson(job.spec[f]))
-    .map((f) => invalidValue(`spec.${f}`, job.spec[f], 'field is immutable'));
+  const old = ctx.old as Job;
+  const before = old.spec ?? {};
+  const schedulingMutable = before.suspend === true && !old.status?.startTime;
+  return IMMUTABLE_JOB_FIELDS.flatMap((f) => {
+    const was = f === 'template' ? templateAsChecked(job.spec.template, before.template, schedulingMutable) : before[f];
+    return stableJson(was) === stableJson(job.spec[f]) ? [] : [invalidValue(`spec.${f}`, job.spec[f], 'field is immutable')];
+  });
+}
+
+/**
+ * validatePodTemplateUpdate: the old template, with what a suspended Job that never started may
+ * change (its scheduling directives: node affinity, nodeSelector, tolerations, schedulingGates,
+ * labels and annotations) taken from the new one.
+ */
+function templateAsChecked(next: PodTemplateSpec | undefined, old: PodTemplateSpec | undefined, schedulingMutable: boolean): PodTemplateSpec | undefined {
+  if (!schedulingMutable || !next || !old) return old;
+  const out = structuredClone(old);
+  out.metadata = { ...out.metadata, labels: next.metadata?.labels, annotations: next.metadata?.annotations };
+  const spec = out.spec as unknown as Record<string, unknown>;
+  const nextSpec = (next.spec ?? {}) as unknown as Record<string, unknown>;
+  for (const key of ['nodeSelector', 'tolerations', 'schedulingGates']) spec[key] = nextSpec[key];
+  const affinity = { ...(spec.affinity as Record<string, unknown> | undefined), nodeAffinity: (nextSpec.affinity as Record<string, unknown> | undefined)?.nodeAffinity };
+  spec.affinity = Object.values(affinity).some((v) => v !== undefined) || nextSpec.affinity !== undefined ? affinity : undefined;
+  return JSON.parse(JSON.stringify(out)) as PodTemplateSpec;
 }
 
 export function validateCronJob(cj: CronJob): StatusCause[] {

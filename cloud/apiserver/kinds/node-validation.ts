@@ -41,3 +41,10 @@ export function validatePodCIDRs(node: Node, ctx: AdmissionContext): StatusCause
   }
   return causes;
 }
+
+/** ValidateNodeUpdate's providerID rule: set once, from "" to a value, then fixed. */
+export function providerIDUnchanged(node: Node, ctx: AdmissionContext): StatusCause[] {
+  const old = (ctx.old as Node | undefined)?.spec?.providerID;
+  if (ctx.operation !== 'update' || !old || old === node.spec?.providerID) return [];
+  return [{ reason: 'FieldValueForbidden', field: 'spec.providerID', message: 'Forbidden: node updates may not change providerID except from "" to valid' }];
+}

@@ -1,35 +1,44 @@
 import type { StatusCause } from '../../../shared/errors.js';
-import type { Container, Pod, Toleration } from '../../../shared/types.js';
+import type { Container, Pod, PodSpec, Toleration } from '../../../shared/types.js';
 import { checkLabel, invalidValue, required } from '../admission/admission.js';
 import { normalizePodSpecQuantities, validatePodSpecQuantities } from '../admission/quantity-validation.js';
 import type { ResourceStrategy } from './registry.js';
 import { defaultContainer, DEFAULT_TOLERATION_SECONDS } from '../../client/pod-defaults.js';
 import { admitRuntimeClass } from '../admission/runtime-class-admission.js';
+import { setOrDelete, validatePodUpdate } from './pod-update-validation.js';
 
 /**
  * Pod defaulting as kube-apiserver does it (SetDefaults_Pod, the DefaultTolerationSeconds
  * admission plugin, PodStrategy.PrepareForCreate), and the validation kedge needs.
  */
 export const podStrategy: ResourceStrategy = {
-  normalize: (obj) => normalizePodSpecQuantities((obj as Pod).spec),
+  normalize(obj) {
+    const pod = obj as Pod;
+    normalizePodSpecQuantities(pod.spec);
+    if (pod.spec && typeof pod.spec === 'object') defaultPodSpec(pod.spec);
+  },
   defaultOnCreate(obj) {
     const pod = obj as Pod;
     pod.spec ??= { containers: [] };
     const spec = pod.spec;
-    spec.restartPolicy ??= 'Always';
-    spec.terminationGracePeriodSeconds ??= 30;
-    spec.dnsPolicy ??= 'ClusterFirst';
-    spec.schedulerName ??= 'default-scheduler';
-    spec.securityContext ??= {};
-    spec.enableServiceLinks ??= true;
+    defaultPodSpec(spec);
     spec.priority ??= 0;
     spec.preemptionPolicy ??= 'PreemptLowerPriority';
-    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
     spec.tolerations = withDefaultTolerations(spec.tolerations ?? [], pod.metadata.labels?.[AUTONOMY_LABEL] === 'autonomy');
     pod.status = { phase: 'Pending', qosClass: qosClass(spec.containers ?? []) };
   },
-  validate(obj) {
-    return validatePod(obj as Pod);
+  defaultOnUpdate(obj, ctx) {
+    // The Priority plugin keeps the priority it set on create; DefaultTolerationSeconds runs on updates too.
+    const spec = (obj as Pod).spec;
+    const old = (ctx.old as Pod | undefined)?.spec;
+    if (!spec || typeof spec !== 'object' || !old) return;
+    setOrDelete(spec, 'priority', old.priority);
+    setOrDelete(spec, 'preemptionPolicy', old.preemptionPolicy);
+    if (Array.isArray(spec.tolerations ?? [])) spec.tolerations = withDefaultTolerations(spec.tolerations ?? [], (obj as Pod).metadata.labels?.[AUTONOMY_LABEL] === 'autonomy');
+  },
+  validate(obj, ctx) {
+    const causes = validatePod(obj as Pod);
+    return ctx.operation === 'update' && ctx.old ? [...causes, ...validatePodUpdate(obj as Pod, ctx.old as Pod)] : causes;
   },
   admitCreate: admitRuntimeClass,
   fields(obj) {
@@ -37,6 +46,19 @@ export const podStrategy: ResourceStrategy = {
     return { 'spec.nodeName': pod.spec?.nodeName ?? '', 'status.phase': pod.status?.phase ?? '', 'spec.schedulerName': pod.spec?.schedulerName ?? '', 'spec.restartPolicy': pod.spec?.restartPolicy ?? '', 'status.podIP': pod.status?.podIP ?? '' };
   },
 };
+
+/** SetDefaults_PodSpec and SetDefaults_Container: kube applies them on every decode, so on updates too. */
+function defaultPodSpec(spec: PodSpec): void {
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  spec.enableServiceLinks ??= true;
+  for (const c of [...(Array.isArray(spec.containers) ? spec.containers : []), ...(Array.isArray(spec.initContainers) ? spec.initContainers : [])]) {
+    if (c && typeof c === 'object') defaultContainer(c);
+  }
+}
 
 /** KubeEdge's label for pods that stay on their node however long it is unreachable (value "autonomy"). */
 export const AUTONOMY_LABEL = 'app-offline.kubeedge.io';

@@ -17,6 +17,8 @@ export interface AdmissionContext {
 export interface ResourceStrategy {
   /** Fills in defaults on create (mutates the object it is given). */
   defaultOnCreate?(obj: KubeObject, ctx: AdmissionContext): void;
+  /** Fills in on update what kube's admission plugins add or carry over then (mutates the object; `ctx.old` is the stored one). */
+  defaultOnUpdate?(obj: KubeObject, ctx: AdmissionContext): void;
   /** Returns the problems found; an empty list means valid. */
   validate?(obj: KubeObject, ctx: AdmissionContext): StatusCause[];
   /** Field values this kind can be selected by, beyond metadata.name/namespace. */

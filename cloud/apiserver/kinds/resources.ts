@@ -7,7 +7,7 @@ import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
 import { statefulSetResource } from './statefulset-resources.js';
 import { checkNodeTypes } from './node-decoding.js';
-import { normalizePodCIDRs, validatePodCIDRs } from './node-validation.js';
+import { normalizePodCIDRs, providerIDUnchanged, validatePodCIDRs } from './node-validation.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
 import { podStrategy } from './pod-admission.js';
 import { normalizeNodeQuantities, validateNodeQuantities } from '../admission/quantity-validation.js';
@@ -37,7 +37,7 @@ const nodeStrategy: ResourceStrategy = {
     checkNodeTypes(obj);
     normalizePodCIDRs(obj as Node);
   },
-  validate: (obj, ctx) => [...validateNodeQuantities((obj as Node).status), ...validatePodCIDRs(obj as Node, ctx)],
+  validate: (obj, ctx) => [...validateNodeQuantities((obj as Node).status), ...validatePodCIDRs(obj as Node, ctx), ...providerIDUnchanged(obj as Node, ctx)],
   fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
 };
 

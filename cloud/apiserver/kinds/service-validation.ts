@@ -21,7 +21,7 @@ export function validateService(obj: KubeObject, ctx: AdmissionContext): StatusC
     if (typeof value !== 'string') causes.push(invalidValue(`spec.selector.${key}`, value, 'must be a string'));
   }
   const old = ctx.old as Service | undefined;
-  if (old) causes.push(...clusterIPsUnchanged(spec, old.spec));
+  if (old) causes.push(...clusterIPsUnchanged(spec, old.spec), ...primaryFamilyUnchanged(spec, old.spec), ...loadBalancerClassUnchanged(spec, old.spec));
   return causes;
 }
 
@@ -113,7 +113,22 @@ function clusterIPsUnchanged(spec: ServiceSpec, old: ServiceSpec): StatusCause[]
   const [was, now] = [old.clusterIPs ?? [], spec.clusterIPs ?? []];
   if (was.length > 0 && now.length === 0) return [invalidIPs('spec.clusterIPs[0]', goStrings(now), 'primary clusterIP can not be unset')];
   if (was.length > 0 && now[0] !== was[0]) return [invalidIPs('spec.clusterIPs[0]', goStrings(now), 'may not change once set')];
+  if (was.length > 1 && now.length > 1 && now[1] !== was[1]) return [invalidIPs('spec.clusterIPs[1]', goStrings(now), 'may not change once set')];
   return [];
+}
+
+/** validateUpgradeDowngradeIPFamilies: the primary IP family is fixed, except to or from ExternalName or headless. */
+function primaryFamilyUnchanged(spec: ServiceSpec, old: ServiceSpec): StatusCause[] {
+  if (spec.type === 'ExternalName' || old.type === 'ExternalName' || isHeadless(old)) return [];
+  const [was, now] = [old.ipFamilies ?? [], spec.ipFamilies ?? []];
+  if (was.length === 0 || now.length === 0 || was[0] === now[0]) return [];
+  return [invalidIPs('spec.ipFamilies[0]', `[]core.IPFamily{${now.map((f) => JSON.stringify(f)).join(', ')}}`, 'may not change once set')];
+}
+
+/** validateLoadBalancerClassField: a LoadBalancer Service keeps its class. */
+function loadBalancerClassUnchanged(spec: ServiceSpec, old: ServiceSpec): StatusCause[] {
+  if (spec.type !== 'LoadBalancer' || old.type !== 'LoadBalancer' || spec.loadBalancerClass === old.loadBalancerClass) return [];
+  return [invalidValue('spec.loadBalancerClass', spec.loadBalancerClass ?? 'null', 'may not change once set')];
 }
 
 /** IANA_SVC_NAME (validation.IsValidPortName): the first reason a name is not one, or undefined. */

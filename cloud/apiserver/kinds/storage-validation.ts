@@ -73,6 +73,10 @@ function pvUpdateCauses(pv: PersistentVolume, old: PersistentVolume): StatusCaus
   const source = (v: PersistentVolume): string => stableJson(PV_SOURCES.map((s) => v.spec?.[s] ?? null));
   if (source(pv) !== source(old)) causes.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
   if (pv.spec?.volumeMode !== old.spec?.volumeMode) causes.push(invalidValue('spec.volumeMode', pv.spec?.volumeMode, 'field is immutable'));
+  // validatePvNodeAffinity, with kube's path ("nodeAffinity", not under spec); kedge has no beta-to-GA label exception.
+  if (old.spec?.nodeAffinity && stableJson(pv.spec?.nodeAffinity ?? null) !== stableJson(old.spec.nodeAffinity)) {
+    causes.push(invalidValue('nodeAffinity', pv.spec?.nodeAffinity ?? 'null', 'field is immutable, except for updating from beta label to GA'));
+  }
   return causes;
 }
 
