@@ -9,6 +9,7 @@ import type { BoundPods } from './bound-pods.js';
 import { edgeEventObject, eventSubject, writeEdgeEvent } from './edge-events.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
+import type { NodeLeases } from './node-leases.js';
 import type { NodeUsages } from './node-usages.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { Sessions } from './sessions.js';
@@ -56,6 +57,8 @@ export interface InboundDeps {
   /** Each connected node's newest usage report [SYNC-22]. */
   usages: NodeUsages;
   reject: Reject;
+  /** Each node's Lease in kube-node-lease, renewed by its heartbeats and status reports. */
+  leases?: NodeLeases;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
 }
@@ -66,7 +69,7 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, onNodeAway } = deps;
+  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, leases, onNodeAway } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
   return async (inbound) => {
@@ -109,9 +112,11 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'nodeStatus':
           await writeNodeStatus(apiAsNode(node), message.body, api);
           if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
+          await leases?.heartbeat(node);
           break;
         case 'heartbeat':
           await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reportedConditions.get(node));
+          await leases?.heartbeat(node);
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           await podStatus(node, message);
