@@ -72,6 +72,9 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
   const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, leases, onNodeAway } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
+  /** A renewal that fails is logged and tried again at the next heartbeat: the message itself was handled. */
+  const renewLease = (node: string): Promise<void> | undefined =>
+    leases?.heartbeat(node).catch((err: unknown) => logger.warn('could not renew the node lease', { node, error: String(err) }));
   return async (inbound) => {
     const { node } = inbound;
     if (inbound.channel === 'up' && inbound.retained) {
@@ -112,11 +115,11 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'nodeStatus':
           await writeNodeStatus(apiAsNode(node), message.body, api);
           if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
-          await leases?.heartbeat(node);
+          await renewLease(node);
           break;
         case 'heartbeat':
           await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reportedConditions.get(node));
-          await leases?.heartbeat(node);
+          await renewLease(node);
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           await podStatus(node, message);
