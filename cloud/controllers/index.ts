@@ -3,6 +3,8 @@ import type { Controller } from './controller.js';
 import { daemonSetController } from './daemonset/index.js';
 import { deploymentController } from './deployment/index.js';
 import { endpointsController } from './endpoints/index.js';
+import { endpointSliceController } from './endpointslice/index.js';
+import { disruptionController } from './disruption/index.js';
 import { cronJobController } from './cronjob/index.js';
 import { jobController } from './job/index.js';
 import { garbageCollector } from './garbage-collector/index.js';
@@ -30,6 +32,8 @@ export function defaultControllers(resources: readonly ApiResource[], podNetwork
     jobController,
     cronJobController,
     endpointsController,
+    endpointSliceController,
+    disruptionController,
     garbageCollector([...resources]),
     namespaceController([...resources]),
     podGarbageCollector,

@@ -30,6 +30,7 @@ import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
+import { NodeLeases } from './node-leases.js';
 import { NodeUsages, type ReportedUsage } from './node-usages.js';
 
 export interface CloudHubOptions {
@@ -153,7 +154,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const target = (node: string): LogTarget => sessions.find(node) ?? { node, connected: false, offlineSince: undefined };
   const streams = new HubStreams({ clock, logger, epoch: options.epoch, publish: publishStream, target, reject, onMalformed: () => counters.malformed++ });
   const onNodeAway = (node: string): void => streams.nodeAway(node);
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid: (node) => nodeUids.get(node), usages, reject, onNodeAway });
+  const nodeUid = (node: string): string | undefined => nodeUids.get(node);
+  const leases = new NodeLeases({ apiAsNode: options.apiAsNode, clock, timing, nodeUid });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid, usages, reject, leases, onNodeAway });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -174,6 +177,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
       if (event.type !== 'DELETED') return void nodeUids.set(name, event.object.metadata.uid ?? '');
       nodeUids.delete(name);
       reportedConditions.delete(name);
+      leases.forget(name);
       usages.forget(name);
       sessions.forgetIfGone(name);
     }),

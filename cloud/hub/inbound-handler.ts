@@ -9,6 +9,7 @@ import type { BoundPods } from './bound-pods.js';
 import { edgeEventObject, eventSubject, writeEdgeEvent } from './edge-events.js';
 import type { Inbound } from './inbound.js';
 import type { LogRequests } from './log-requests.js';
+import type { NodeLeases } from './node-leases.js';
 import type { NodeUsages } from './node-usages.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { Sessions } from './sessions.js';
@@ -56,6 +57,8 @@ export interface InboundDeps {
   /** Each connected node's newest usage report [SYNC-22]. */
   usages: NodeUsages;
   reject: Reject;
+  /** Each node's Lease in kube-node-lease, renewed by its heartbeats and status reports. */
+  leases?: NodeLeases;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
 }
@@ -66,9 +69,12 @@ export interface InboundDeps {
  * sender's own; anything else is rejected, counted and logged.
  */
 export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise<void> {
-  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, onNodeAway } = deps;
+  const { api, apiAsNode, clock, logger, stats, transport, sessions, logRequests, boundPods, reportedConditions, usages, reject, leases, onNodeAway } = deps;
   /** Pods the sender names that the cache has bound to another node, or to none. */
   const notOwn = (node: string, refs: readonly ObjectRef[]): ObjectRef[] => refs.filter((ref) => boundPods.has(ref.uid) && boundPods.nodeOf(ref.uid) !== node);
+  /** A renewal that fails is logged and tried again at the next heartbeat: the message itself was handled. */
+  const renewLease = (node: string): Promise<void> | undefined =>
+    leases?.heartbeat(node).catch((err: unknown) => logger.warn('could not renew the node lease', { node, error: String(err) }));
   return async (inbound) => {
     const { node } = inbound;
     if (inbound.channel === 'up' && inbound.retained) {
@@ -109,9 +115,11 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'nodeStatus':
           await writeNodeStatus(apiAsNode(node), message.body, api);
           if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
+          await renewLease(node);
           break;
         case 'heartbeat':
           await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reportedConditions.get(node));
+          await renewLease(node);
           return; // not acked: the next heartbeat supersedes it
         case 'podStatus':
           await podStatus(node, message);

@@ -16,7 +16,7 @@ describe('discovery', () => {
     expect((await f.json('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0' }] });
     const groups = await f.json<{ kind: string; groups: { name: string }[] }>('GET', '/apis');
     expect(groups.body.kind).toBe('APIGroupList');
-    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io']);
+    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io', 'discovery.k8s.io', 'policy']);
     const v1 = await f.json<{ kind: string; groupVersion: string; resources: ResourceEntry[] }>('GET', '/api/v1');
     expect(v1.body.kind).toBe('APIResourceList');
     expect(v1.body.groupVersion).toBe('v1');

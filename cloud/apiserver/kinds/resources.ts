@@ -6,6 +6,7 @@ import { daemonSetResources } from './daemonset-resources.js';
 import { eventResource } from './event-resource.js';
 import { nodeSyncResource } from './nodesync-resource.js';
 import { statefulSetResource } from './statefulset-resources.js';
+import { clusterObjectResources } from './cluster-object-resources.js';
 import { checkNodeTypes } from './node-decoding.js';
 import { normalizePodCIDRs, providerIDUnchanged, validatePodCIDRs } from './node-validation.js';
 import { leaseResource, runtimeClassResource } from './node-resources.js';
@@ -42,7 +43,7 @@ const nodeStrategy: ResourceStrategy = {
 };
 
 const status = { name: 'status', verbs: ['get', 'patch', 'update'] };
-/** policy/v1 Eviction, as kubectl drain looks for it in /api/v1 (no PodDisruptionBudgets: see eviction.ts). */
+/** policy/v1 Eviction, as kubectl drain looks for it in /api/v1 (honouring PodDisruptionBudgets: see eviction.ts). */
 const eviction = { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
 /** exec, attach and portforward: WebSocket upgrades (cloud/apiserver/streams/), listed as kube lists them. */
 const podConnections = (['attach', 'exec', 'portforward'] as const).map((name) => ({
@@ -74,6 +75,7 @@ export const coreResources: ResourceDef[] = [
   ...batchResources,
   ...configResources,
   ...storageResources,
+  ...clusterObjectResources,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */

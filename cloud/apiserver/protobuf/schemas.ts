@@ -195,4 +195,9 @@ export const kindSchemas: Readonly<Record<string, Schema>> = {
     [1, 'metadata', ObjectMeta],
     [2, 'spec', DeploymentSpec],
   ],
+  // kubectl create pdb
+  'policy/v1 PodDisruptionBudget': [
+    [1, 'metadata', ObjectMeta],
+    [2, 'spec', [[1, 'minAvailable', 'intOrString', 'pointer'], [2, 'selector', LabelSelector], [3, 'maxUnavailable', 'intOrString', 'pointer'], [4, 'unhealthyPodEvictionPolicy', 'string', 'pointer']]],
+  ],
 };

@@ -6,13 +6,17 @@ import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeBody } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';
 import { deleteOne } from '../rest/rest-delete.js';
+import { isDryRun } from '../rest/dry-run.js';
+import { takeDisruption } from './eviction-budget.js';
 
 /**
  * POST pods/<name>/eviction (policy/v1 Eviction), what `kubectl drain` uses: marks the pod
  * with a DisruptionTarget condition and deletes it with the Eviction's deleteOptions
  * (preconditions included), answering 201 with a Success Status, as kube's EvictionREST does.
  *
- * kedge has no PodDisruptionBudgets: every eviction is allowed, none answers 429.
+ * The PodDisruptionBudget selecting the pod must allow it first (eviction-budget.ts): else 429,
+ * which kubectl drain waits on. A dry run (deleteOptions.dryRun or the query) checks the budget
+ * and deletes nothing.
  */
 
 const ATTEMPTS = 5;
@@ -29,12 +33,16 @@ export async function evictPod(deps: RestDeps, call: ResourceCall): Promise<ApiR
   const eviction = evictionOf(decodeBody(call.req));
   if (eviction.metadata?.name !== name) throw new KedgeError('BadRequest', 'name in URL does not match name in Eviction object');
   const options = optionsOf(eviction.deleteOptions);
+  const dryRun = isDryRun(call.req) || dryRunOf(eviction.deleteOptions);
+  const pod = (await deps.storage.get(call.def, call.path.namespace, name)) as Pod;
+  await takeDisruption(deps, pod, dryRun);
+  if (dryRun) return evicted();
   // A conflict is retried unless the caller pinned a resourceVersion (then it is the answer).
   const retry = !options.preconditions?.resourceVersion;
   for (let attempt = 1; ; attempt++) {
     try {
       await markAndDelete(deps, call, name, options);
-      return jsonResponse(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+      return evicted();
     } catch (err) {
       if (!retry || !isKedgeError(err, 'Conflict') || attempt >= ATTEMPTS) throw err;
     }
@@ -54,6 +62,13 @@ function evictionOf(body: unknown): Eviction {
     throw new KedgeError('BadRequest', 'metadata must be an object');
   }
   return eviction;
+}
+
+const evicted = (): ApiResponse => jsonResponse(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+
+function dryRunOf(raw: unknown): boolean {
+  const dryRun = raw && typeof raw === 'object' ? (raw as { dryRun?: unknown }).dryRun : undefined;
+  return Array.isArray(dryRun) && dryRun.includes('All');
 }
 
 function optionsOf(raw: unknown): DeleteRequestOptions {

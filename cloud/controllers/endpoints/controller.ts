@@ -1,13 +1,12 @@
 import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { scaledMs } from '../../../shared/timing.js';
 import { objectKey, type Pod } from '../../../shared/types.js';
-import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
 import { ObjectCache } from '../object-cache.js';
 import { applyEndpoints, currentEndpoints } from './apply.js';
-import { servicesToUpdate } from './memberships.js';
 import { managesEndpoints, planEndpoints } from './plan.js';
+import { changes, serviceAndPodSources, type Change } from './service-sources.js';
 
 /** Endpoints kept by leader election, never another component's to clean up (as kube skips them). */
 const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
@@ -37,16 +36,6 @@ async function startEndpointsController(ctx: ControllerContext): Promise<Running
   const loop = new ControllerLoop({ clock, logger, reconcile, backoff: { minMs: scaledMs(timing, 1), maxMs: scaledMs(timing, 100) } });
   const queue = loop.queue;
 
-  const onService = (event: Change<Service>): void => {
-    services.apply(event);
-    queue.add(objectKey(event.object.metadata));
-  };
-  const onPod = (event: Change<Pod>): void => {
-    pods.apply(event);
-    const old = event.type === 'MODIFIED' ? event.old : event.type === 'DELETED' ? event.object : undefined;
-    const now = event.type === 'DELETED' ? undefined : event.object;
-    for (const key of servicesToUpdate(services.list(event.object.metadata.namespace), old, now)) queue.add(key);
-  };
   const onEndpoints = (event: Change<Endpoints>): void => {
     endpoints.apply(event);
     const { namespace = '', name = '' } = event.object.metadata;
@@ -54,19 +43,13 @@ async function startEndpointsController(ctx: ControllerContext): Promise<Running
     if (service && managesEndpoints(service)) queue.add(objectKey(event.object.metadata));
   };
 
-  const changes = <T>(handle: (event: Change<T>) => void) => (event: CacheEvent<T>): void => {
-    if (event.type !== 'SYNCED') handle(event);
-  };
   await loop.start([
-    source(ctx.informers.of<Service>({ resource: 'services' }), changes(onService)),
-    source(ctx.informers.of<Pod>({ resource: 'pods' }), changes(onPod)),
+    ...serviceAndPodSources(ctx, { services, pods }, queue),
     source(ctx.informers.of<Endpoints>({ resource: 'endpoints' }), changes(onEndpoints)),
   ]);
 
   for (const ep of endpoints.all()) if (!ep.metadata.annotations?.[LEADER_ANNOTATION]) queue.add(objectKey(ep.metadata));
   return { close: () => loop.close() };
 }
-
-type Change<T> = Exclude<CacheEvent<T>, { type: 'SYNCED' }>;
 
 export const endpointsController: Controller = { name: 'endpoints', start: startEndpointsController };

@@ -68,7 +68,7 @@ function sameEndpoints(a: Endpoints, b: Endpoints): boolean {
 }
 
 /** JSON with object keys sorted: stored objects need not keep the key order they were written with. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
   );

@@ -2,7 +2,7 @@ import type { Node, Pod } from '../../../shared/types.js';
 import type { CacheEvent } from '../../informer/informer.js';
 import type { Controller, ControllerContext, RunningController } from '../controller.js';
 import { ControllerLoop, source } from '../controller-loop.js';
-import { readyConditionHeartbeat, type HeartbeatSource } from './heartbeat.js';
+import { leaseHeartbeat, readyConditionHeartbeat, type HeartbeatSource } from './heartbeat.js';
 import { NodeMemories } from './memory.js';
 import { PodsByNode } from './pod-index.js';
 import { nodeReconciler, type NodeLifecycleView } from './reconcile.js';
@@ -10,7 +10,7 @@ import { sightOnRelist } from './sight.js';
 import { replansOnPodChange } from './taint-manager.js';
 
 export interface NodeLifecycleOptions {
-  /** How nodes prove they are alive (default: the Ready condition's lastHeartbeatTime). */
+  /** How nodes prove they are alive (default: the Ready condition's lastHeartbeatTime and the node's Lease, as kube's). */
   heartbeats?: HeartbeatSource[];
   /** Nodes reconciled at once (default 4). */
   concurrency?: number;
@@ -25,7 +25,7 @@ export interface NodeLifecycleOptions {
 async function startNodeLifecycle(ctx: ControllerContext, options: NodeLifecycleOptions): Promise<RunningController> {
   const { api, clock, timing, events } = ctx;
   const logger = ctx.logger.child('node-lifecycle');
-  const heartbeats = options.heartbeats ?? [readyConditionHeartbeat];
+  const heartbeats = options.heartbeats ?? [readyConditionHeartbeat, leaseHeartbeat()];
   const nodes = new Map<string, Node>();
   const view: NodeLifecycleView = { nodes, pods: new PodsByNode(), memories: new NodeMemories(clock), sight: 'seeing' };
   const reconcile = nodeReconciler({ api, events, logger, clock, timing, heartbeats, view, wake: (name) => loop.queue.add(name) });
@@ -78,5 +78,5 @@ export function createNodeLifecycleController(options: NodeLifecycleOptions = {}
   return { name: 'node-lifecycle', start: (ctx) => startNodeLifecycle(ctx, options) };
 }
 
-/** The node lifecycle controller with the default heartbeat (the Ready condition's lastHeartbeatTime). */
+/** The node lifecycle controller with the default heartbeats (the Ready condition's lastHeartbeatTime, the node's Lease). */
 export const nodeLifecycleController: Controller = createNodeLifecycleController();

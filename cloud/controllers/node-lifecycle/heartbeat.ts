@@ -42,7 +42,7 @@ interface Lease extends KubeObject {
 
 /**
  * A coordination.k8s.io/v1 Lease per node in kube-node-lease, renewed by the node: the cheap
- * heartbeat of Kubernetes. kedge's hub renews the Ready condition instead; this source serves clusters whose nodes write Leases.
+ * heartbeat of Kubernetes. kedge's hub renews it on the node's heartbeats (cloud/hub/node-leases.ts), beside the Ready condition.
  */
 export function leaseHeartbeat(namespace = 'kube-node-lease'): HeartbeatSource {
   const renewed = new Map<string, string>();

@@ -10,8 +10,11 @@ import { FakeApiClient } from '../../support/fake-api-client.js';
 import { readyCondition, S } from './builders.js';
 import { withInformers } from '../../support/controller-context.js';
 
-/** The heartbeat is pluggable: a Lease renewal (a kind kedge does not serve yet) keeps a node alive too. */
-describe('node lifecycle with a lease heartbeat source', () => {
+/** A Lease renewal keeps a node alive too: by default (as kube's node lifecycle controller), and with the sources named. */
+describe.each([
+  ['the default heartbeats', () => createNodeLifecycleController()],
+  ['the sources named', () => createNodeLifecycleController({ heartbeats: [readyConditionHeartbeat, leaseHeartbeat()] })],
+])('node lifecycle with %s', (_name, controllerOf) => {
   let api: FakeApiClient;
   let clock: FakeClock;
   let controller: RunningController;
@@ -31,7 +34,7 @@ describe('node lifecycle with a lease heartbeat source', () => {
     clock = new FakeClock();
     await api.create({ resource: 'nodes' }, { metadata: { name: 'edge-1' }, spec: {}, status: { conditions: [readyCondition('True', clock.now())] } });
     await api.create(leaseRef, { metadata: { name: 'edge-1', namespace: 'kube-node-lease' }, spec: { renewTime: new Date(clock.now()).toISOString() } });
-    const controllerDef = createNodeLifecycleController({ heartbeats: [readyConditionHeartbeat, leaseHeartbeat()] });
+    const controllerDef = controllerOf();
     controller = await controllerDef.start(withInformers({ api, clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() }));
   });
   afterEach(() => controller.close());
