@@ -104,7 +104,9 @@ function forbidden(user: UserInfo, attrs: Attributes, reason?: string): KedgeErr
   const res = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
   const group = attrs.group ?? '';
   const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : ' at the cluster scope';
-  const named = attrs.name ? `${attrs.resource} "${attrs.name}" is forbidden` : `${attrs.resource} is forbidden`;
+  // kube's qualified resource: "deployments.apps", "pods".
+  const qualified = group ? `${attrs.resource}.${group}` : attrs.resource;
+  const named = attrs.name ? `${qualified} "${attrs.name}" is forbidden` : `${qualified} is forbidden`;
   const why = reason ? `: ${reason}` : '';
   return new KedgeError('Forbidden', `${named}: User "${user.name}" cannot ${attrs.verb} resource "${res}" in API group "${group}"${scope}${why}`, {
     details: attrs.name ? { name: attrs.name, group, kind: attrs.resource } : { group, kind: attrs.resource },
