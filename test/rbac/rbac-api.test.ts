@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureBootstrapPolicy } from '../../cloud/apiserver/auth/rbac/stored-rules.js';
+import type { KubeObject } from '../../shared/types.js';
 import { ADMIN_TOKEN, VIEWER_TOKEN, apiFixture, pod, type ApiFixture } from '../support/api-fixture.js';
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
@@ -100,5 +101,17 @@ describe('RBAC: escalation prevention', () => {
     expect((await asViewer(`${rbac}/clusterroles`, { metadata: { name: 'plain' }, rules: [] })).status).toBe(201);
     const res = await asViewer(`${rbac}/clusterroles`, aggregating);
     expect([res.status, res.body.message]).toEqual([403, 'clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule']);
+  });
+});
+
+describe('the bootstrap policy at start', () => {
+  it('is created once, and a built-in role marked autoupdate gets back the rules taken from it', async () => {
+    const f = await apiFixture();
+    const admin = f.api.loopback(ADMIN_TOKEN);
+    await ensureBootstrapPolicy(admin, f.api.registry.defs);
+    const ref = { group: 'rbac.authorization.k8s.io', resource: 'clusterroles', name: 'system:basic-user' };
+    await admin.patch(ref, { rules: [] }, 'merge');
+    await ensureBootstrapPolicy(admin, f.api.registry.defs);
+    expect((await admin.get<{ rules: unknown[] } & KubeObject>(ref)).rules).toHaveLength(2);
   });
 });

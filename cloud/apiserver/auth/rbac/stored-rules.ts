@@ -56,5 +56,9 @@ function absent(err: unknown): undefined {
 async function addMissingRules(client: ApiClient, stored: ClusterRole, rules: readonly PolicyRule[]): Promise<void> {
   const have = new Set((stored.rules ?? []).map((r) => JSON.stringify(r)));
   const lacking = rules.filter((r) => !have.has(JSON.stringify(r)));
-  if (lacking.length > 0) await client.replace<ClusterRole>(clusterRoleRef(stored.metadata.name), { ...stored, rules: [...(stored.rules ?? []), ...lacking] });
+  if (lacking.length === 0) return;
+  await client.replace<ClusterRole>(clusterRoleRef(stored.metadata.name), { ...stored, rules: [...(stored.rules ?? []), ...lacking] }).catch((err: unknown) => {
+    // Another cloud starting on the same store reconciled it first.
+    if (!isKedgeError(err, 'Conflict')) throw err;
+  });
 }
