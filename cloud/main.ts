@@ -53,7 +53,9 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
   const clock = options.clock ?? realClock;
   const timing = options.timing ?? defaultTiming;
   const podNetwork = clusterCidrConfig(options.clusterCidr ?? DEFAULT_CLUSTER_CIDR, options.nodeCidrMaskSize ?? DEFAULT_NODE_CIDR_MASK_SIZE);
-  const controllers = defaultControllers(clusterResources, podNetwork);
+  // The cluster's CA, for the root CA publisher, once the cloud's TLS is loaded.
+  let clusterCaPem: string | undefined;
+  const controllers = defaultControllers(clusterResources, podNetwork, () => clusterCaPem);
   // The cloud's node keeps its components' logs for their mirror pods: every line passes through them.
   const componentLogs = options.controlPlaneNode === undefined ? undefined : new ComponentLogs(cloudLogRouter(controllers.map((c) => c.name)), () => clock.now());
   const logger = componentLogs?.tee(options.logger ?? silentLogger) ?? options.logger ?? silentLogger;
@@ -73,6 +75,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => store.close());
     const security = await loadSecurity(options, store, clock, logger);
     const { credentials, tls, tlsOnly, apiHost } = security;
+    clusterCaPem = tls.caPem;
     const counters = describeCounters(new Counters());
 
     const components = new ComponentSet(clock, logger.child('components'));

@@ -10,6 +10,7 @@ import {
   ensureKubernetesService,
   ensureAgentDaemonSets,
   ensureDefaultStorageClass,
+  ensureBootstrapPolicy,
   ensureRuntimeClasses,
   ensureSystemNamespaces,
   startApiServer,
@@ -81,6 +82,7 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   await ensureSystemNamespaces(loopback);
   await ensureKubernetesService(loopback);
   await ensureRuntimeClasses(loopback);
+  await ensureBootstrapPolicy(loopback, api.registry.defs);
   await ensureDefaultStorageClass(loopback);
   if (o.agentDaemonSets) await ensureAgentDaemonSets(loopback);
   const refused = refusals(o.counters, API_REFUSED, logger, 'refused a request');

@@ -39,3 +39,4 @@ export { jsonResponse, methodNotAllowed, textResponse } from './request.js';
 export type { PageHandler } from './http/http-server.js';
 export { bearerOf, DASHBOARD_SESSION_GROUP, type SessionLookup } from './auth/authn.js';
 export { adminOnly, adminTokenOnly } from './auth/authz.js';
+export { ensureBootstrapPolicy } from './auth/rbac/stored-rules.js';

@@ -4,6 +4,9 @@ import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './auth/authn.js';
 import { nodeUser, refuseReservedNode } from './auth/node-authz.js';
 import { adminOnly, authorize, requestFacts } from './auth/authz.js';
+import { apiServerRuleSource, withEscalationChecks } from './auth/rbac/apiserver-rbac.js';
+import { reviewResources } from './auth/review-kinds.js';
+import { serveReview } from './auth/reviews.js';
 import type { ApiClient } from '../client/client.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery/discovery.js';
 import { createLoopbackClient } from './loopback-client.js';
@@ -100,7 +103,9 @@ const isHealthPath = (path: string): boolean => healthPaths.has(path) || /^\/(he
 export function createApiServer(deps: ApiServerDeps): ApiServer {
   const resources = deps.resources ?? coreResources;
   const storage = new ObjectStorage(deps.store);
-  const registry = new ResourceRegistry([...resources, ...computedResources(deps, storage, resources)]);
+  const served = [...resources, ...computedResources(deps, storage, resources), ...reviewResources];
+  const rules = apiServerRuleSource(storage, served);
+  const registry = new ResourceRegistry(withEscalationChecks(served, rules));
   const openApi = openApiV3(registry);
   const graphDefs = { pods: registry.find('', 'v1', 'pods'), claims: registry.find('', 'v1', 'persistentvolumeclaims') };
   const authenticate = deps.tokenSource
@@ -131,12 +136,14 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       const call = route(registry, parsed.path, req, user);
       const p = parsed.path;
       const attrs = { verb: call.verb, resource: p.resource, subresource: p.subresource, group: p.group, namespace: p.namespace, name: p.name, path };
-      await authorize(user, attrs, requestFacts(restDeps.storage, call, graphDefs));
+      await authorize(user, attrs, requestFacts(restDeps.storage, call, graphDefs), rules);
+      const review = await serveReview(call, rules);
+      if (review) return review;
       if (call.def.deprecation === undefined) return serve(restDeps, registry, call);
       // A deprecated kind warns on every answer about it, a refusal too.
       return withWarnings(await serve(restDeps, registry, call).catch(errorResponse), [call.def.deprecation]);
     }
-    await authorize(user, { verb: verbForPath(req.method), path });
+    await authorize(user, { verb: verbForPath(req.method), path }, undefined, rules);
     if (path === BACKUP_PATH) return serveBackup(user, req.method.toUpperCase(), deps.store);
     if (path === '/metrics' && deps.metrics) {
       if (user.role !== 'viewer') adminOnly(user, path); // not nodes: what others were refused is none of theirs
@@ -172,7 +179,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   }
 
   const upgrade = streamUpgrade({
-    authenticate: credentialsOf, storage: restDeps.storage, pods: graphDefs.pods, podStreams: deps.podStreams, hubForward: deps.hubForward, clock: deps.clock, reservedNode: deps.reservedNode,
+    authenticate: credentialsOf, storage: restDeps.storage, pods: graphDefs.pods, podStreams: deps.podStreams, hubForward: deps.hubForward, clock: deps.clock, reservedNode: deps.reservedNode, rules,
   });
   const server: ApiServer = {
     handle: (req) => handle(req),

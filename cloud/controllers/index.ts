@@ -15,13 +15,15 @@ import { nodeLifecycleController } from './node-lifecycle/index.js';
 import { nodeIpamController, type ClusterCidrConfig } from './nodeipam/index.js';
 import { persistentVolumeController } from './persistentvolume/index.js';
 import { replicaSetController } from './replicaset/index.js';
+import { rootCaCertPublisher, serviceAccountController } from './serviceaccount/index.js';
 import { statefulSetController } from './statefulset/index.js';
 
 /**
  * The controller-manager's loops, in start order; the garbage and namespace collectors work
- * over every kind in `resources`; node IPAM cuts `podNetwork` into node ranges.
+ * over every kind in `resources`; node IPAM cuts `podNetwork` into node ranges; the root CA
+ * publisher puts `rootCa` (the cluster's CA, once known) into every namespace.
  */
-export function defaultControllers(resources: readonly ApiResource[], podNetwork: ClusterCidrConfig): Controller[] {
+export function defaultControllers(resources: readonly ApiResource[], podNetwork: ClusterCidrConfig, rootCa: () => string | undefined = () => undefined): Controller[] {
   return [
     nodeLifecycleController,
     nodeIpamController(podNetwork),
@@ -39,6 +41,8 @@ export function defaultControllers(resources: readonly ApiResource[], podNetwork
     podGarbageCollector,
     persistentVolumeController,
     localPathProvisioner,
+    serviceAccountController,
+    rootCaCertPublisher(rootCa),
   ];
 }
 

@@ -16,7 +16,7 @@ describe('discovery', () => {
     expect((await f.json('GET', '/api')).body).toMatchObject({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0' }] });
     const groups = await f.json<{ kind: string; groups: { name: string }[] }>('GET', '/apis');
     expect(groups.body.kind).toBe('APIGroupList');
-    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io', 'discovery.k8s.io', 'policy']);
+    expect(groups.body.groups.map((g) => g.name)).toEqual(['apps', 'batch', 'coordination.k8s.io', 'node.k8s.io', 'storage.k8s.io', 'discovery.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io']);
     const v1 = await f.json<{ kind: string; groupVersion: string; resources: ResourceEntry[] }>('GET', '/api/v1');
     expect(v1.body.kind).toBe('APIResourceList');
     expect(v1.body.groupVersion).toBe('v1');
@@ -24,7 +24,7 @@ describe('discovery', () => {
     expect([...byName.keys()]).toEqual([
       'namespaces', 'namespaces/status', 'namespaces/finalize', 'nodes', 'nodes/status', 'pods', 'pods/status', 'pods/binding', 'pods/eviction', 'pods/log', 'pods/attach', 'pods/exec', 'pods/portforward',
       'events', 'services', 'services/status', 'endpoints', 'configmaps', 'secrets',
-      'persistentvolumes', 'persistentvolumes/status', 'persistentvolumeclaims', 'persistentvolumeclaims/status',
+      'persistentvolumes', 'persistentvolumes/status', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'serviceaccounts',
     ]);
     expect(byName.get('pods')).toMatchObject({ namespaced: true, kind: 'Pod', shortNames: ['po'], categories: ['all'] });
     expect(byName.get('pods')!.verbs).toContain('watch');

@@ -106,7 +106,7 @@ describe('a node token through the apiserver (NodeRestriction)', () => {
     const lease = (name: string) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: name, leaseDurationSeconds: 40 } });
     expect((await send(EDGE1, 'POST', leases, lease('edge-1'))).status).toBe(201);
     const other = await send(EDGE1, 'POST', leases, lease('edge-2'));
-    expect([other.status, other.body.message]).toEqual([403, 'leases is forbidden: User "system:node:edge-1" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease"']);
+    expect([other.status, other.body.message]).toEqual([403, 'leases.coordination.k8s.io is forbidden: User "system:node:edge-1" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease"']);
     // A body that does not decode is a bad request, not a refusal.
     expect((await send(EDGE1, 'POST', leases, '{"metadata": ')).status).toBe(400);
     const own = (await send(EDGE1, 'GET', `${leases}/edge-1`)).body as unknown as { spec: Record<string, unknown> };

@@ -64,7 +64,7 @@ function validateMeta(def: ResourceDef, obj: KubeObject): StatusCause[] {
   const meta = obj.metadata;
   const causes: StatusCause[] = [];
   if (!meta.name) causes.push(required('metadata.name'));
-  else causes.push(...(def.strategy?.nameIsLabel ? checkLabel('metadata.name', meta.name) : checkSubdomain('metadata.name', meta.name)));
+  else causes.push(...nameCauses(def, meta.name));
   for (const [key, value] of Object.entries(meta.labels ?? {})) {
     if (!validLabelKey(key)) causes.push(invalidValue('metadata.labels', key, 'name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\''));
     if (typeof value !== 'string' || value.length > 63 || !labelValue.test(value)) causes.push(invalidValue('metadata.labels', value, 'a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\''));
@@ -73,6 +73,17 @@ function validateMeta(def: ResourceDef, obj: KubeObject): StatusCause[] {
     if (typeof value !== 'string') causes.push(invalidValue(`metadata.annotations[${key}]`, value, 'must be a string'));
   }
   return causes;
+}
+
+function nameCauses(def: ResourceDef, name: string): StatusCause[] {
+  if (def.strategy?.nameIsPathSegment) return checkPathSegment('metadata.name', name);
+  return def.strategy?.nameIsLabel ? checkLabel('metadata.name', name) : checkSubdomain('metadata.name', name);
+}
+
+/** kube's ValidatePathSegmentName (RBAC names such as "system:basic-user"). */
+export function checkPathSegment(field: string, value: string): StatusCause[] {
+  if (value === '.' || value === '..') return [invalidValue(field, value, `may not be '${value}'`)];
+  return ['/', '%'].filter((c) => value.includes(c)).map((c) => invalidValue(field, value, `may not contain '${c}'`));
 }
 
 function validLabelKey(key: string): boolean {

@@ -2,7 +2,11 @@ import { KedgeError } from '../../../shared/errors.js';
 import type { PersistentVolumeClaim } from '../../../shared/storage-types.js';
 import type { KubeObject, Pod } from '../../../shared/types.js';
 import { DASHBOARD_SESSION_GROUP, type UserInfo } from './authn.js';
-import { nodeAllows } from './node-authz.js';
+import { nodeAllows, nodeNameOf } from './node-authz.js';
+import { bootstrapRuleSource, MASTERS_GROUP, VIEWERS_GROUP } from './rbac/bootstrap-policy.js';
+import { rbacAllows } from './rbac/evaluate.js';
+import type { RuleSource } from './rbac/types.js';
+import { clusterResources } from '../kinds/resources.js';
 import { decodeObject } from '../http/request-body.js';
 import type { RoutedCall } from '../rest/rest-handler.js';
 import type { ObjectStorage } from '../rest/storage.js';
@@ -39,36 +43,42 @@ export type Verdict = boolean | { reason: string };
 
 const noFacts: AccessFacts = { stored: () => Promise.resolve(undefined), submitted: () => ({ metadata: {} }) };
 
-const readVerbs = new Set(['get', 'list', 'watch']);
+/** The token roles kedge knows (token-file.ts TOKEN_ROLES); a token of any other role is refused everything. */
+const knownRoles = new Set(['admin', 'viewer', 'node']);
 
 /**
- * What a viewer may not read, as "group/resource": kube's `view` role leaves Secrets out, since
- * their data are credentials (join tokens, node credential hashes, whatever users keep there).
+ * The groups RBAC sees: the user's, and the one its token's role stands for (an admin token:
+ * system:masters; a viewer token: kedge:viewers, bound to `view` and kedge:cluster-viewer).
  */
-const hiddenFromViewers = new Set(['/secrets']);
+export function effectiveGroups(user: UserInfo): string[] {
+  const roleGroup = user.role === 'admin' ? MASTERS_GROUP : user.role === 'viewer' ? VIEWERS_GROUP : undefined;
+  return roleGroup === undefined || user.groups.includes(roleGroup) ? user.groups : [roleGroup, ...user.groups];
+}
+
+/** Whether the user is in system:masters, which kube-apiserver allows everything before any authorizer. */
+export const isPrivileged = (user: UserInfo): boolean => knownRoles.has(user.role) && effectiveGroups(user).includes(MASTERS_GROUP);
 
 /**
- * Role-based rules: admin does everything (the cloud's own identity is an admin), viewer reads
- * (resources but Secrets, and non-resource paths), node does what a kubelet needs
- * (node-authz.ts), anyone else is refused with kube's Forbidden message.
+ * kube-apiserver's authorization, as `--authorization-mode=Node,RBAC` after its privileged
+ * group: system:masters may do everything; a node user what the Node authorizer allows
+ * (node-authz.ts); then RBAC over `rules` (the stored policy in the apiserver; the bootstrap
+ * policy alone when none is given: tests of the rules). A token of an unknown role, or of
+ * role node naming no node (system:node:<name> in system:nodes), is refused everything (kedge's).
+ * Refusals carry kube's Forbidden message.
  */
-export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts): Promise<void> {
-  const verdict = await allows(user, attrs, facts);
+export async function authorize(user: UserInfo, attrs: Attributes, facts: AccessFacts = noFacts, rules?: RuleSource): Promise<void> {
+  const verdict = await allows(user, attrs, facts, rules ?? bootstrapRuleSource(clusterResources));
   if (verdict === true) return;
   throw forbidden(user, attrs, typeof verdict === 'object' ? verdict.reason : undefined);
 }
 
-function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts): Verdict | Promise<Verdict> {
-  switch (user.role) {
-    case 'admin':
-      return true;
-    case 'viewer':
-      return readVerbs.has(attrs.verb) && !(attrs.resource !== undefined && hiddenFromViewers.has(`${attrs.group ?? ''}/${attrs.resource}`));
-    case 'node':
-      return nodeAllows(user, attrs, facts);
-    default:
-      return false;
-  }
+async function allows(user: UserInfo, attrs: Attributes, facts: AccessFacts, rules: RuleSource): Promise<Verdict> {
+  if (!knownRoles.has(user.role) || (user.role === 'node' && nodeNameOf(user) === undefined)) return false;
+  if (isPrivileged(user)) return true;
+  const node = user.role === 'node' ? await nodeAllows(user, attrs, facts) : false;
+  if (node === true) return true;
+  if (await rbacAllows(rules, { name: user.name, groups: effectiveGroups(user) }, attrs)) return true;
+  return node;
 }
 
 /**
@@ -97,7 +107,9 @@ function forbidden(user: UserInfo, attrs: Attributes, reason?: string): KedgeErr
   const res = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
   const group = attrs.group ?? '';
   const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : ' at the cluster scope';
-  const named = attrs.name ? `${attrs.resource} "${attrs.name}" is forbidden` : `${attrs.resource} is forbidden`;
+  // kube's qualified resource: "deployments.apps", "pods".
+  const qualified = group ? `${attrs.resource}.${group}` : attrs.resource;
+  const named = attrs.name ? `${qualified} "${attrs.name}" is forbidden` : `${qualified} is forbidden`;
   const why = reason ? `: ${reason}` : '';
   return new KedgeError('Forbidden', `${named}: User "${user.name}" cannot ${attrs.verb} resource "${res}" in API group "${group}"${scope}${why}`, {
     details: attrs.name ? { name: attrs.name, group, kind: attrs.resource } : { group, kind: attrs.resource },

@@ -25,6 +25,8 @@ export interface ResourceStrategy {
   fields?(obj: KubeObject): Record<string, string>;
   /** Whether the object's name must be a DNS-1123 label (namespaces) rather than a subdomain. */
   nameIsLabel?: boolean;
+  /** Whether any path segment name will do (RBAC's "system:basic-user"), rather than a DNS-1123 subdomain. */
+  nameIsPathSegment?: boolean;
   /**
    * Runs before admission on create and update, for kinds whose server-assigned values must
    * be unique across the kind (a Service's clusterIP and nodePorts): it may read the kind's

@@ -16,6 +16,8 @@ import { namespacePrinter, nodePrinter, podPrinter } from './printers.js';
 import type { ResourceDef, ResourceStrategy } from './registry.js';
 import { endpointsResource, serviceResource } from './service-resource.js';
 import { storageResources } from './storage-resources.js';
+import { rbacResources } from './rbac-resources.js';
+import { serviceAccountResource } from './serviceaccount-resource.js';
 
 /**
  * The resource table. Adding a kind (Deployments, Services, …) is one more entry here,
@@ -76,6 +78,8 @@ export const coreResources: ResourceDef[] = [
   ...configResources,
   ...storageResources,
   ...clusterObjectResources,
+  serviceAccountResource,
+  ...rbacResources,
 ];
 
 /** Everything the cloud serves: the core kinds plus kedge's own (sync.kedge.io NodeSync). */

@@ -1,4 +1,5 @@
 import { KedgeError } from '../../../shared/errors.js';
+import { authSchemas } from './auth-schemas.js';
 import { batchSchemas } from './batch-schemas.js';
 import { kindSchemas, type FieldSpec, type FieldType, type Scalar, type Schema } from './schemas.js';
 import { readFields, signedInt, WireError, type WireField } from './wire.js';
@@ -28,7 +29,7 @@ export function decodeKubeProtobuf(body: Buffer): Record<string, unknown> {
     const envelope = readEnvelope(body.subarray(MAGIC.length));
     if (envelope.contentEncoding !== '') throw unsupported(`content encoding "${envelope.contentEncoding}"`);
     const type = `${envelope.apiVersion} ${envelope.kind}`;
-    const schema = kindSchemas[type] ?? batchSchemas[type];
+    const schema = kindSchemas[type] ?? batchSchemas[type] ?? authSchemas[type];
     if (!schema) throw unsupported(`kind ${envelope.kind} (apiVersion ${envelope.apiVersion || '""'})`);
     return { apiVersion: envelope.apiVersion, kind: envelope.kind, ...decodeMessage(envelope.raw, schema) };
   } catch (err) {

@@ -4,6 +4,7 @@ import type { Pod } from '../../../shared/types.js';
 import type { ForwardTarget, HubForward } from '../forward/hub-forward.js';
 import { unauthorized, type UserInfo } from '../auth/authn.js';
 import { authorize } from '../auth/authz.js';
+import type { RuleSource } from '../auth/rbac/types.js';
 import { refuseReservedNode } from '../auth/node-authz.js';
 import type { ResourceDef } from '../kinds/registry.js';
 import { errorResponse, type ApiRequest, type ApiResponse } from '../request.js';
@@ -28,6 +29,8 @@ export interface StreamUpgradeDeps {
   reservedNode?: string;
   /** On a standby cloud: the hub's leader, which serves these instead. */
   hubForward?: HubForward;
+  /** The RBAC policy the pipeline authorizes with (auth/rbac/apiserver-rbac.ts). */
+  rules?: RuleSource;
 }
 
 /** What to do with an upgrade request: refuse it with a Status, or accept it with a subprotocol and serve the socket. */
@@ -67,7 +70,7 @@ export function streamUpgrade(deps: StreamUpgradeDeps): StreamUpgrade {
       const user = await deps.authenticate(req);
       if (!user) throw unauthorized();
       refuseReservedNode(user, deps.reservedNode);
-      await authorize(user, { verb: 'create', resource: 'pods', subresource: target.subresource, group: '', namespace: target.namespace, name: target.name, path: req.path });
+      await authorize(user, { verb: 'create', resource: 'pods', subresource: target.subresource, group: '', namespace: target.namespace, name: target.name, path: req.path }, undefined, deps.rules);
       key = `${user.name} ${req.path}?${req.query.toString()}`;
       const pod = podReader(deps, target);
       const forward = await forwardTarget(deps, req, pod);
