@@ -49,7 +49,8 @@ export function fieldValidationOf(req: ApiRequest, options: 'CreateOptions' | 'U
   const value = req.query.get('fieldValidation');
   if (value === null || value === '') return 'Warn';
   if ((MODES as string[]).includes(value)) return value as FieldValidation;
-  throw invalid({ kind: options, group: 'meta.k8s.io' }, '', [unsupported('fieldValidation', value, MODES)]);
+  const cause = unsupported('fieldValidation', value, MODES);
+  throw new KedgeError('Invalid', `${options}.meta.k8s.io "" is invalid: fieldValidation: ${cause.message}`, { details: { name: '', group: 'meta.k8s.io', kind: options, causes: [cause] } });
 }
 
 function jsonText(req: ApiRequest): string | undefined {

@@ -63,6 +63,8 @@ const quantity: Schema = {
 export function generateSchemas(read: ModelReader, roots: readonly GroupVersionKind[]): GeneratedSchemas {
   const schemas: Record<string, Schema> = { [INT_OR_STRING]: intOrString, [QUANTITY]: quantity };
   const names = new Map<string, string>();
+  /** The package a class is named in: its kind's group, or that of the first kind that reaches it. */
+  const packages = new Map<string, string>();
   const kinds: Record<string, string> = {};
   const queue: string[] = [];
 
@@ -73,6 +75,7 @@ export function generateSchemas(read: ModelReader, roots: readonly GroupVersionK
     const prefix = metaTypes.has(className) ? 'io.k8s.apimachinery.pkg.apis.meta' : `io.k8s.api.${coreTypes.has(className) ? 'core' : pkg}`;
     name = `${prefix}.${version}.${type}`;
     names.set(className, name);
+    packages.set(className, pkg);
     queue.push(className);
     return name;
   };
@@ -122,18 +125,19 @@ export function generateSchemas(read: ModelReader, roots: readonly GroupVersionK
     schemas[name] = { ...schemas[name], ...schema };
   };
 
-  for (const gvk of roots) {
-    const pkg = `${packageOf(gvk.group)}`;
-    for (const [kind, className] of [[gvk.kind, modelClassOf(gvk)], [`${gvk.kind}List`, `${modelClassOf(gvk)}List`]] as const) {
-      if (!read(className)) continue;
+  // Every kind is named after its own group first, whichever kind reaches it first.
+  roots.forEach((gvk) => {
+    const pkg = packageOf(gvk.group);
+    const pairs = [[gvk.kind, modelClassOf(gvk)], [`${gvk.kind}List`, `${modelClassOf(gvk)}List`]] as const;
+    pairs.filter(([, className]) => read(className)).forEach(([kind, className]) => {
       const name = nameOf(className, pkg);
       kinds[gvkKey({ ...gvk, kind })] = name;
       schemas[name] = { ...schemas[name], 'x-kubernetes-group-version-kind': [{ ...gvk, kind }] };
-    }
-    while (queue.length) {
-      const next = queue.shift()!;
-      build(next, pkg);
-    }
+    });
+  });
+  while (queue.length) {
+    const next = queue.shift()!;
+    build(next, packages.get(next)!);
   }
   return { schemas, kinds };
 }
