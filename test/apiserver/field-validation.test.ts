@@ -132,3 +132,12 @@ describe('typed validation from the schemas', () => {
     expect([res.status, res.body.message]).toEqual([422, 'Deployment "enum" is invalid: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"']);
   });
 });
+
+describe('discovery as kube serves the same kinds', () => {
+  it('lists no deletecollection for namespaces, and refuses it; componentstatuses are get and list', async () => {
+    const f = await apiFixture();
+    const core = await f.json<{ resources: { name: string; verbs: string[] }[] }>('GET', '/api/v1');
+    expect(core.body.resources.find((r) => r.name === 'namespaces')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
+    expect((await f.json('DELETE', '/api/v1/namespaces')).status).toBe(405);
+  });
+});
