@@ -27,6 +27,7 @@ import { coreResources } from './kinds/resources.js';
 import { ObjectStorage } from './rest/storage.js';
 import { reloadingAuthenticator, type TokenSource } from './auth/token-reload.js';
 import { openApiV3 } from './discovery/openapi.js';
+import { registrySchemas } from './schemas/field-validation.js';
 import { KUBE_INFLIGHT_LIMITS, type InflightLimits } from './http/inflight.js';
 import { requestGate, trimmedPath } from './http/request-gate.js';
 import { streamUpgrade, type StreamUpgrade } from './streams/stream-upgrade.js';
@@ -106,12 +107,13 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const served = [...resources, ...computedResources(deps, storage, resources), ...reviewResources];
   const rules = apiServerRuleSource(storage, served);
   const registry = new ResourceRegistry(withEscalationChecks(served, rules));
-  const openApi = openApiV3(registry);
+  const schemas = registrySchemas(registry);
+  const openApi = openApiV3(registry, schemas.set);
   const graphDefs = { pods: registry.find('', 'v1', 'pods'), claims: registry.find('', 'v1', 'persistentvolumeclaims') };
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, hubForward: deps.hubForward, random: deps.random ?? Math.random };
+  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, hubForward: deps.hubForward, random: deps.random ?? Math.random, schemas };
   const log = deps.logger.child('apiserver');
   const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
     (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));
@@ -153,7 +155,8 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     if (components) return components;
     const dashboard = deps.dashboard && (await deps.dashboard.serve(user, req, path));
     if (dashboard) return dashboard;
-    return readOnly(req, () => nonResource(parsed));
+    const document = checkReadOnly(req, () => openApi.response(path, req.headers.accept));
+    return document ?? readOnly(req, () => nonResource(parsed));
   }
 
   function nonResource(parsed: ApiPath): unknown {
@@ -163,8 +166,6 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
       if (parsed.group !== undefined) return apiGroup(registry, parsed.group);
       return apiGroupList(registry);
     }
-    const openApiDocument = parsed.kind === 'other' ? openApi.serve(parsed.path) : undefined;
-    if (openApiDocument !== undefined) return openApiDocument;
     throw notFoundPath();
   }
 

@@ -30,6 +30,8 @@ export type ApiResponse =
   | { type: 'json'; status: number; body: unknown; warnings?: readonly string[] }
   /** With `more`, the response stays open (chunked) and each string it emits follows `body`, until it completes. */
   | { type: 'text'; status: number; body: string; more?: Observable<string>; warnings?: readonly string[] }
+  /** A body already encoded (a cached document, protobuf), sent as it is with its Content-Type. */
+  | { type: 'bytes'; status: number; body: Buffer; contentType: string; warnings?: readonly string[] }
   /** Written as one compact JSON object per line until the observable completes. */
   | { type: 'watch'; status: 200; events: Observable<WireWatchEvent> };
 

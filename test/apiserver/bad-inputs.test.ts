@@ -25,6 +25,7 @@ const EDGE1 = 'edge-1';
 const pods = '/api/v1/namespaces/default/pods';
 const cms = '/api/v1/namespaces/default/configmaps';
 const merge = 'application/merge-patch+json';
+const revisions = '/apis/apps/v1/namespaces/default/controllerrevisions';
 
 interface Send {
   method: string;
@@ -54,8 +55,9 @@ const rows: Row[] = [
   { input: 'a body that is not an object (`[1,2]`)', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '[1,2]' }] },
   { input: 'body nested more than 512 levels deep', code: 400, reason: 'BadRequest', send: () => [{ method: 'POST', path: cms, raw: '{"metadata":'.repeat(600) + '{}' + '}'.repeat(600) }] },
   {
-    input: 'object nested more than 64 levels deep, as created or after a patch', code: 422, reason: 'Invalid', causes: [`x${'.x'.repeat(63)}`],
-    send: () => [{ method: 'PATCH', path: `${cms}/cm`, body: { metadata: { annotations: { a: 'b' } }, x: JSON.parse('{"x":'.repeat(64) + '{}' + '}'.repeat(64)) as unknown }, contentType: merge }],
+    // Deep nesting fits only a free-form field (unknown fields are dropped): a ControllerRevision's data.
+    input: 'object nested more than 64 levels deep, as created or after a patch', code: 422, reason: 'Invalid', causes: [`data${'.x'.repeat(63)}`],
+    send: () => [{ method: 'POST', path: revisions, body: { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'rev' }, revision: 1, data: JSON.parse('{"x":'.repeat(63) + '{}' + '}'.repeat(63)) as unknown } }],
   },
   {
     input: 'object larger than 1,032,192 bytes as JSON, as created or after a patch', code: 413, reason: 'RequestEntityTooLarge',

@@ -13,7 +13,7 @@ describe('errors and access control', () => {
 
   it('answers unknown resources and paths with 404 NotFound', async () => {
     const f = await apiFixture();
-    for (const path of ['/api/v1/namespaces/default/widgets', '/apis/widgets.example.com/v1/widgets', '/nonsense', '/openapi/v2', '/openapi/v3/apis/widgets.example.com/v1', '/api/v1/namespaces/default/pods/x/log']) {
+    for (const path of ['/api/v1/namespaces/default/widgets', '/apis/widgets.example.com/v1/widgets', '/nonsense', '/openapi/v1', '/openapi/v3/apis/widgets.example.com/v1', '/api/v1/namespaces/default/pods/x/log']) {
       const res = await f.json<{ reason: string }>('GET', path);
       expect([path, res.status, res.body.reason]).toEqual([path, 404, 'NotFound']);
     }

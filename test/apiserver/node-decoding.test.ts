@@ -4,10 +4,10 @@ import { apiFixture, node, pod } from '../support/api-fixture.js';
 /** Node fields of the wrong JSON type are refused as kube-apiserver's decoding refuses them, by any writer. */
 describe('Node decoding', () => {
   it.each([
-    ['status.conditions a number', { conditions: 1 }, 'Node.status.conditions of type list'],
-    ['a condition type a number', { conditions: [{ type: 5, status: 'True' }] }, 'Node.status.conditions.type of type string'],
-    ['capacity values booleans', { capacity: { pods: true } }, 'Node.status.capacity of type string'],
-    ['addresses an object', { addresses: { type: 'InternalIP' } }, 'Node.status.addresses of type list'],
+    ['status.conditions a number', { conditions: 1 }, 'Go struct field NodeStatus.status.conditions of type []v1.NodeCondition'],
+    ['a condition type a number', { conditions: [{ type: 5, status: 'True' }] }, 'Go struct field NodeCondition.status.conditions.type of type string'],
+    ['capacity values booleans', { capacity: { pods: true } }, 'Go struct field NodeStatus.status.capacity of type resource.Quantity'],
+    ['addresses an object', { addresses: { type: 'InternalIP' } }, 'Go struct field NodeStatus.status.addresses of type []v1.NodeAddress'],
   ])('refuses %s with 400', async (_what, status, message) => {
     const f = await apiFixture();
     const created = await f.json('POST', '/api/v1/nodes', { body: { ...node('n1'), status } });
@@ -18,11 +18,11 @@ describe('Node decoding', () => {
     expect(patched.status).toBe(400);
   });
 
-  it('refuses a pod whose image is not a string with 422, not a 500', async () => {
+  it('refuses a pod whose image is not a string with 400, as kube\'s decoding does, not a 500', async () => {
     const f = await apiFixture();
     const bad = pod('p');
     (bad.spec.containers[0] as { image: unknown }).image = 5;
     const res = await f.json('POST', '/api/v1/namespaces/default/pods', { body: bad });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
   });
 });

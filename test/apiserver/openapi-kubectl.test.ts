@@ -103,16 +103,18 @@ describe.skipIf(!hasKubectl)('kubectl validation with OpenAPI v3', () => {
 
   it('creates and replaces with validation on, leaving strict field validation to the server', async () => {
     // kubectl 1.32 validates on the client only when the server's OpenAPI lacks fieldValidation;
-    // here it sends fieldValidation=Strict instead. kube-apiserver would then reject the unknown
-    // field ("strict decoding error: unknown field"); kedge's open schemas do not know fields,
-    // so its admission checks what it validates and the object is created.
+    // here it sends fieldValidation=Strict instead, and the server refuses the unknown field.
     const manifest = join(f.dir, 'unknown-field.yaml');
     await writeFile(manifest, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: odd\nspec:\n  bogusField: 1\n  containers:\n  - name: app\n    image: nginx:1.27\n');
-    expect(await kubectl('create', '-f', manifest)).toEqual({ code: 0, stdout: 'pod/odd created\n', stderr: '' });
+    const strictError = 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.bogusField"\n';
+    const refused = await kubectl('create', '-f', manifest);
+    expect([refused.code, refused.stderr.endsWith(strictError)]).toEqual([1, true]);
+    expect(await kubectl('create', '--validate=false', '-f', manifest)).toEqual({ code: 0, stdout: 'pod/odd created\n', stderr: '' });
     const posts = writes('POST', '/api/v1/namespaces/default/pods').filter((s) => s.body.includes('"odd"'));
-    expect(posts.map((s) => [s.query.get('fieldManager'), s.query.get('fieldValidation')])).toEqual([['kubectl-create', 'Strict']]);
+    expect(posts.map((s) => [s.query.get('fieldManager'), s.query.get('fieldValidation')])).toEqual([['kubectl-create', 'Strict'], ['kubectl-create', 'Ignore']]);
 
-    expect(await kubectl('replace', '-f', manifest)).toEqual({ code: 0, stdout: 'pod/odd replaced\n', stderr: '' });
+    const replaced = await kubectl('replace', '-f', manifest);
+    expect([replaced.code, replaced.stderr.endsWith(strictError)]).toEqual([1, true]);
     expect(writes('PUT', '/api/v1/namespaces/default/pods/odd').map((s) => s.query.get('fieldValidation'))).toEqual(['Strict']);
 
     const invalid = join(f.dir, 'invalid.yaml');

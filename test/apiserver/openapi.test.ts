@@ -42,7 +42,7 @@ describe('OpenAPI v3', () => {
     expect((await f.json('GET', '/openapi/v3/', { token: VIEWER_TOKEN })).status).toBe(200);
   });
 
-  it('serves each document at its URL; unknown group-versions and /openapi/v2 are 404', async () => {
+  it('serves each document at its URL; unknown group-versions are 404', async () => {
     const f = await apiFixture();
     const index = await f.json<Index>('GET', '/openapi/v3');
     for (const { serverRelativeURL } of Object.values(index.body.paths)) {
@@ -51,7 +51,7 @@ describe('OpenAPI v3', () => {
       expect([path, doc.status]).toEqual([path, 200]);
       expect(doc.body).toMatchObject({ openapi: '3.0.0', info: { title: 'Kubernetes' } });
     }
-    for (const path of ['/openapi/v3/apis/widgets.example.com/v1', '/openapi/v3/api', '/openapi/v2', '/openapi/v3x']) {
+    for (const path of ['/openapi/v3/apis/widgets.example.com/v1', '/openapi/v3/api', '/openapi/v3x']) {
       expect([path, (await f.json('GET', path)).status]).toEqual([path, 404]);
     }
     expect((await f.json('POST', '/openapi/v3', { body: {} })).status).toBe(405);

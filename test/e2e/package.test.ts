@@ -35,7 +35,7 @@ async function succeed(command: string, args: string[], cwd: string): Promise<st
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
 
 /** What the tarball may hold: the compiled runtime, the dashboard, and the YAML the scenarios read. */
-const SHIPPED = /^(package\.json|README\.md|dist\/.+\.js|dist\/ui\/[^/]+\.(html|css)|examples\/[^/]+\.yaml|scenarios\/(manifests\/)?[^/]+\.yaml)$/;
+const SHIPPED = /^(package\.json|README\.md|dist\/.+\.js|dist\/cloud\/apiserver\/schemas\/kube-schemas\.json|dist\/ui\/[^/]+\.(html|css)|examples\/[^/]+\.yaml|scenarios\/(manifests\/)?[^/]+\.yaml)$/;
 
 /**
  * `npm pack`, then the tarball installed with `npm install --omit=dev` into an empty project,

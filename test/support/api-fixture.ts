@@ -69,6 +69,7 @@ export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> & { history
   };
   const json = async <T>(method: string, path: string, opts?: SendOptions): Promise<{ status: number; body: T }> => {
     const res = await send(method, path, opts);
+    if (res.type === 'bytes' && res.contentType === 'application/json') return { status: res.status, body: JSON.parse(res.body.toString()) as T };
     if (res.type !== 'json') throw new Error(`expected a JSON response, got ${res.type}`);
     return { status: res.status, body: res.body as T };
   };

@@ -12,7 +12,7 @@ import { kindOf, patchName, ref, schemaName, statusName, type GroupVersionKind, 
  *
  * PATCH deliberately does not list application/strategic-merge-patch+json, although the
  * server accepts it: when it is listed, client-side apply builds its strategic merge patch
- * from these open schemas, which know neither the fields nor the merge keys (kubectl prints
+ * from these schemas, which carry no merge keys (client-node's models have none; with open schemas kubectl prints
  * "warning: error calculating patch from openapi v3 spec"; with fields but no merge keys it
  * would replace whole lists). Without it, kubectl uses its compiled-in Go types, which carry
  * the real merge keys, and still sends a strategic merge patch for every built-in kind.

@@ -1,11 +1,12 @@
 import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
+import type { SchemaSet } from '../schemas/schema-set.js';
 
 /**
- * components.schemas of an OpenAPI v3 group-version document, generated from the resource
- * table. The schemas are deliberately open (`x-kubernetes-preserve-unknown-fields`): kubectl
- * 1.32 uses them only for `explain` and for building apply patches, and kedge validates
- * objects on the server (admission). Each kind schema carries `x-kubernetes-group-version-kind`
- * as a list, as kube-apiserver writes it.
+ * components.schemas of an OpenAPI v3 group-version document: each kind's real schema from
+ * the schema set (cloud/apiserver/schemas/: client-node's models, kedge's own kinds) with
+ * every schema it refers to, as kube-apiserver serves them (`kubectl explain` reads them).
+ * A kind the set lacks gets an open schema (`x-kubernetes-preserve-unknown-fields`). Each
+ * kind schema carries `x-kubernetes-group-version-kind` as a list, as kube-apiserver writes it.
  */
 
 export interface GroupVersionKind {
@@ -103,13 +104,37 @@ const metaSchemas: Record<string, Schema> = {
 };
 
 /** Every schema a document for these kinds refers to. */
-export function componentSchemas(defs: readonly ResourceDef[]): Record<string, Schema> {
+export function componentSchemas(defs: readonly ResourceDef[], set?: SchemaSet): Record<string, Schema> {
   const out: Record<string, Schema> = { ...metaSchemas };
+  const add = (gvk: GroupVersionKind, open: (gvk: GroupVersionKind) => Schema): void => {
+    const real = set?.nameOf(gvk);
+    if (real) copyWithRefs(set!, real, out);
+    else out[schemaName(gvk)] = open(gvk);
+  };
   for (const def of defs) {
     const gvk = kindOf(def);
-    out[schemaName(gvk)] = kindSchema(gvk);
-    out[schemaName({ ...gvk, kind: `${gvk.kind}List` })] = listSchema(gvk);
-    for (const sub of subresourceKinds(def)) out[schemaName(sub)] = kindSchema(sub);
+    add(gvk, kindSchema);
+    add({ ...gvk, kind: `${gvk.kind}List` }, () => listSchema(gvk));
+    for (const sub of subresourceKinds(def)) add(sub, kindSchema);
   }
   return out;
+}
+
+/** Copies schema `name` and, transitively, every schema it refers to. */
+function copyWithRefs(set: SchemaSet, name: string, out: Record<string, Schema>): void {
+  const pending = [name];
+  const seen = new Set<string>();
+  while (pending.length) {
+    const next = pending.pop()!;
+    if (seen.has(next) || !set.schemas[next]) continue;
+    seen.add(next);
+    out[next] = set.schemas[next];
+    pending.push(...refsIn(set.schemas[next]));
+  }
+}
+
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [v.slice(v.lastIndexOf('/') + 1)] : refsIn(v)));
 }

@@ -82,11 +82,12 @@ function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): 
   if (out.type === 'text' && out.more) return stream(x, res, TEXT, textPieces(out.more.pipe(startWith(out.body))), x.streamLimits.textBytes, 'slow-reader', seen);
   const isJson = out.type === 'json';
   const payload = isJson ? JSON.stringify(out.body) : out.body;
+  const contentType = isJson ? 'application/json' : out.type === 'bytes' ? out.contentType : TEXT;
   const retryAfter = isJson ? (out.body as Partial<KubeStatus>).details?.retryAfterSeconds : undefined;
   const reason = isJson ? refusalReasons[out.status] : undefined;
   if (reason) x.refuse(reason, String((out.body as Partial<KubeStatus>).message ?? reason), seen);
   res.writeHead(out.status, {
-    'Content-Type': isJson ? 'application/json' : TEXT,
+    'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(payload),
     'Cache-Control': 'no-cache, private',
     ...(retryAfter !== undefined && { 'Retry-After': String(retryAfter) }),

@@ -58,6 +58,7 @@ export const coreResources: ResourceDef[] = [
   {
     group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false,
     shortNames: ['ns'], categories: [], subresources: [status, { name: 'finalize', verbs: ['update'] }], printer: namespacePrinter, strategy: namespaceStrategy,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], // as kube: no deletecollection of namespaces
   },
   {
     group: '', version: 'v1', resource: 'nodes', singular: 'node', kind: 'Node', namespaced: false,

@@ -25,7 +25,7 @@ export function toComponentStatus(state: ComponentState): ComponentStatus {
 export function componentStatusResource(control: ComponentControl): ResourceDef {
   return {
     group: '', version: 'v1', resource: 'componentstatuses', singular: 'componentstatus', kind: 'ComponentStatus', namespaced: false,
-    shortNames: ['cs'], categories: [], subresources: [],
+    shortNames: ['cs'], categories: [], subresources: [], verbs: ['get', 'list'],
     deprecation: 'v1 ComponentStatus is deprecated in v1.19+',
     source: () => control.list().map(toComponentStatus),
     printer: {

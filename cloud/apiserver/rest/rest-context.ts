@@ -9,6 +9,7 @@ import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { HubForward } from '../forward/hub-forward.js';
 import type { PodLogSource } from '../subresources/pod-log.js';
 import type { ObjectStorage } from './storage.js';
+import type { SchemaSource } from '../schemas/field-validation.js';
 
 /** What every verb handler receives: the collaborators and the request, already routed. */
 export interface RestDeps {
@@ -21,6 +22,8 @@ export interface RestDeps {
   hubForward?: HubForward;
   /** A number in [0, 1): spreads the ends of watches that name no timeout. */
   random: () => number;
+  /** The kinds' schemas, for fieldValidation and typed validation on writes (absent: not judged). */
+  schemas?: SchemaSource;
 }
 
 export interface ResourceCall {

@@ -6,7 +6,7 @@ import { serveScale } from '../subresources/apps-scale.js';
 import { bindPod } from '../subresources/binding.js';
 import { evictPod } from '../subresources/eviction.js';
 import type { ResourcePath } from './paths.js';
-import { hasSubresource, type ResourceDef, type ResourceRegistry } from '../kinds/registry.js';
+import { allVerbs, hasSubresource, type ResourceDef, type ResourceRegistry } from '../kinds/registry.js';
 import { methodNotAllowed, type ApiRequest, type ApiResponse } from '../request.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
 import { finalizeNamespace } from './rest-delete.js';
@@ -46,7 +46,7 @@ function verbOf(req: ApiRequest, path: ResourcePath, def: ResourceDef): string {
   const watch = path.watchPrefix || isTrue(req.query.get('watch'));
   const sub = path.subresource;
   const allowed = (verb: string): string => {
-    const verbs = sub === undefined ? ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] : def.subresources.find((s) => s.name === sub)!.verbs;
+    const verbs = sub === undefined ? (def.source ? allVerbs : (def.verbs ?? allVerbs)) : def.subresources.find((s) => s.name === sub)!.verbs;
     if (!verbs.includes(verb)) throw methodNotAllowed(method, req.path);
     return verb;
   };

@@ -6,7 +6,8 @@ import { checkTypeMeta, prepareCreate, prepareUpdate } from './server-metadata.j
 import { prepareObject, serializedFor } from './prepare.js';
 import { applyPatch, patchKindOf } from '../patch/patch.js';
 import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
-import { jsonResponse, mediaType, type ApiResponse } from '../request.js';
+import { jsonResponse, mediaType, withWarnings, type ApiResponse } from '../request.js';
+import { judgeBody, judgePatched } from '../schemas/field-validation.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { depsFor } from './dry-run.js';
 import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from '../patch/server-side-apply.js';
@@ -24,6 +25,7 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
   const deps = depsFor(realDeps, call.req);
   const obj = decodeObject(call.req);
   checkTypeMeta(call.def, obj);
+  const warnings = judgeBody(deps.schemas, call.def, call.req, obj, 'CreateOptions');
   const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
   if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
   for (let attempt = 1; ; attempt++) {
@@ -37,7 +39,7 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         admit(call.def, candidate, ctx);
         return deps.storage.create(call.def, candidate);
       });
-      return jsonResponse(201, created);
+      return withWarnings(jsonResponse(201, created), warnings);
     } catch (err) {
       const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
       if (!retry) throw err;
@@ -49,6 +51,7 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   const deps = depsFor(realDeps, call.req);
   const body = decodeObject(call.req);
   checkTypeMeta(call.def, body);
+  const warnings = judgeBody(deps.schemas, call.def, call.req, body, 'UpdateOptions');
   const name = call.path.name!;
   if (body.metadata.name !== undefined && body.metadata.name !== name) {
     throw new KedgeError('BadRequest', `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -59,7 +62,7 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
     return admitted(deps, call, prepareUpdate(call.def, body, current, part), current);
   }));
-  return jsonResponse(200, updated);
+  return withWarnings(jsonResponse(200, updated), warnings);
 }
 
 export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: Part, namespacesDef: ResourceDef): Promise<ApiResponse> {
@@ -75,6 +78,7 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
   }
   const patch = apply ? undefined : decodeBody(call.req, { patch: true });
   const name = call.path.name!;
+  let warnings: string[] = [];
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     const patched = (apply ? appliedObject(call.def, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
     if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
@@ -82,9 +86,10 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
     }
     if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
     checkTypeMeta(call.def, patched);
+    warnings = judgePatched(deps.schemas, call.def, call.req, patched);
     return admitted(deps, call, prepareUpdate(call.def, patched, current, part), current);
   }));
-  return jsonResponse(200, updated);
+  return withWarnings(jsonResponse(200, updated), warnings);
 }
 
 /**
