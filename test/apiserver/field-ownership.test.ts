@@ -114,6 +114,17 @@ describe('field ownership (metadata.managedFields)', () => {
     expect(JSON.stringify(entry(live, 'creator')?.fieldsV1)).not.toContain('f:status');
   });
 
+  it('kubectl\'s apply takes over fields client-side apply set and last-applied still holds; another manager conflicts', async () => {
+    const f = await apiFixture();
+    const lastApplied = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa', annotations: {} }, data: { a: '1' } });
+    await f.json('POST', configmaps, { body: { metadata: { name: 'csa', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied } }, data: { a: '1' } }, query: { fieldManager: 'kubectl-client-side-apply' } });
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'csa' }, data: { a: '2' } };
+    expect((await apply(f, `${configmaps}/csa`, config, 'someone')).status).toBe(409);
+    const upgraded = await apply(f, `${configmaps}/csa`, config, 'kubectl');
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBe(JSON.stringify(config));
+  });
+
   it('applying the same configuration again writes nothing', async () => {
     const f = await apiFixture();
     const first = (await apply(f, `${deployments}/web`, deployment(1), 'kubectl')).body;

@@ -77,9 +77,15 @@ export function compare(lhs: JsonMap, rhs: JsonMap, schema: TypeStrategy): Compa
   return c;
 }
 
+/** `path` is one stack shared by the whole walk: pushed on the way down, popped on the way up. */
 function compareFields(lhs: JsonMap | undefined, rhs: JsonMap | undefined, schema: TypeStrategy, path: string[], c: Comparison): void {
-  const keys = new Set([...Object.keys(lhs ?? {}), ...Object.keys(rhs ?? {})]);
-  for (const key of keys) compareValue(key, lhs?.[key], rhs?.[key], schema[key], [...path, `f:${key}`], c);
+  const visit = (key: string): void => {
+    path.push(`f:${key}`);
+    compareValue(key, lhs?.[key], rhs?.[key], schema[key], path, c);
+    path.pop();
+  };
+  if (lhs) for (const key of Object.keys(lhs)) visit(key);
+  if (rhs) for (const key of Object.keys(rhs)) if (!lhs || !(key in lhs)) visit(key);
 }
 
 function compareValue(name: string | undefined, l: Json, r: Json, field: FieldStrategy | undefined, path: string[], c: Comparison): void {
@@ -96,18 +102,25 @@ function compareValue(name: string | undefined, l: Json, r: Json, field: FieldSt
   else if (r === undefined) insert(c.removed, path);
 }
 
+type Shape = 'absent' | 'map' | 'list' | 'scalar';
+
+function shapeOf(v: Json): Shape {
+  return v === undefined ? 'absent' : Array.isArray(v) ? 'list' : isMap(v) ? 'map' : 'scalar';
+}
+
 function isLeafPair(name: string | undefined, l: Json, r: Json, field: FieldStrategy | undefined): boolean {
   if (isEmptyValue(l) && isEmptyValue(r)) return true;
-  const shape = (v: Json): string => (v === undefined ? 'absent' : isMap(v) ? 'map' : Array.isArray(v) ? 'list' : 'scalar');
-  const shapes = new Set([shape(l), shape(r)]);
-  shapes.delete('absent');
-  if (shapes.size !== 1 || shapes.has('scalar')) return true;
-  if (shapes.has('map')) return name !== undefined && isAtomicMap(name);
+  const [a, b] = [shapeOf(l), shapeOf(r)];
+  const shape = a === 'absent' ? b : a;
+  if ((a !== 'absent' && b !== 'absent' && a !== b) || shape === 'scalar') return true;
+  if (shape === 'map') return name !== undefined && isAtomicMap(name);
   const kind = listKindOf(field);
-  if (kind.type === 'atomic') return true;
-  if (kind.type === 'set') return false;
-  const keyed = (v: Json): boolean => ((v ?? []) as Json[]).every((item) => isMap(item) && itemKey(item, kind.keys) !== undefined);
-  return !keyed(l) || !keyed(r);
+  if (kind.type !== 'map') return kind.type === 'atomic';
+  return !allKeyed(l, kind.keys) || !allKeyed(r, kind.keys);
+}
+
+function allKeyed(list: Json, keys: readonly string[]): boolean {
+  return ((list ?? []) as Json[]).every((item) => isMap(item) && itemKey(item, keys) !== undefined);
 }
 
 function compareLists(l: Json[], r: Json[], field: FieldStrategy | undefined, path: string[], c: Comparison): void {
@@ -117,15 +130,11 @@ function compareLists(l: Json[], r: Json[], field: FieldStrategy | undefined, pa
   const right = new Map(r.map((item) => [elementOf(item), item]));
   for (const element of new Set([...left.keys(), ...right.keys()])) {
     const [a, b] = [left.get(element), right.get(element)];
-    const at = [...path, element];
-    if (kind.type === 'set') {
-      if (a === undefined) insert(c.added, at);
-      else if (b === undefined) insert(c.removed, at);
-      continue;
-    }
-    compareFields(a as JsonMap | undefined, b as JsonMap | undefined, schemaOf(field), at, c);
-    if (a === undefined) insert(c.added, at);
-    else if (b === undefined) insert(c.removed, at);
+    path.push(element);
+    if (kind.type !== 'set') compareFields(a as JsonMap | undefined, b as JsonMap | undefined, schemaOf(field), path, c);
+    if (a === undefined) insert(c.added, path);
+    else if (b === undefined) insert(c.removed, path);
+    path.pop();
   }
 }
 
