@@ -29,7 +29,14 @@ export interface Desired {
   object: SyncedObject;
 }
 
-export const desiredOf = (kind: SyncedKind, object: SyncedObject): Desired => ({ ref: objectRef(kind, object) as Desired['ref'], object });
+export const desiredOf = (kind: SyncedKind, object: SyncedObject): Desired => ({ ref: objectRef(kind, object) as Desired['ref'], object: withoutManagedFields(object) });
+
+/** metadata.managedFields are the API's bookkeeping of who set what: they never go down to an edge. */
+function withoutManagedFields(object: SyncedObject): SyncedObject {
+  if (!('managedFields' in object.metadata)) return object;
+  const { managedFields: _owners, ...metadata } = object.metadata as typeof object.metadata & { managedFields?: unknown };
+  return { ...object, metadata } as SyncedObject;
+}
 
 export interface ResyncPlan {
   /** Newest version of every wanted object the edge lacks or holds at an older resourceVersion. */

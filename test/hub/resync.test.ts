@@ -13,6 +13,13 @@ const configMap = (name: string, uid: string, rv: string): Desired => desiredOf(
 const secret = (name: string, uid: string, rv: string): Desired => desiredOf('Secret', { metadata: { namespace: 'default', name, uid, resourceVersion: rv }, data: { k: 'dg==' } } as Secret);
 const held = (name: string, uid: string, rv?: string, kind = 'Pod'): ObjectRef => ({ kind, namespace: 'default', name, uid, ...(rv ? { resourceVersion: rv } : {}) });
 
+describe('desiredOf', () => {
+  it('leaves metadata.managedFields out of what goes down to an edge', () => {
+    const owned = { ...podObject('a', 'ua', '5'), metadata: { ...podObject('a', 'ua', '5').metadata, managedFields: [{ manager: 'kubectl', operation: 'Apply' }] } } as Pod;
+    expect(desiredOf('Pod', owned).object).toEqual(podObject('a', 'ua', '5'));
+  });
+});
+
 describe('planResync [SYNC-10]', () => {
   const a5 = pod('a', 'ua', '5');
   const b9 = pod('b', 'ub', '9');

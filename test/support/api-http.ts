@@ -9,6 +9,7 @@ import { startApiServer, type RunningApiServer } from '../../cloud/apiserver/htt
 import { createApiServer, type ApiServer } from '../../cloud/apiserver/pipeline.js';
 import type { ApiRequest } from '../../cloud/apiserver/request.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
+import { withLatency } from './slow-store.js';
 
 export interface HttpApiFixture {
   api: ApiServer;
@@ -22,12 +23,13 @@ export interface HttpApiFixture {
 /**
  * A real apiserver on a free port with a kubeconfig in a temp dir; close() removes both.
  * HTTPS by default (kubectl sends tokens only over TLS); `{ tls: false }` for plain HTTP.
- * `tap` sees every request before the apiserver does.
+ * `tap` sees every request before the apiserver does; `storeLatencyMs` delays each store call as etcd would.
  */
-export async function httpApiFixture(opts: { tls?: boolean; tap?: (req: ApiRequest) => void } = {}): Promise<HttpApiFixture> {
+export async function httpApiFixture(opts: { tls?: boolean; tap?: (req: ApiRequest) => void; storeLatencyMs?: number } = {}): Promise<HttpApiFixture> {
   const token = 'http-admin-token';
   const store = new MemoryStore();
-  const api = createApiServer({ store, clock: realClock, logger: silentLogger, tokens: [{ token, user: 'admin', role: 'admin' }] });
+  const served = opts.storeLatencyMs === undefined ? store : withLatency(store, opts.storeLatencyMs);
+  const api = createApiServer({ store: served, clock: realClock, logger: silentLogger, tokens: [{ token, user: 'admin', role: 'admin' }] });
   await ensureSystemNamespaces(api.loopback(token));
   await ensureRuntimeClasses(api.loopback(token));
   const dir = await mkdtemp(join(tmpdir(), 'kedge-api-'));

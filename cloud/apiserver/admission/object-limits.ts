@@ -12,8 +12,15 @@ import type { ResourceDef } from '../kinds/registry.js';
 
 /** The cause (422) for an object nested deeper than MAX_OBJECT_NESTING, naming where; empty when it is not. */
 export function nestingCauses(obj: KubeObject): StatusCause[] {
-  const field = pathBeyond(obj, MAX_OBJECT_NESTING);
+  const field = pathBeyond(withoutManagedFields(obj), MAX_OBJECT_NESTING);
   return field === undefined ? [] : [{ reason: 'FieldValueTooLong', field, message: `Too deep: must have at most ${MAX_OBJECT_NESTING} levels of nesting (what the sync carries to edges)` }];
+}
+
+/** managedFields never go to an edge, and their fieldsV1 nest a few levels deeper than the fields they name. */
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _owners, ...metadata } = obj.metadata as KubeObject['metadata'] & { managedFields?: unknown };
+  return { ...obj, metadata };
 }
 
 /** 413 for an object larger than MAX_OBJECT_BYTES as JSON. */

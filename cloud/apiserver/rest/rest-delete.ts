@@ -8,7 +8,7 @@ import {
 import { isDeleting } from '../../client/deletion.js';
 import { markForGracefulDeletion, podGracePeriod } from './graceful.js';
 import { checkTypeMeta } from './server-metadata.js';
-import type { ResourceDef } from '../kinds/registry.js';
+import { storeKey, type ResourceDef } from '../kinds/registry.js';
 import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeObject } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
@@ -21,6 +21,8 @@ import { conflict } from './storage.js';
  */
 
 const ATTEMPTS = 5;
+/** Unconditional updates retry longer: only other apiservers' writes can come in between. */
+const UPDATE_ATTEMPTS = 20;
 const isPods = (def: ResourceDef): boolean => def.group === '' && def.resource === 'pods';
 
 export interface DeleteOutcome {
@@ -80,32 +82,38 @@ function checkPreconditions(def: ResourceDef, current: KubeObject, preconditions
   }
 }
 
+type Transform = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
 /**
  * Reads, transforms and writes with compare-and-set (like storage.guaranteedUpdate), except
  * that an update leaving a deleting object without finalizers removes it: the answer is the
- * updated object, the watch sees DELETED.
+ * updated object, the watch sees DELETED. Writes of one object queue in this apiserver, so
+ * that concurrent unconditional writes (kubectl label, patch, apply) do not spend their
+ * retries on each other.
  */
-export async function updateOrRemove(
-  deps: RestDeps,
-  def: ResourceDef,
-  namespace: string | undefined,
-  name: string,
-  transform: (current: KubeObject) => KubeObject | Promise<KubeObject>,
-): Promise<KubeObject> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await deps.storage.get(def, namespace, name);
-    const next = await transform(structuredClone(current));
-    checkDeletionOnUpdate(def, next, current);
-    const removing = completesDeletion(def, next, current);
-    if (!removing && JSON.stringify(next) === JSON.stringify(current)) return current;
-    try {
-      if (!removing) return await deps.storage.update(def, next, current.metadata.resourceVersion!);
-      const deleted = await deps.storage.delete(def, namespace, name, current.metadata.resourceVersion);
-      return { ...next, metadata: { ...next.metadata, resourceVersion: deleted.metadata.resourceVersion } };
-    } catch (err) {
-      if (!isKedgeError(err, 'Conflict') || attempt >= ATTEMPTS || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform): Promise<KubeObject> {
+  return deps.storage.exclusive(`object:${storeKey(def, namespace, name)}`, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const current = await deps.storage.get(def, namespace, name);
+      const next = await transform(structuredClone(current));
+      try {
+        return await writeOrRemove(deps, def, next, current);
+      } catch (err) {
+        // kube's GuaranteedUpdate: without a resourceVersion precondition, read and try again.
+        if (!isKedgeError(err, 'Conflict') || attempt >= UPDATE_ATTEMPTS || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+      }
     }
-  }
+  });
+}
+
+async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+  checkDeletionOnUpdate(def, next, current);
+  const removing = completesDeletion(def, next, current);
+  if (!removing && JSON.stringify(next) === JSON.stringify(current)) return current;
+  if (!removing) return deps.storage.update(def, next, current.metadata.resourceVersion!);
+  const { namespace, name } = current.metadata;
+  const deleted = await deps.storage.delete(def, namespace, name!, current.metadata.resourceVersion);
+  return { ...next, metadata: { ...next.metadata, resourceVersion: deleted.metadata.resourceVersion } };
 }
 
 /** PUT namespaces/<name>/finalize: takes spec.finalizers from the body, nothing else. */

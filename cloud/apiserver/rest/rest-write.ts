@@ -11,6 +11,9 @@ import { judgeBody, judgePatched } from '../schemas/field-validation.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { depsFor } from './dry-run.js';
 import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from '../patch/server-side-apply.js';
+import { applyOwnership } from '../fields/field-apply.js';
+import { scopeOf } from '../fields/field-manager.js';
+import { recordRequestUpdate } from '../fields/write-ownership.js';
 import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion-rules.js';
 import { decodeBody, decodeObject } from '../http/request-body.js';
 import { deleteOne, updateOrRemove, type DeleteOutcome } from './rest-delete.js';
@@ -21,7 +24,10 @@ import { conflict, notFound } from './storage.js';
 
 type Part = 'main' | 'status';
 
-export async function createObject(realDeps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef): Promise<ApiResponse> {
+/** Field ownership of the object about to be created: an Update by the request's manager, or an Apply. */
+type CreateOwnership = (candidate: KubeObject, now: number) => KubeObject;
+
+export async function createObject(realDeps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef, own?: CreateOwnership): Promise<ApiResponse> {
   const deps = depsFor(realDeps, call.req);
   const obj = decodeObject(call.req);
   checkTypeMeta(call.def, obj);
@@ -37,7 +43,8 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         await prepareObject(deps, call.def, candidate, ctx);
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
-        return deps.storage.create(call.def, candidate);
+        const owned = own ? own(candidate, ctx.now) : recordRequestUpdate(call, undefined, candidate, ctx.now);
+        return deps.storage.create(call.def, owned);
       });
       return withWarnings(jsonResponse(201, created), warnings);
     } catch (err) {
@@ -60,7 +67,7 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   const expected = body.metadata.resourceVersion;
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
-    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current);
+    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current, part);
   }));
   return withWarnings(jsonResponse(200, updated), warnings);
 }
@@ -73,21 +80,23 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
   if (!kind && !apply) {
     throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml`);
   }
+  const scope = scopeOf(call.def, part === 'status' ? 'status' : undefined);
   if (apply && part === 'main' && !(await applyTargetExists(deps, call))) {
-    return createObject(realDeps, applyCreateCall(call, apply, deps.clock.now()), namespacesDef);
+    const own: CreateOwnership = (candidate, now) => applyOwnership({ scope, live: undefined, config: apply.config, merged: candidate, manager: apply.manager, force: apply.force, now });
+    return createObject(realDeps, applyCreateCall(call, apply), namespacesDef, own);
   }
   const patch = apply ? undefined : decodeBody(call.req, { patch: true });
   const name = call.path.name!;
   let warnings: string[] = [];
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
-    const patched = (apply ? appliedObject(call.def, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
+    const patched = (apply ? appliedObject(scope, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
     if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
       throw new KedgeError('BadRequest', 'the patched object has no metadata');
     }
     if (patched.metadata.resourceVersion !== current.metadata.resourceVersion) throw conflict(call.def, name);
     checkTypeMeta(call.def, patched);
     warnings = judgePatched(deps.schemas, call.def, call.req, patched);
-    return admitted(deps, call, prepareUpdate(call.def, patched, current, part), current);
+    return admitted(deps, call, prepareUpdate(call.def, patched, current, part), current, apply ? undefined : part);
   }));
   return withWarnings(jsonResponse(200, updated), warnings);
 }
@@ -125,11 +134,13 @@ function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
   throw err;
 }
 
-async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+/** Prepared and admitted; with `updatePart`, the request's Update recorded in managedFields (an apply recorded its own). */
+async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, current: KubeObject, updatePart?: Part): Promise<KubeObject> {
   const ctx = { operation: 'update', now: deps.clock.now(), old: current, user: call.user } as const;
   await prepareObject(deps, call.def, next, ctx);
   admit(call.def, next, ctx);
-  return next;
+  if (updatePart === undefined) return next;
+  return recordRequestUpdate(call, current, next, ctx.now, updatePart === 'status' ? 'status' : undefined);
 }
 
 /** The path's namespace; a namespaced create on the all-namespaces path uses the body's, or "default". */
