@@ -29,13 +29,14 @@ export function ref(name: string): Schema {
 
 /**
  * The schema name kube uses for a kind: io.k8s.api.<group>.<version>.<Kind> for the built-in
- * groups (core, apps, coordination.k8s.io, …), the reversed domain for others
+ * groups (core, apps, coordination.k8s.io, …; the first word of the group, as Go packages are
+ * named: rbac.authorization.k8s.io → io.k8s.api.rbac.v1), the reversed domain for others
  * (sync.kedge.io → io.kedge.sync.v1.NodeSync), as CRDs are named.
  */
 export function schemaName(gvk: GroupVersionKind): string {
   const g = gvk.group;
   if (g === '') return `io.k8s.api.core.${gvk.version}.${gvk.kind}`;
-  if (!g.includes('.') || g.endsWith('.k8s.io')) return `io.k8s.api.${g.replace(/\.k8s\.io$/, '')}.${gvk.version}.${gvk.kind}`;
+  if (!g.includes('.') || g.endsWith('.k8s.io')) return `io.k8s.api.${g.replace(/\.k8s\.io$/, '').split('.')[0]}.${gvk.version}.${gvk.kind}`;
   return `${g.split('.').reverse().join('.')}.${gvk.version}.${gvk.kind}`;
 }
 
