@@ -69,8 +69,9 @@ export async function refuseMixedStores(dataDir: string, etcd: number | undefine
 export async function startDemoEtcd(o: { size: number; dataDir: string; clock: Clock }): Promise<DemoEtcd> {
   await mkdir(demoEtcdDir(o.dataDir), { recursive: true, mode: 0o700 });
   const log = createWriteStream(demoEtcdLog(o.dataDir), { flags: 'a', mode: 0o600 });
+  // A member that failed to start may still print after the log is closed: those lines are dropped, not written after its end.
   const closeLog = (): Promise<void> => new Promise((resolve) => log.end(resolve));
-  const cluster = await startEtcdCluster({ size: o.size, clock: o.clock, dir: demoEtcdDir(o.dataDir), onLine: (line) => log.write(`${line}\n`) }).catch(async (err: unknown) => {
+  const cluster = await startEtcdCluster({ size: o.size, clock: o.clock, dir: demoEtcdDir(o.dataDir), onLine: (line) => void (log.writableEnded || log.write(`${line}\n`)) }).catch(async (err: unknown) => {
     await closeLog();
     throw err;
   });

@@ -54,6 +54,24 @@ describe('sharedCalls', () => {
   });
 });
 
+describe('sharedCalls when a call fails', () => {
+  it('fails those waiting for the next call with it, at once; a later caller sends a new one', async () => {
+    const sent: Array<{ resolve: (n: number) => void; reject: (e: Error) => void }> = [];
+    const shared = sharedCalls(() => new Promise<number>((resolve, reject) => sent.push({ resolve, reject })));
+    const first = shared();
+    await new Promise((r) => setImmediate(r));
+    const waiting = shared();
+    sent[0]!.reject(new Error('etcd: no quorum'));
+    await expect(first).rejects.toThrow('no quorum');
+    await expect(waiting).rejects.toThrow('no quorum');
+    expect(sent).toHaveLength(1);
+    const later = shared();
+    await new Promise((r) => setImmediate(r));
+    sent[1]!.resolve(7);
+    expect(await later).toBe(7);
+  });
+});
+
 describe('gets through the read cache of a real etcd', () => {
   let etcd: EtcdCluster;
   const stores: EtcdStore[] = [];

@@ -40,10 +40,14 @@ describe('quantities at admission', () => {
     ['an unknown suffix', '1KiB', FORMAT],
     ['a suffix kube does not know', '5mi', "unable to parse quantity's suffix"],
     ['a suffix with no number', 'Mi', FORMAT],
-    ['a value that is no string or number', true, FORMAT],
   ])('%s is a 422 (%j)', async (_label, value, why) => {
     const res = await create(PODS, withResources('q', { limits: { memory: value } }));
     expect([res.status, res.body.message]).toEqual([422, `Pod "q" is invalid: spec.containers[0].resources.limits[memory]: Invalid value: ${JSON.stringify(value)}: ${why}`]);
+  });
+
+  it('a value that is no string or number is a 400, as a decoding error', async () => {
+    const res = await create(PODS, withResources('q', { limits: { memory: true } }));
+    expect([res.status, res.body.message]).toEqual([400, 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field ResourceRequirements.spec.containers.resources.limits of type resource.Quantity']);
   });
 
   it('refuses negative amounts, requests over limits and fractions of countable resources as kube does', async () => {

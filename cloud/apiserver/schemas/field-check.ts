@@ -75,8 +75,6 @@ function visit(w: Walk, s: Schema, value: unknown, path: string, goPath: string,
   const mismatch = (shown = jsonKind(value)): void => {
     w.report.typeError = `json: cannot unmarshal ${shown} into Go struct field ${struct}.${goPath} of type ${goType(w.set, s)}`;
   };
-  // Quantities of any JSON type are judged by admission, which names the field in a 422 (quantity-validation.ts).
-  if (name?.endsWith('.Quantity')) return;
   if (schema['x-kubernetes-int-or-string']) {
     if (typeof value !== 'string' && typeof value !== 'number') mismatch();
     return;

@@ -93,20 +93,27 @@ export class EtcdReadCache {
 /**
  * `call` for each caller, except that callers arriving while a call waits to be sent share it:
  * every caller gets the answer of a call sent after it asked (so a revision it gets is no older
- * than its request), and at most one call is in flight.
+ * than its request), and at most one call is in flight; if it fails, so do those waiting for the next.
  */
 export function sharedCalls<T>(call: () => Promise<T>): () => Promise<T> {
   let inFlight: Promise<unknown> = Promise.resolve();
   let next: Promise<T> | undefined;
   return () => {
-    next ??= inFlight
-      .catch(() => {})
-      .then(() => {
+    // When the call in flight fails (etcd unreachable, or no quorum), those waiting for the next
+    // fail with it rather than wait out a second deadline.
+    next ??= inFlight.then(
+      () => {
         next = undefined;
         const sent = call();
         inFlight = sent;
         return sent;
-      });
+      },
+      (err: unknown) => {
+        next = undefined;
+        inFlight = Promise.resolve();
+        throw err;
+      },
+    );
     return next;
   };
 }
