@@ -72,6 +72,21 @@ describe('sharedCalls when a call fails', () => {
   });
 });
 
+describe('sharedCalls after a failure nobody waited on', () => {
+  it('sends a fresh call for a caller arriving later (a store that reconnected does not see the old failure)', async () => {
+    const sent: Array<{ resolve: (n: number) => void; reject: (e: Error) => void }> = [];
+    const shared = sharedCalls(() => new Promise<number>((resolve, reject) => sent.push({ resolve, reject })));
+    const first = shared();
+    sent[0]!.reject(new Error('etcd: client closed'));
+    await expect(first).rejects.toThrow('client closed');
+    const later = shared();
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(2);
+    sent[1]!.resolve(9);
+    expect(await later).toBe(9);
+  });
+});
+
 describe('gets through the read cache of a real etcd', () => {
   let etcd: EtcdCluster;
   const stores: EtcdStore[] = [];

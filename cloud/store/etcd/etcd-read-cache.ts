@@ -91,26 +91,35 @@ export class EtcdReadCache {
 }
 
 /**
- * `call` for each caller, except that callers arriving while a call waits to be sent share it:
- * every caller gets the answer of a call sent after it asked (so a revision it gets is no older
- * than its request), and at most one call is in flight; if it fails, so do those waiting for the next.
+ * `call` for each caller, except that callers arriving while a call is in flight share the next
+ * one: every caller gets the answer of a call sent after it asked (so a revision it gets is no
+ * older than its request), and at most one call is in flight. If it fails, those waiting for the
+ * next fail with it; a caller arriving once nothing is in flight sends a call of its own.
  */
 export function sharedCalls<T>(call: () => Promise<T>): () => Promise<T> {
-  let inFlight: Promise<unknown> = Promise.resolve();
+  let inFlight: Promise<T> | undefined;
   let next: Promise<T> | undefined;
+  const send = (): Promise<T> => {
+    const sent = call();
+    inFlight = sent;
+    // Registered before any waiter's handler, so it runs first when the call settles.
+    const settled = (): void => {
+      if (inFlight === sent) inFlight = undefined;
+    };
+    sent.then(settled, settled);
+    return sent;
+  };
   return () => {
+    if (!inFlight) return send();
     // When the call in flight fails (etcd unreachable, or no quorum), those waiting for the next
     // fail with it rather than wait out a second deadline.
     next ??= inFlight.then(
       () => {
         next = undefined;
-        const sent = call();
-        inFlight = sent;
-        return sent;
+        return send();
       },
       (err: unknown) => {
         next = undefined;
-        inFlight = Promise.resolve();
         throw err;
       },
     );
