@@ -1,3 +1,4 @@
+import { Server, Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,3 +125,12 @@ export async function waitConverged(world: FleetWorld, count: number, what: stri
 
 /** Open TCP sockets and servers in this process. */
 export const tcpHandles = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TCPServerWrap').length;
+
+/** Each open TCP socket's ends and each server's port, for a failure message. */
+export function describeTcpHandles(): string {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles
+    .filter((h): h is Socket | Server => h instanceof Socket || h instanceof Server)
+    .map((h) => (h instanceof Socket ? `socket ${h.localPort ?? '?'}->${h.remotePort ?? '?'}${h.destroyed ? ' (destroyed)' : ''}` : `server ${JSON.stringify(h.address())}`))
+    .join(', ');
+}
