@@ -87,6 +87,15 @@ describe('PodDisruptionBudgets (policy/v1) and eviction', () => {
     const created = await f.json<PodDisruptionBudget>('POST', budgets, { body: budget({ minAvailable: 1, selector: { matchLabels: { app: 'web' } } }) });
     await f.json('PUT', `${budgets}/web/status`, { body: { ...created.body, status: { observedGeneration: 1, currentHealthy: 0, desiredHealthy: 1, expectedPods: 1, disruptionsAllowed: 0 } } });
     expect((await evict(f, 'pending')).status).toBe(201);
+
+    const unready = await f.json<Pod>('POST', pods, { body: pod('unready', { metadata: { name: 'unready', labels: { app: 'web' } } }) });
+    await f.json('PUT', `${pods}/unready/status`, { body: { ...unready.body, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } } });
+    const budgetNow = async () => (await f.json<PodDisruptionBudget>('GET', `${budgets}/web`)).body;
+    const short = { observedGeneration: 1, currentHealthy: 0, desiredHealthy: 1, expectedPods: 2, disruptionsAllowed: 0 };
+    await f.json('PUT', `${budgets}/web/status`, { body: { ...(await budgetNow()), status: short } });
+    expect((await evict(f, 'unready')).status).toBe(429); // the budget is not met: an unready pod waits too
+    await f.json('PUT', `${budgets}/web/status`, { body: { ...(await budgetNow()), status: { ...short, currentHealthy: 1 } } });
+    expect((await evict(f, 'unready')).status).toBe(201);
   });
 
   it('answers 429 while the controller has not seen the budget as it is (observedGeneration behind)', async () => {

@@ -1,3 +1,4 @@
+import { timestamp } from '../../client/object-meta.js';
 import type { RoleBinding, Subject } from '../auth/rbac/types.js';
 import { age } from '../rest/tables.js';
 import { ageColumn, nameColumn } from './printers.js';
@@ -7,7 +8,7 @@ import type { Printer } from './registry.js';
 
 export const rolePrinter: Printer = {
   columns: [nameColumn, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }],
-  cells: (obj) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ? new Date(obj.metadata.creationTimestamp).toISOString().replace(/\.\d{3}Z$/, 'Z') : ''],
+  cells: (obj) => [obj.metadata.name ?? '', obj.metadata.creationTimestamp ? timestamp(Date.parse(obj.metadata.creationTimestamp)) : ''],
 };
 
 const namesOf = (subjects: Subject[] | undefined, kind: string): string =>

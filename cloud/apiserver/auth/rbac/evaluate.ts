@@ -30,13 +30,18 @@ const boundTo = (binding: RoleBinding, user: Pick<UserInfo, 'name' | 'groups'>, 
  * to a role that does not exist grants nothing.
  */
 export async function rulesFor(source: RuleSource, user: Pick<UserInfo, 'name' | 'groups'>, namespace?: string): Promise<PolicyRule[]> {
-  const clusterRoles = await source.clusterRoles();
+  // One round of reads, not three in a row: each may wait on the store.
+  const [clusterRoles, clusterRoleBindings, roleBindings] = await Promise.all([
+    source.clusterRoles(),
+    source.clusterRoleBindings(),
+    namespace ? source.roleBindings(namespace) : [],
+  ]);
   const rules: PolicyRule[] = [];
-  for (const binding of await source.clusterRoleBindings()) {
+  for (const binding of clusterRoleBindings) {
     if (binding.roleRef.kind === 'ClusterRole' && boundTo(binding, user, '')) rules.push(...clusterRoleRules(clusterRoles, binding.roleRef.name));
   }
-  if (namespace === undefined || namespace === '') return rules;
-  for (const binding of await source.roleBindings(namespace)) {
+  if (!namespace) return rules;
+  for (const binding of roleBindings) {
     if (!boundTo(binding, user, namespace)) continue;
     if (binding.roleRef.kind === 'ClusterRole') rules.push(...clusterRoleRules(clusterRoles, binding.roleRef.name));
     else if (binding.roleRef.kind === 'Role') rules.push(...((await source.role(namespace, binding.roleRef.name))?.rules ?? []));

@@ -37,20 +37,25 @@ const AUTOUPDATE = 'rbac.authorization.kubernetes.io/autoupdate';
 /**
  * Creates the bootstrap ClusterRoles and ClusterRoleBindings that are missing, and gives a
  * built-in role annotated autoupdate=true the bootstrap rules it lacks (kube's reconciliation at
- * start: rules are added, never removed). Idempotent.
+ * start: rules are added, never removed). Idempotent: one list of each kind, then writes only
+ * where something is missing.
  */
 export async function ensureBootstrapPolicy(client: ApiClient, resources: readonly ResourceDef[]): Promise<void> {
+  const roles = await storedByName<ClusterRole>(client, 'clusterroles');
   for (const role of bootstrapClusterRoles(resources)) {
-    const stored = await client.get<ClusterRole>(clusterRoleRef(role.metadata.name)).catch(absent);
+    const stored = roles.get(role.metadata.name!);
     if (!stored) await createIfAbsent(client, clusterRoleRef(), role);
     else if (stored.metadata.annotations?.[AUTOUPDATE] === 'true') await addMissingRules(client, stored, role.rules ?? []);
   }
-  for (const binding of bootstrapClusterRoleBindings()) await createIfAbsent(client, { group: RBAC_GROUP, resource: 'clusterrolebindings' }, binding);
+  const bindings = await storedByName<RoleBinding>(client, 'clusterrolebindings');
+  for (const binding of bootstrapClusterRoleBindings()) {
+    if (!bindings.has(binding.metadata.name!)) await createIfAbsent(client, { group: RBAC_GROUP, resource: 'clusterrolebindings' }, binding);
+  }
 }
 
-function absent(err: unknown): undefined {
-  if (isKedgeError(err, 'NotFound')) return undefined;
-  throw err;
+async function storedByName<T extends ClusterRole | RoleBinding>(client: ApiClient, resource: string): Promise<Map<string, T>> {
+  const { items } = await client.list<T>({ group: RBAC_GROUP, resource });
+  return new Map(items.map((item) => [item.metadata.name ?? '', item]));
 }
 
 async function addMissingRules(client: ApiClient, stored: ClusterRole, rules: readonly PolicyRule[]): Promise<void> {
