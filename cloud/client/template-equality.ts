@@ -1,6 +1,6 @@
 import { POD_TEMPLATE_HASH_LABEL, type PodTemplateSpec } from '../../shared/apps-types.js';
 import { defaultPodTemplate } from './apps-defaults.js';
-import { stableJson } from './object-meta.js';
+import { stableJson, withoutEmpty } from './object-meta.js';
 
 /** When two pod templates are the same, as workload controllers and the apiserver compare them. */
 
@@ -14,18 +14,7 @@ export function normalizedTemplate(template: PodTemplateSpec): PodTemplateSpec {
   defaultPodTemplate(copy);
   const labels = copy.metadata?.labels;
   if (labels) delete labels[POD_TEMPLATE_HASH_LABEL];
-  return (compact(copy) ?? {}) as PodTemplateSpec;
-}
-
-function compact(value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map((v) => compact(v) ?? {});
-    return items.length > 0 ? items : undefined;
-  }
-  if (typeof value !== 'object') return value;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compact(v)] as const).filter(([, v]) => v !== undefined);
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  return (withoutEmpty(copy) ?? {}) as PodTemplateSpec;
 }
 
 export function sameTemplate(a: PodTemplateSpec, b: PodTemplateSpec): boolean {

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../shared/types.js';
 import { apiFixture } from '../support/api-fixture.js';
 
 const configmaps = '/api/v1/namespaces/default/configmaps';
+const deployments = '/apis/apps/v1/namespaces/default/deployments';
 const N = 50;
 
 async function withConfigMap(): Promise<Awaited<ReturnType<typeof apiFixture>>> {
@@ -34,6 +35,21 @@ describe('concurrent writes to one object', () => {
       query: { fieldManager: `m${i}` },
     }));
     expect((await Promise.all(applies)).map((r) => r.status)).toEqual(Array(N).fill(200));
+  });
+
+  it('scale and label patches of one Deployment at once all succeed: /scale queues with the other writes', async () => {
+    const f = await apiFixture();
+    const deployment = { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'kedge.io/hello:1.0' }] } } } };
+    expect((await f.json('POST', deployments, { body: deployment })).status).toBe(201);
+    const merge = 'application/merge-patch+json';
+    const writes = Array.from({ length: N }, (_, i) =>
+      i % 2 === 0
+        ? f.json('PATCH', `${deployments}/web/scale`, { body: { spec: { replicas: i } }, contentType: merge })
+        : f.json('PATCH', `${deployments}/web`, { body: { metadata: { labels: { [`l${i}`]: 'x' } } }, contentType: merge }));
+    expect((await Promise.all(writes)).map((r) => r.status)).toEqual(Array(N).fill(200));
+    const final = (await f.json<KubeObject & { spec: { replicas: number } }>('GET', `${deployments}/web`)).body;
+    expect(Object.keys(final.metadata.labels ?? {})).toHaveLength(N / 2);
+    expect(final.spec.replicas).toBe(N - 2);
   });
 
   it('a patch that carries a stale resourceVersion still fails with 409', async () => {

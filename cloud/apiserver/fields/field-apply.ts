@@ -47,7 +47,6 @@ export function applyOwnership(input: ApplyInput): KubeObject {
   const key = managerKey(id);
   const previous = managers.get(key);
   const applied = appliedFieldsOf(scope, input.config);
-  managers.set(key, { ...id, set: applied });
   const result = previous ? pruned(input.merged, managers, key, difference(previous.set, applied)) : input.merged;
   const changes = compareOwned(scope, live, result);
   const changed = union(changes.added, changes.modified);

@@ -19,7 +19,7 @@ export interface Comparison {
   removed: FieldSet;
 }
 
-function isMap(v: Json): v is JsonMap {
+export function isMap(v: Json): v is JsonMap {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

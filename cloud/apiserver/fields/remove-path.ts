@@ -1,12 +1,9 @@
 import { itemKey } from './field-schema.js';
+import { isMap } from './field-walk.js';
 
 /** Removes the field, list item or set value at a field-set path from `obj`, if it is there. */
 
 type JsonMap = Record<string, unknown>;
-
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function removePath(obj: JsonMap, path: readonly string[]): void {
   let parent: unknown = obj;

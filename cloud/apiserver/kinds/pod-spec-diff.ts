@@ -1,4 +1,4 @@
-import { stableJson } from '../../client/object-meta.js';
+import { stableJson, withoutEmpty } from '../../client/object-meta.js';
 
 /**
  * The comparison and the diff behind kube's "pod updates may not change fields other than …"
@@ -21,17 +21,8 @@ const POD_SPEC_FIELDS = [
 const GO_NAMES: Record<string, string> = { dnsPolicy: 'DNSPolicy', setHostnameAsFQDN: 'SetHostnameAsFQDN', dnsConfig: 'DNSConfig', os: 'OS' };
 const CONTEXT = 2;
 
-/** Drops what Go would hold as a zero value in a pointer, slice or map: undefined, null, [] and {} (recursively). */
-function semantic(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => semantic(v) ?? null);
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'object') return value;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, semantic(v)] as const).filter(([, v]) => v !== undefined);
-  return entries.length === 0 ? undefined : Object.fromEntries(entries);
-}
-
 export function semanticallyEqual(a: unknown, b: unknown): boolean {
-  return stableJson(semantic(a) ?? null) === stableJson(semantic(b) ?? null);
+  return stableJson(withoutEmpty(a) ?? null) === stableJson(withoutEmpty(b) ?? null);
 }
 
 /** cmp.Diff(old, next) of two pod specs, as kube appends it to the Forbidden message. */
@@ -64,6 +55,6 @@ function goName(field: string): string {
 }
 
 function goValue(value: unknown): string {
-  const v = semantic(value);
+  const v = withoutEmpty(value);
   return v === undefined ? 'nil' : JSON.stringify(v);
 }

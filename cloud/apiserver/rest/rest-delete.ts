@@ -8,11 +8,11 @@ import {
 import { isDeleting } from '../../client/deletion.js';
 import { markForGracefulDeletion, podGracePeriod } from './graceful.js';
 import { checkTypeMeta } from './server-metadata.js';
-import { storeKey, type ResourceDef } from '../kinds/registry.js';
+import type { ResourceDef } from '../kinds/registry.js';
 import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeObject } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
-import { conflict } from './storage.js';
+import { conflict, type Transform } from './storage.js';
 
 /**
  * Deletion against storage, as kube-apiserver's generic registry does it: an object with
@@ -82,28 +82,13 @@ function checkPreconditions(def: ResourceDef, current: KubeObject, preconditions
   }
 }
 
-type Transform = (current: KubeObject) => KubeObject | Promise<KubeObject>;
-
 /**
- * Reads, transforms and writes with compare-and-set (like storage.guaranteedUpdate), except
- * that an update leaving a deleting object without finalizers removes it: the answer is the
- * updated object, the watch sees DELETED. Writes of one object queue in this apiserver, so
- * that concurrent unconditional writes (kubectl label, patch, apply) do not spend their
- * retries on each other.
+ * storage.guaranteedUpdate (queued per object, retried on Conflict), except that an update
+ * leaving a deleting object without finalizers removes it: the answer is the updated object,
+ * the watch sees DELETED.
  */
 export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform): Promise<KubeObject> {
-  return deps.storage.exclusive(`object:${storeKey(def, namespace, name)}`, async () => {
-    for (let attempt = 1; ; attempt++) {
-      const current = await deps.storage.get(def, namespace, name);
-      const next = await transform(structuredClone(current));
-      try {
-        return await writeOrRemove(deps, def, next, current);
-      } catch (err) {
-        // kube's GuaranteedUpdate: without a resourceVersion precondition, read and try again.
-        if (!isKedgeError(err, 'Conflict') || attempt >= UPDATE_ATTEMPTS || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
-      }
-    }
-  });
+  return deps.storage.guaranteedUpdate(def, namespace, name, transform, { attempts: UPDATE_ATTEMPTS, write: (next, current) => writeOrRemove(deps, def, next, current) });
 }
 
 async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {

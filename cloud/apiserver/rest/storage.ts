@@ -89,27 +89,39 @@ export class ObjectStorage {
   }
 
   /**
-   * Reads, transforms and writes with compare-and-set, retrying when someone else wrote
-   * in between. `transform` returning the same object reference means "no change".
+   * Reads, transforms and writes with compare-and-set, retrying when someone else wrote in
+   * between (kube's GuaranteedUpdate); a transform that keeps the read resourceVersion is
+   * retried, one that sets another is the caller's precondition and its Conflict the answer.
+   * `transform` returning an equal object means "no change". The read-modify-writes of one
+   * object queue in this apiserver, so that concurrent ones do not spend their attempts on
+   * each other: only other apiservers' writes (and plain creates and deletes) come in between.
+   * `write` replaces the compare-and-set update (rest-delete.ts removes a finalized object).
    */
-  async guaranteedUpdate(
-    def: ResourceDef,
-    namespace: string | undefined,
-    name: string,
-    transform: (current: KubeObject) => KubeObject | Promise<KubeObject>,
-    attempts = 5,
-  ): Promise<KubeObject> {
-    for (let i = 1; ; i++) {
-      const current = await this.get(def, namespace, name);
-      const next = await transform(structuredClone(current));
-      if (sameObject(next, current)) return current;
-      try {
-        return await this.update(def, next, current.metadata.resourceVersion!);
-      } catch (err) {
-        if (!isKedgeError(err, 'Conflict') || i >= attempts || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+  guaranteedUpdate(def: ResourceDef, namespace: string | undefined, name: string, transform: Transform, options: GuaranteedUpdateOptions = {}): Promise<KubeObject> {
+    const { attempts = 5, write } = options;
+    return this.exclusive(`object:${storeKey(def, namespace, name)}`, async () => {
+      for (let i = 1; ; i++) {
+        const current = await this.get(def, namespace, name);
+        const next = await transform(structuredClone(current));
+        try {
+          if (write) return await write(next, current);
+          if (sameObject(next, current)) return current;
+          return await this.update(def, next, current.metadata.resourceVersion!);
+        } catch (err) {
+          if (!isKedgeError(err, 'Conflict') || i >= attempts || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
+        }
       }
-    }
+    });
   }
+}
+
+export type Transform = (current: KubeObject) => KubeObject | Promise<KubeObject>;
+
+export interface GuaranteedUpdateOptions {
+  /** Reads and writes at most this often (5). */
+  attempts?: number;
+  /** Stores `next`, read as `current`, instead of the compare-and-set update; Conflict retries. */
+  write?: (next: KubeObject, current: KubeObject) => Promise<KubeObject>;
 }
 
 /**
