@@ -1,22 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { readFields } from '../../cloud/apiserver/protobuf/wire.js';
+import type { OpenApiIndex } from '../../cloud/apiserver/discovery/openapi.js';
+import { refsOf } from '../support/openapi-docs.js';
 import { apiFixture } from '../support/api-fixture.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema> };
 type Doc = { components: { schemas: Record<string, Schema> } };
-type Index = { paths: Record<string, { serverRelativeURL: string }> };
-
-function refsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsOf);
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => (k === '$ref' ? [v as string] : refsOf(v)));
-}
 
 /** The OpenAPI documents carry the real schemas of the served kinds (client-node's models, kedge's own kinds). */
 describe('OpenAPI schemas', () => {
   it('gives every served kind its real schema, with every schema it refers to', async () => {
     const f = await apiFixture();
-    const index = await f.json<Index>('GET', '/openapi/v3');
+    const index = await f.json<OpenApiIndex>('GET', '/openapi/v3');
     for (const { serverRelativeURL } of Object.values(index.body.paths)) {
       const doc = (await f.json<Doc>('GET', serverRelativeURL.split('?')[0]!)).body;
       const schemas = doc.components.schemas;

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openApiV3 } from '../../cloud/apiserver/discovery/openapi.js';
+import { openApiV3, type OpenApiIndex } from '../../cloud/apiserver/discovery/openapi.js';
 import { ResourceRegistry, type ResourceDef } from '../../cloud/apiserver/kinds/registry.js';
 import { clusterResources } from '../../cloud/apiserver/kinds/resources.js';
+import { refsOf } from '../support/openapi-docs.js';
 import { apiFixture, VIEWER_TOKEN } from '../support/api-fixture.js';
 
 interface Operation {
@@ -10,7 +12,6 @@ interface Operation {
   'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string };
 }
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
-type Index = { paths: Record<string, { serverRelativeURL: string }> };
 
 const gvPath = (d: Pick<ResourceDef, 'group' | 'version'>): string => (d.group ? `apis/${d.group}/${d.version}` : `api/${d.version}`);
 const sameKind = (a: { group: string; version: string; kind: string }, d: ResourceDef): boolean => a.group === d.group && a.version === d.version && a.kind === d.kind;
@@ -20,16 +21,10 @@ function patchOperations(doc: Doc, def: ResourceDef): Operation[] {
   return Object.values(doc.paths).flatMap((item) => (item.patch && item.patch['x-kubernetes-group-version-kind'] && sameKind(item.patch['x-kubernetes-group-version-kind'], def) ? [item.patch] : []));
 }
 
-function refsOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsOf);
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => (k === '$ref' ? [v as string] : refsOf(v)));
-}
-
 describe('OpenAPI v3', () => {
   it('indexes one document per group-version of the resource table, behind authentication', async () => {
     const f = await apiFixture();
-    const index = await f.json<Index>('GET', '/openapi/v3');
+    const index = await f.json<OpenApiIndex>('GET', '/openapi/v3');
     expect(index.status).toBe(200);
     const expected = [...new Set(f.api.registry.defs.map(gvPath))].sort();
     expect(Object.keys(index.body.paths).sort()).toEqual(expected);
@@ -42,14 +37,17 @@ describe('OpenAPI v3', () => {
     expect((await f.json('GET', '/openapi/v3/', { token: VIEWER_TOKEN })).status).toBe(200);
   });
 
-  it('serves each document at its URL; unknown group-versions are 404', async () => {
+  it('serves each document at its URL, its hash the digest of the bytes served; unknown group-versions are 404', async () => {
     const f = await apiFixture();
-    const index = await f.json<Index>('GET', '/openapi/v3');
+    const index = await f.json<OpenApiIndex>('GET', '/openapi/v3');
     for (const { serverRelativeURL } of Object.values(index.body.paths)) {
       const [path, query] = serverRelativeURL.split('?');
       const doc = await f.json<Doc>('GET', path!, { query: Object.fromEntries(new URLSearchParams(query)) });
       expect([path, doc.status]).toEqual([path, 200]);
       expect(doc.body).toMatchObject({ openapi: '3.0.0', info: { title: 'Kubernetes' } });
+      const served = await f.send('GET', path!);
+      const hash = served.type === 'bytes' ? createHash('sha256').update(served.body).digest('hex').toUpperCase() : served.type;
+      expect([path, hash]).toEqual([path, new URLSearchParams(query).get('hash')]);
     }
     for (const path of ['/openapi/v3/apis/widgets.example.com/v1', '/openapi/v3/api', '/openapi/v3x']) {
       expect([path, (await f.json('GET', path)).status]).toEqual([path, 404]);
@@ -109,9 +107,9 @@ describe('OpenAPI v3', () => {
       group: 'example.kedge.io', version: 'v1alpha1', resource: 'widgets', singular: 'widget', kind: 'Widget', namespaced: false,
       shortNames: [], categories: [], subresources: [],
     };
-    const before = openApiV3(new ResourceRegistry(clusterResources)).serve('/openapi/v3') as Index;
+    const before = openApiV3(new ResourceRegistry(clusterResources)).serve('/openapi/v3') as OpenApiIndex;
     const api = openApiV3(new ResourceRegistry([...clusterResources, widget]));
-    const after = api.serve('/openapi/v3') as Index;
+    const after = api.serve('/openapi/v3') as OpenApiIndex;
     expect(Object.keys(after.paths)).toEqual([...Object.keys(before.paths), 'apis/example.kedge.io/v1alpha1']);
     expect(after.paths['apis/apps/v1']).toEqual(before.paths['apis/apps/v1']);
     const doc = api.serve('/openapi/v3/apis/example.kedge.io/v1alpha1') as Doc;

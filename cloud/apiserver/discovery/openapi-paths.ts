@@ -1,5 +1,6 @@
 import type { ResourceDef, SubresourceDef } from '../kinds/registry.js';
-import { kindOf, patchName, ref, schemaName, statusName, type GroupVersionKind, type Schema } from './openapi-schemas.js';
+import { ref, schemaName, type GroupVersionKind, type Schema } from '../schemas/schema-generator.js';
+import { kindOf, patchName, statusName } from './openapi-schemas.js';
 
 /**
  * The `paths` of an OpenAPI v3 group-version document, generated from the resource table the

@@ -1,4 +1,5 @@
 import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
+import { ref, schemaName, type GroupVersionKind, type Schema } from '../schemas/schema-generator.js';
 import type { SchemaSet } from '../schemas/schema-set.js';
 
 /**
@@ -9,36 +10,11 @@ import type { SchemaSet } from '../schemas/schema-set.js';
  * kind schema carries `x-kubernetes-group-version-kind` as a list, as kube-apiserver writes it.
  */
 
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
-
-export type Schema = Record<string, unknown>;
-
 const metaPrefix = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 export const objectMetaName = `${metaPrefix}.ObjectMeta`;
 export const listMetaName = `${metaPrefix}.ListMeta`;
 export const statusName = `${metaPrefix}.Status`;
 export const patchName = `${metaPrefix}.Patch`;
-
-export function ref(name: string): Schema {
-  return { $ref: `#/components/schemas/${name}` };
-}
-
-/**
- * The schema name kube uses for a kind: io.k8s.api.<group>.<version>.<Kind> for the built-in
- * groups (core, apps, coordination.k8s.io, …; the first word of the group, as Go packages are
- * named: rbac.authorization.k8s.io → io.k8s.api.rbac.v1), the reversed domain for others
- * (sync.kedge.io → io.kedge.sync.v1.NodeSync), as CRDs are named.
- */
-export function schemaName(gvk: GroupVersionKind): string {
-  const g = gvk.group;
-  if (g === '') return `io.k8s.api.core.${gvk.version}.${gvk.kind}`;
-  if (!g.includes('.') || g.endsWith('.k8s.io')) return `io.k8s.api.${g.replace(/\.k8s\.io$/, '').split('.')[0]}.${gvk.version}.${gvk.kind}`;
-  return `${g.split('.').reverse().join('.')}.${gvk.version}.${gvk.kind}`;
-}
 
 export function kindOf(def: ResourceDef): GroupVersionKind {
   return { group: def.group, version: def.version, kind: def.kind };

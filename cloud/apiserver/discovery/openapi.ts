@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { versionInfo } from './discovery.js';
 import { resourcePaths, type PathItem } from './openapi-paths.js';
-import { componentSchemas, type Schema } from './openapi-schemas.js';
+import { componentSchemas } from './openapi-schemas.js';
+import type { Schema } from '../schemas/schema-generator.js';
 import type { ResourceDef, ResourceRegistry } from '../kinds/registry.js';
 import type { SchemaSet } from '../schemas/schema-set.js';
 import type { ApiResponse } from '../request.js';

@@ -2,55 +2,78 @@
  * The keys a JSON text sets twice in one object, as paths in document order
  * (spec.template.spec.containers[0].imagePullPolicy): what kube's strict decoding reports as
  * `duplicate field`. JSON.parse keeps the last value silently; this scans the text once more.
- * The text must be valid JSON (parse it first). Also where each key first appears, so that
- * problems can be reported in the order the decoder meets them.
+ * The text must be valid JSON (parse it first). With `positions`, also where each key first
+ * appears, so that problems can be reported in the order the decoder meets them.
+ *
+ * It runs on every JSON write that is not fieldValidation=Ignore, so it reads char codes,
+ * skips string values without decoding them and decodes a key only when it has an escape.
  */
 export interface KeyScan {
   /** Each key set again, with its offset in the text. */
   duplicates: { path: string; at: number }[];
-  /** Where each key path first appears. */
+  /** Where each key path first appears (empty without `positions`). */
   firstAt: Map<string, number>;
 }
 
-export function scanKeys(text: string): KeyScan {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+export function scanKeys(text: string, opts: { positions?: boolean } = {}): KeyScan {
   const found: { path: string; at: number }[] = [];
   const firstAt = new Map<string, number>();
+  const positions = opts.positions ?? false;
   let i = 0;
   const ws = (): void => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+    while (isSpace(text.charCodeAt(i))) i++;
   };
-  const string = (): string => {
+  /** Moves past the string at `i`; whether it has an escape. */
+  const skipString = (): boolean => {
+    let escaped = false;
+    for (i++; text.charCodeAt(i) !== QUOTE; i++) {
+      if (text.charCodeAt(i) === BACKSLASH) {
+        escaped = true;
+        i++;
+      }
+    }
+    i++;
+    return escaped;
+  };
+  const key = (): string => {
     const start = i;
-    i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
+    return skipString() ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
   };
   const value = (path: string): void => {
     ws();
-    const c = text[i];
-    if (c === '{') return object(path);
-    if (c === '[') return array(path);
-    if (c === '"') {
-      string();
+    const c = text.charCodeAt(i);
+    if (c === OPEN_OBJECT) return object(path);
+    if (c === OPEN_ARRAY) return array(path);
+    if (c === QUOTE) {
+      skipString();
       return;
     }
-    while (i < text.length && !',]} \t\r\n'.includes(text[i]!)) i++;
+    for (let d = c; i < text.length && d !== COMMA && d !== CLOSE_ARRAY && d !== CLOSE_OBJECT && !isSpace(d); d = text.charCodeAt(++i));
   };
   const object = (path: string): void => {
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     i++;
-    for (ws(); text[i] !== '}'; ws()) {
-      if (text[i] === ',') {
+    for (ws(); text.charCodeAt(i) !== CLOSE_OBJECT; ws()) {
+      if (text.charCodeAt(i) === COMMA) {
         i++;
         continue;
       }
       const offset = i;
-      const key = string();
-      const at = path ? `${path}.${key}` : key;
-      if (seen.has(key)) found.push({ path: at, at: offset });
-      if (!firstAt.has(at)) firstAt.set(at, offset);
-      seen.add(key);
+      const name = key();
+      const at = path ? `${path}.${name}` : name;
+      seen ??= new Set();
+      if (seen.has(name)) found.push({ path: at, at: offset });
+      else seen.add(name);
+      if (positions && !firstAt.has(at)) firstAt.set(at, offset);
       ws();
       i++; // ':'
       value(at);
@@ -61,10 +84,10 @@ export function scanKeys(text: string): KeyScan {
     i++;
     for (let n = 0; ; n++) {
       ws();
-      if (text[i] === ']') break;
-      if (text[i] === ',') i++;
+      if (text.charCodeAt(i) === CLOSE_ARRAY) break;
+      if (text.charCodeAt(i) === COMMA) i++;
       ws();
-      if (text[i] === ']') break;
+      if (text.charCodeAt(i) === CLOSE_ARRAY) break;
       value(`${path}[${n}]`);
     }
     i++;

@@ -59,18 +59,18 @@ function jsonText(req: ApiRequest): string | undefined {
   return json && req.body ? req.body.toString('utf8') : undefined;
 }
 
-/** The body's duplicate fields and the offsets of its keys (JSON bodies only). */
-function keysOf(req: ApiRequest): KeyScan {
+/** The body's duplicate fields, and with `positions` the offsets of its keys (JSON bodies only). */
+function keysOf(req: ApiRequest, positions = false): KeyScan {
   const text = jsonText(req);
-  return text === undefined ? { duplicates: [], firstAt: new Map() } : scanKeys(text);
+  return text === undefined ? { duplicates: [], firstAt: new Map() } : scanKeys(text, { positions });
 }
 
 const duplicateText = (path: string): string => `duplicate field "${path}"`;
 const unknownText = (path: string): string => `unknown field "${path}"`;
 
-/** The problems as the mode says: thrown (Strict), returned as warnings (Warn), dropped (Ignore). */
-function judged(mode: FieldValidation, problems: string[], prefix: string): string[] {
-  if (problems.length === 0 || mode === 'Ignore') return [];
+/** The problems as the mode says: thrown (Strict) or returned as warnings (Warn). Ignore looks for none. */
+function judged(mode: Exclude<FieldValidation, 'Ignore'>, problems: string[], prefix: string): string[] {
+  if (problems.length === 0) return [];
   if (mode === 'Warn') return problems;
   throw new KedgeError('BadRequest', `${prefix}strict decoding error: ${problems.join(', ')}`);
 }
@@ -91,8 +91,9 @@ export function judgeBody(source: SchemaSource | undefined, def: ResourceDef, re
   if (!schema) return [];
   const report = checkFields(schema.set, schema.name, obj as unknown as Record<string, unknown>);
   failOnValues(def, obj, report, decodePrefix(def));
+  if (mode === 'Ignore') return [];
   // In the order the decoder meets them; a field both unknown and repeated is reported as unknown.
-  const keys = keysOf(req);
+  const keys = keysOf(req, report.unknown.length > 0);
   const under = (path: string): boolean => report.unknown.some((u) => path === u || path.startsWith(`${u}.`) || path.startsWith(`${u}[`));
   const problems = [
     ...keys.duplicates.filter((d) => !under(d.path)).map((d) => ({ at: d.at, text: duplicateText(d.path) })),
@@ -108,5 +109,6 @@ export function judgePatched(source: SchemaSource | undefined, def: ResourceDef,
   if (!schema) return [];
   const report = checkFields(schema.set, schema.name, patched as unknown as Record<string, unknown>, { sorted: true });
   failOnValues(def, patched, report, '');
+  if (mode === 'Ignore') return [];
   return judged(mode, [...keysOf(req).duplicates.map((d) => duplicateText(d.path)), ...report.unknown.map(unknownText)], '');
 }

@@ -1,5 +1,4 @@
-import type { GeneratedSchemas, GroupVersionKind, Schema } from './schema-generator.js';
-import { QUANTITY } from './schema-generator.js';
+import { gvkKey, QUANTITY, ref, schemaName, type GeneratedSchemas, type GroupVersionKind, type Schema } from './schema-generator.js';
 
 /**
  * Schemas of the kinds client-node has no model for: kedge's own sync.kedge.io/v1 NodeSync
@@ -7,7 +6,6 @@ import { QUANTITY } from './schema-generator.js';
  */
 
 const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const str = (description: string): Schema => ({ type: 'string', description });
 const typeFields = {
   apiVersion: str('APIVersion defines the versioned schema of this representation of an object.'),
@@ -15,7 +13,8 @@ const typeFields = {
 };
 const usage: Schema = { type: 'object', description: 'The memory and CPU usage.', additionalProperties: ref(QUANTITY) };
 
-function kindSchemas(name: string, gvk: GroupVersionKind, description: string, properties: Record<string, Schema>): Record<string, Schema> {
+function kindSchemas(gvk: GroupVersionKind, description: string, properties: Record<string, Schema>): Record<string, Schema> {
+  const name = schemaName(gvk);
   const list = { ...gvk, kind: `${gvk.kind}List` };
   return {
     [name]: { type: 'object', description, properties: { ...typeFields, metadata: ref(`${meta}.ObjectMeta`), ...properties }, 'x-kubernetes-group-version-kind': [gvk] },
@@ -32,12 +31,11 @@ function kindSchemas(name: string, gvk: GroupVersionKind, description: string, p
 const nodeSync = { group: 'sync.kedge.io', version: 'v1', kind: 'NodeSync' };
 const nodeMetrics = { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'NodeMetrics' };
 const podMetrics = { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'PodMetrics' };
-const names = { nodeSync: 'io.kedge.sync.v1.NodeSync', nodeMetrics: 'io.k8s.api.metrics.v1beta1.NodeMetrics', podMetrics: 'io.k8s.api.metrics.v1beta1.PodMetrics' };
 const window = { timestamp: { type: 'string', format: 'date-time', description: 'The end of the window the usage was measured over.' }, window: str('The length of that window (a Go duration).') };
 
 export function ownSchemas(): GeneratedSchemas {
   const schemas: Record<string, Schema> = {
-    ...kindSchemas(names.nodeSync, nodeSync, 'NodeSync is the ledger of what one edge node acknowledged having received: one per node, named after it.', {
+    ...kindSchemas(nodeSync, 'NodeSync is the ledger of what one edge node acknowledged having received: one per node, named after it.', {
       status: {
         type: 'object',
         description: 'What the node acknowledged.',
@@ -54,16 +52,12 @@ export function ownSchemas(): GeneratedSchemas {
         },
       },
     }),
-    ...kindSchemas(names.nodeMetrics, nodeMetrics, 'NodeMetrics sets resource usage metrics of a node.', { ...window, usage }),
-    ...kindSchemas(names.podMetrics, podMetrics, 'PodMetrics sets resource usage metrics of a pod.', {
+    ...kindSchemas(nodeMetrics, 'NodeMetrics sets resource usage metrics of a node.', { ...window, usage }),
+    ...kindSchemas(podMetrics, 'PodMetrics sets resource usage metrics of a pod.', {
       ...window,
       containers: { type: 'array', description: 'Metrics for all containers are collected within the same time window.', items: { type: 'object', required: ['name', 'usage'], properties: { name: str('Container name.'), usage } } },
     }),
   };
-  const kinds: Record<string, string> = {};
-  for (const [gvk, name] of [[nodeSync, names.nodeSync], [nodeMetrics, names.nodeMetrics], [podMetrics, names.podMetrics]] as const) {
-    kinds[`${gvk.group}/${gvk.version}/${gvk.kind}`] = name;
-    kinds[`${gvk.group}/${gvk.version}/${gvk.kind}List`] = `${name}List`;
-  }
-  return { schemas, kinds };
+  const kinds = [nodeSync, nodeMetrics, podMetrics].flatMap((gvk) => [gvk, { ...gvk, kind: `${gvk.kind}List` }]);
+  return { schemas, kinds: Object.fromEntries(kinds.map((gvk) => [gvkKey(gvk), schemaName(gvk)])) };
 }

@@ -28,7 +28,7 @@ export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 export const gvkKey = (gvk: GroupVersionKind): string => `${gvk.group}/${gvk.version}/${gvk.kind}`;
 
-const refTo = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 /** client-node's class for a kind: V1Pod, V1beta1NodeMetrics; the core Event is CoreV1Event. */
 export function modelClassOf(gvk: GroupVersionKind): string {
@@ -43,9 +43,21 @@ function splitClass(className: string): { version: string; type: string } {
   return m ? { version: m[1]!.toLowerCase(), type: m[2]! } : { version: 'v1', type: className };
 }
 
-/** The package word of a group in kube's definition names: core, apps, coordination, node, storage. */
+/** The package word of a group in kube's definition names: core, apps, coordination, node, storage, rbac. */
 function packageOf(group: string): string {
   return group === '' ? 'core' : group.replace(/\.k8s\.io$/, '').split('.')[0]!;
+}
+
+/**
+ * The schema name kube uses for a kind: io.k8s.api.<package>.<version>.<Kind> for the built-in
+ * groups (core, apps, coordination.k8s.io, …; the group's first word, as Go packages are named:
+ * rbac.authorization.k8s.io → io.k8s.api.rbac.v1), the reversed domain for others
+ * (sync.kedge.io → io.kedge.sync.v1.NodeSync), as CRDs are named.
+ */
+export function schemaName(gvk: GroupVersionKind): string {
+  const g = gvk.group;
+  if (g === '' || !g.includes('.') || g.endsWith('.k8s.io')) return `io.k8s.api.${packageOf(g)}.${gvk.version}.${gvk.kind}`;
+  return `${g.split('.').reverse().join('.')}.${gvk.version}.${gvk.kind}`;
 }
 
 const intOrString: Schema = {
@@ -85,7 +97,7 @@ export function generateSchemas(read: ModelReader, roots: readonly GroupVersionK
     if (array) return { type: 'array', items: typeSchema(array[1]!, '', pkg, isQuantity) };
     const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
     if (map) return { type: 'object', additionalProperties: typeSchema(map[1]!, '', pkg, isQuantity) };
-    if (isQuantity) return refTo(QUANTITY);
+    if (isQuantity) return ref(QUANTITY);
     switch (type) {
       case 'string':
         return format === 'byte' ? { type: 'string', format: 'byte' } : { type: 'string' };
@@ -96,11 +108,11 @@ export function generateSchemas(read: ModelReader, roots: readonly GroupVersionK
       case 'Date':
         return { type: 'string', format: 'date-time' };
       case 'IntOrString':
-        return refTo(INT_OR_STRING);
+        return ref(INT_OR_STRING);
       case 'any':
         return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
       default:
-        return read(type) ? refTo(nameOf(type, pkg)) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+        return read(type) ? ref(nameOf(type, pkg)) : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     }
   };
 
