@@ -28,9 +28,10 @@ export class EventWindow {
     return this.events.length - this.head;
   }
 
-  push(event: WatchEvent, at: number, now: number, limits: WindowLimits): void {
+  /** Adds an event recorded `now`, then drops what `limits` no longer keep. */
+  push(event: WatchEvent, now: number, limits: WindowLimits): void {
     this.events.push(event);
-    this.times.push(at);
+    this.times.push(now);
     while (this.size > limits.maxEvents || (this.size > limits.minEvents && now - this.times[this.head]! > limits.freshMs)) this.dropOldest();
   }
 

@@ -50,8 +50,7 @@ export class WatchHistory {
   }
 
   record(event: WatchEvent): void {
-    const now = this.clock.now();
-    this.windowFor(event.kv.key).push(event, now, now, this.limits);
+    this.windowFor(event.kv.key).push(event, this.clock.now(), this.limits);
     this.live.next(event);
   }
 

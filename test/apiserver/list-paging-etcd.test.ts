@@ -6,7 +6,7 @@ import type { EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
 import { FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 import type { Pod } from '../../shared/types.js';
-import { openTestStore, startTestEtcd } from '../support/etcd.js';
+import { freshPrefix, openTestStore, startTestEtcd } from '../support/etcd.js';
 
 const pods = '/api/v1/namespaces/default/pods';
 const TOKEN = 't';
@@ -22,6 +22,7 @@ describe('lists at a revision on etcd', () => {
   let etcd: EtcdCluster;
   let store: EtcdStore;
   let api: ApiServer;
+  const prefix = freshPrefix();
   const get = async (query: Record<string, string>): Promise<{ status: number; body: Reply }> => {
     const res = await api.handle({ method: 'GET', path: pods, query: new URLSearchParams(query), headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` } });
     if (res.type !== 'json') throw new Error('not JSON');
@@ -31,7 +32,7 @@ describe('lists at a revision on etcd', () => {
 
   beforeAll(async () => {
     etcd = await startTestEtcd();
-    store = await openTestStore(etcd);
+    store = await openTestStore(etcd, { prefix });
     api = createApiServer({ store, clock: new FakeClock(), logger: silentLogger, tokens: [{ token: TOKEN, user: 'admin', role: 'admin' }] });
     const client = api.loopback(TOKEN);
     await ensureSystemNamespaces(client);
@@ -62,5 +63,18 @@ describe('lists at a revision on etcd', () => {
     expect(names(rest.body)).toEqual(['c', 'd']);
     const old = await get({ resourceVersion: first.body.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
     expect([old.status, old.body.message]).toEqual([410, 'The resourceVersion for the provided list is too old.']);
+  });
+
+  it("answers a list not older than another cloud's write at once, though this store's watch has not shown it yet", async () => {
+    const other = await openTestStore(etcd, { prefix });
+    try {
+      for (const name of ['e', 'f', 'g']) {
+        const written = await other.create(`/registry/pods/default/${name}`, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
+        const listed = await get({ resourceVersion: String(written.modRevision), resourceVersionMatch: 'NotOlderThan' });
+        expect([listed.status, names(listed.body).includes(name)]).toEqual([200, true]);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Etcd3 } from 'etcd3';
+import { Etcd3, type Watcher } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { realClock } from '../../shared/clock.js';
 import { EtcdReadCache, MISS, sharedCalls } from '../../cloud/store/etcd/etcd-read-cache.js';
@@ -100,8 +100,8 @@ describe('gets through the read cache of a real etcd', () => {
     await etcd.close();
   });
 
-  /** A store whose client counts its range calls. */
-  async function countingStore(prefix: string): Promise<{ store: EtcdStore; ranges: () => number }> {
+  /** A store whose client counts its range calls, and hands on what its watches receive `lag.ms` late. */
+  async function countingStore(prefix: string, lag = { ms: 0 }, cacheWaitMs?: number): Promise<{ store: EtcdStore; ranges: () => number }> {
     const options = await etcdClientOptions({ endpoints: etcd.endpoints });
     let ranges = 0;
     const store = await EtcdStore.open(() => {
@@ -111,8 +111,21 @@ describe('gets through the read cache of a real etcd', () => {
         ranges++;
         return range(...args);
       };
+      const watch = client.watch.bind(client);
+      client.watch = () => {
+        const builder = watch();
+        const make = builder.watcher.bind(builder);
+        builder.watcher = () => {
+          const watcher = make();
+          const on = watcher.on.bind(watcher) as (event: string, listener: (...args: unknown[]) => void) => Watcher;
+          watcher.on = ((event: string, listener: (...args: unknown[]) => void) =>
+            on(event, event === 'data' ? (...args) => (lag.ms > 0 ? realClock.setTimer(lag.ms, () => listener(...args)) : listener(...args)) : listener)) as Watcher['on'];
+          return watcher;
+        };
+        return builder;
+      };
       return client;
-    }, { prefix });
+    }, { prefix, cacheWaitMs });
     stores.push(store);
     return { store, ranges: () => ranges };
   }
@@ -129,6 +142,29 @@ describe('gets through the read cache of a real etcd', () => {
       await writer.delete(`/k${i}`);
       expect(await reader.get(`/k${i}`)).toBeUndefined();
     }
+  });
+
+  it("a get right after another client's write sees it though the cache's watch lags: it waits for the watch, or reads etcd", async () => {
+    const prefix = freshPrefix();
+    const { store: writer } = await countingStore(prefix);
+    const lag = { ms: 0 };
+    const { store: patient, ranges: patientRanges } = await countingStore(prefix, lag, 10_000);
+    const { store: hasty, ranges: hastyRanges } = await countingStore(prefix, lag, 20);
+    let written = await writer.create('/k', { v: 0 });
+    await vi.waitFor(() => expect([patient.readCacheLoaded, hasty.readCacheLoaded]).toEqual([true, true]), { timeout: 10_000 });
+    lag.ms = 200;
+    for (let v = 1; v <= 3; v++) {
+      written = await writer.update('/k', { v }, written.modRevision);
+      const [patientBefore, hastyBefore] = [patientRanges(), hastyRanges()];
+      // The cache holds /k at its previous revision until the lagging event arrives.
+      expect(await hasty.get('/k')).toMatchObject({ value: { v }, modRevision: written.modRevision });
+      expect(await patient.get('/k')).toMatchObject({ value: { v }, modRevision: written.modRevision });
+      expect(patientRanges() - patientBefore).toBe(1); // etcd's revision only: the value came from memory, once the watch showed it
+      expect(hastyRanges() - hastyBefore).toBe(2); // its wait ran out: it read the key from etcd
+    }
+    await writer.delete('/k');
+    expect(await patient.get('/k')).toBeUndefined();
+    expect(await hasty.get('/k')).toBeUndefined();
   });
 
   it('concurrent gets share one read of the revision and are answered from memory', async () => {

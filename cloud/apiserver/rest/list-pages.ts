@@ -25,11 +25,12 @@ export interface ListSpec {
   filtered: boolean;
 }
 
-/** Where a list reads: at which revision (undefined: the newest), from which key, how many. */
+/** Where a list reads: at which revision (undefined: the newest, at least `atLeast`), from which key, how many. */
 interface ReadPoint {
   revision: number | undefined;
   fromKey: string | undefined;
   limit: number;
+  atLeast?: number;
 }
 
 const LIST_TOO_OLD = 'The resourceVersion for the provided list is too old.';
@@ -44,7 +45,7 @@ const MAX_BATCH = 10_000;
 export async function readList(spec: ListSpec): Promise<ListPage> {
   validateListQuery(spec.query);
   const prefix = storePrefix(spec.def, spec.namespace);
-  const point = readPoint(spec.store, spec.query, prefix);
+  const point = readPoint(spec.query, prefix);
   try {
     return await readPages(spec, prefix, point);
   } catch (err) {
@@ -54,7 +55,7 @@ export async function readList(spec: ListSpec): Promise<ListPage> {
   }
 }
 
-function readPoint(store: Store, query: ListQuery, prefix: string): ReadPoint {
+function readPoint(query: ListQuery, prefix: string): ReadPoint {
   const rv = query.resourceVersion;
   if (query.continueToken !== undefined) {
     if (rv !== undefined && rv !== '0') throw new KedgeError('BadRequest', 'specifying resource version is not allowed when using continue');
@@ -65,9 +66,10 @@ function readPoint(store: Store, query: ListQuery, prefix: string): ReadPoint {
   const wanted = revisionOf(rv);
   // "0" is "any version": kube 1.32 serves it from its watch cache, which ignores limit.
   if (wanted === 0) return { revision: undefined, fromKey: undefined, limit: 0 };
-  if (wanted > store.revision) throw tooLargeResourceVersion(wanted, store.revision);
   const exact = query.resourceVersionMatch === 'Exact' || (query.resourceVersionMatch === undefined && query.limit > 0);
-  return { revision: exact ? wanted : undefined, fromKey: undefined, limit: query.limit };
+  // Exact: the store refuses a revision it has not reached. Not older than: the answer says
+  // how new the store is (an etcd store's own `revision` may lag another cloud's writes).
+  return exact ? { revision: wanted, fromKey: undefined, limit: query.limit } : { revision: undefined, fromKey: undefined, limit: query.limit, atLeast: wanted };
 }
 
 /** Reads ranges until `limit` objects pass the selector or the range ends, as kube's etcd3 store does. */
@@ -82,6 +84,7 @@ async function readPages(spec: ListSpec, prefix: string, point: ReadPoint): Prom
   let remaining = 0;
   for (;;) {
     const res = await spec.store.list(prefix, { revision, fromKey, limit: limit > 0 ? batch : undefined });
+    if (point.atLeast !== undefined && res.revision < point.atLeast) throw tooLargeResourceVersion(point.atLeast, res.revision);
     revision ??= res.revision;
     remaining = res.remaining ?? 0;
     more = remaining > 0;

@@ -1,5 +1,5 @@
 import type { Etcd3, ICompare, IKeyValue, IRangeResponse, IRequestOp, ITxnResponse } from 'etcd3';
-import type { Observable, Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { KedgeError } from '../../../shared/errors.js';
 import { deepFreeze } from '../../../shared/freeze.js';
 import { valueJson } from '../record-codec.js';
@@ -9,8 +9,9 @@ import { currentRevision, etcdError, prefixEnd, toKeyValue } from './etcd-codec.
 import { etcdWatch, expiredFeed } from './etcd-watch.js';
 import { EtcdKeys } from './etcd-keys.js';
 import { startCompactor } from './etcd-compactor.js';
-import { EtcdReadCache, MISS, sharedCalls } from './etcd-read-cache.js';
-import { realClock, type Clock } from '../../../shared/clock.js';
+import { EtcdFollower } from './etcd-follower.js';
+import { MISS } from './etcd-read-cache.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/log.js';
 
 export interface EtcdStoreOptions {
@@ -39,19 +40,14 @@ const keysOf = (options: EtcdStoreOptions): EtcdKeys => new EtcdKeys(options.pre
  * The Store on etcd: etcd's revision is the store's, writes are transactions comparing
  * create/mod revisions, watches are etcd watches with prevKv. `revision` follows every
  * response header and a watch of the whole prefix, so it also moves with other writers.
- * That watch (after a list of the whole store) also fills a read cache: a get asks etcd only
- * for its current revision, one call shared by every get meanwhile, and answers from memory
- * once the watch has shown that revision (etcd-read-cache.ts).
+ * That watch (after a list of the whole store) also fills a read cache that answers gets once
+ * it has shown etcd's revision of the moment (etcd-follower.ts).
  */
 export class EtcdStore implements Store {
   private currentRevision = 0;
   private compacted = 0;
   private readonly keys: EtcdKeys;
-  private follower: Subscription | undefined;
-  /** Which follow() is current: a list that returns after a newer one started is dropped. */
-  private followed = 0;
-  private readonly cache: EtcdReadCache;
-  private readonly etcdRevisionNow: () => Promise<number>;
+  private readonly follower: EtcdFollower;
   private closed = false;
   private connected = true;
   private compaction: Promise<void> = Promise.resolve();
@@ -65,28 +61,13 @@ export class EtcdStore implements Store {
   ) {
     this.keys = keysOf(options);
     this.currentRevision = revision;
-    this.cache = new EtcdReadCache(options.cacheWaitMs ?? 100, realClock);
-    this.etcdRevisionNow = sharedCalls(() => this.readRevision());
-    this.follow();
-  }
-
-  /**
-   * Keeps `revision` current while others write, and the read cache full: a list of the whole
-   * store, then a watch of the whole prefix from its revision; both again if etcd ends the watch.
-   */
-  private follow(): void {
-    const generation = ++this.followed;
-    this.cache.reset();
-    if (this.closed || !this.connected) return;
-    const current = (): boolean => generation === this.followed && this.connected;
-    this.list('').then(
-      ({ items, revision }) => {
-        if (!current()) return;
-        this.cache.load(items, revision);
-        this.follower = this.watchEtcd(this.keys.all, revision).subscribe({ next: (event) => this.cache.apply(event), error: () => this.follow() });
-      },
-      () => current() && realClock.setTimer(1_000, () => current() && this.follow()),
-    );
+    this.follower = new EtcdFollower({
+      listAll: () => this.list(''),
+      watchAll: (after) => this.watchEtcd(this.keys.all, after),
+      revisionNow: () => this.readRevision(),
+      cacheWaitMs: options.cacheWaitMs ?? 100,
+    });
+    this.follower.start();
   }
 
   /** etcd's revision now: a range of one key, the cheapest read that returns it. */
@@ -107,9 +88,7 @@ export class EtcdStore implements Store {
   async disconnect(): Promise<void> {
     if (!this.connected) return;
     this.connected = false;
-    this.follower?.unsubscribe();
-    this.follower = undefined;
-    this.cache.reset();
+    this.follower.stop();
     await this.compaction;
     this.client.close();
   }
@@ -121,7 +100,7 @@ export class EtcdStore implements Store {
     this.noteRevision(await currentRevision(client, this.keys.all));
     this.client = client;
     this.connected = true;
-    this.follow();
+    if (!this.closed) this.follower.start();
   }
 
   get revision(): number {
@@ -130,7 +109,7 @@ export class EtcdStore implements Store {
 
   /** Whether gets are answered from the read cache (false while it loads, and while disconnected). */
   get readCacheLoaded(): boolean {
-    return this.cache.loaded;
+    return this.follower.loaded;
   }
 
   get compactedRevision(): number {
@@ -139,10 +118,8 @@ export class EtcdStore implements Store {
 
   async get(key: string): Promise<KeyValue | undefined> {
     const etcdKey = this.etcdKey(key);
-    if (this.cache.loaded) {
-      const cached = await this.cache.read(key, await this.etcdRevisionNow());
-      if (cached !== MISS) return cached;
-    }
+    const cached = await this.follower.read(key);
+    if (cached !== MISS) return cached;
     const res = await this.call(() => this.client.kv.range({ key: etcdKey }));
     this.noteRevision(res.header.revision);
     return res.kvs[0] && this.toKeyValue(res.kvs[0]);

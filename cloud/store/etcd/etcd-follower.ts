@@ -1,0 +1,77 @@
+import type { Observable, Subscription } from 'rxjs';
+import { realClock } from '../../../shared/clock.js';
+import type { KeyValue, ListResult, WatchEvent } from '../store.js';
+import { EtcdReadCache, MISS, sharedCalls } from './etcd-read-cache.js';
+
+/** What the follower reads etcd with (the EtcdStore's own calls, on its current client). */
+export interface FollowedEtcd {
+  /** Every key of the store, at one revision. */
+  listAll(): Promise<ListResult>;
+  /** Every key's changes after `revision`, in order; ends with an error when etcd ends the watch. */
+  watchAll(afterRevision: number): Observable<WatchEvent>;
+  /** etcd's revision now (one cheap read). */
+  revisionNow(): Promise<number>;
+  /** How long a read waits for the watch to reach etcd's revision before it answers MISS. */
+  cacheWaitMs: number;
+}
+
+/**
+ * The EtcdStore's own view of etcd: a list of the whole store, then a watch of it from the
+ * list's revision (both again if etcd ends the watch, or a second after a failed list), kept
+ * in a read cache. A read asks etcd only for its current revision, one call shared by every
+ * read meanwhile, and answers from memory once the watch has shown that revision
+ * (etcd-read-cache.ts). The watch's response headers also keep the store's revision current.
+ */
+export class EtcdFollower {
+  private readonly cache: EtcdReadCache;
+  private readonly revisionNow: () => Promise<number>;
+  private subscription: Subscription | undefined;
+  /** Which follow() is current: a list that returns after a newer one started (or a stop) is dropped. */
+  private generation = 0;
+  private running = false;
+
+  constructor(private readonly etcd: FollowedEtcd) {
+    this.cache = new EtcdReadCache(etcd.cacheWaitMs, realClock);
+    this.revisionNow = sharedCalls(() => etcd.revisionNow());
+  }
+
+  /** Whether reads are answered from memory (false while the cache loads, and while stopped). */
+  get loaded(): boolean {
+    return this.cache.loaded;
+  }
+
+  start(): void {
+    this.running = true;
+    this.follow();
+  }
+
+  /** Stops following (the store disconnects or closes): reads answer MISS until `start`. */
+  stop(): void {
+    this.running = false;
+    this.generation++;
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
+    this.cache.reset();
+  }
+
+  /** The key's entry as etcd holds it now, from memory; MISS when the cache cannot say in time (the caller reads etcd). */
+  async read(key: string): Promise<KeyValue | undefined | typeof MISS> {
+    if (!this.cache.loaded) return MISS;
+    return this.cache.read(key, await this.revisionNow());
+  }
+
+  private follow(): void {
+    const generation = ++this.generation;
+    this.cache.reset();
+    if (!this.running) return;
+    const current = (): boolean => generation === this.generation;
+    this.etcd.listAll().then(
+      ({ items, revision }) => {
+        if (!current()) return;
+        this.cache.load(items, revision);
+        this.subscription = this.etcd.watchAll(revision).subscribe({ next: (event) => this.cache.apply(event), error: () => this.follow() });
+      },
+      () => current() && realClock.setTimer(1_000, () => current() && this.follow()),
+    );
+  }
+}
