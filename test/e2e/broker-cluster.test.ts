@@ -12,7 +12,10 @@ import { waitFor } from '../support/wait.js';
 
 if (!REDIS_SERVER) throw new Error('redis-server is missing: apt-get install -y redis-server (CI installs it)');
 
-describe('a broker cluster of two kedge broker members on one redis-server', () => {
+/** Real processes and redis on a shared machine: waits allow for a busy one. */
+const DELIVERY_MS = 20_000;
+
+describe('a broker cluster of two kedge broker members on one redis-server', { timeout: 90_000 }, () => {
   let dir: string;
   let cluster: BrokerCluster;
   const clients: MqttClient[] = [];
@@ -53,7 +56,7 @@ describe('a broker cluster of two kedge broker members on one redis-server', () 
     await edge.subscribeAsync(topics.down('edge-1'), { qos: 1 });
     await cloud.publishAsync(topics.down('edge-1'), 'to the edge', { qos: 1 });
     await edge.publishAsync(topics.up('edge-1'), 'to the cloud', { qos: 1 });
-    await waitFor(() => atEdge.length > 0 && atCloud.length > 0, 'both messages', 5_000);
+    await waitFor(() => atEdge.length > 0 && atCloud.length > 0, 'both messages', DELIVERY_MS);
     expect(atEdge).toEqual([`${topics.down('edge-1')} to the edge`]);
     expect(atCloud).toEqual([`${topics.up('edge-1')} to the cloud`]);
   });
@@ -64,8 +67,9 @@ describe('a broker cluster of two kedge broker members on one redis-server', () 
     const cloud = await asCloud(1);
     const atCloud = received(cloud);
     await cloud.subscribeAsync(topics.allPresence, { qos: 1 });
-    await waitFor(() => atCloud.length > 0, 'the retained presence', 5_000);
-    expect(atCloud).toEqual([`${topics.presence('edge-1')} online`]);
+    await waitFor(() => atCloud.length > 0, 'the retained presence', DELIVERY_MS);
+    // QoS 1 is at least once: a publish still crossing redis as the subscription lands may also come live.
+    expect(new Set(atCloud)).toEqual(new Set([`${topics.presence('edge-1')} online`]));
   });
 
   it('admits and confines as the embedded broker: credentials from the password file, own client ids, own topics', async () => {
@@ -82,11 +86,11 @@ describe('a broker cluster of two kedge broker members on one redis-server', () 
     await edge.subscribeAsync(topics.down('edge-2'), { qos: 1 });
     const cloud = await asCloud(1);
     await cluster.members[0]!.process.kill();
-    await waitFor(() => !edge.connected, 'the edge cut off', 5_000);
+    await waitFor(() => !edge.connected, 'the edge cut off', DELIVERY_MS);
     const sent = ['one', 'two', 'three'];
     for (const text of sent) await cloud.publishAsync(topics.down('edge-2'), text, { qos: 1 }); // each acknowledged by member 2
     const back = await asNode(1, 'edge-2', persistent);
     const atEdge = received(back);
-    await waitFor(() => sent.every((text) => atEdge.includes(`${topics.down('edge-2')} ${text}`)), 'every acknowledged message', 5_000);
+    await waitFor(() => sent.every((text) => atEdge.includes(`${topics.down('edge-2')} ${text}`)), 'every acknowledged message', DELIVERY_MS);
   });
 });
