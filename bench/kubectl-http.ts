@@ -14,6 +14,7 @@ const APPLY_PATCH = 'application/apply-patch+yaml';
 
 export interface KubectlHttp {
   create(namespace: string, pod: Pod): Promise<void>;
+  get(namespace: string, name: string): Promise<Pod>;
   /** `kubectl patch pod NAME --type merge -p …`: no resourceVersion, so the server retries on conflict. */
   mergePatch(namespace: string, name: string, patch: unknown): Promise<void>;
   /** `kubectl apply --server-side` of `pod`. */
@@ -58,6 +59,9 @@ export function kubectlHttp(baseUrl: string, token: string, inFlight: number): K
   return {
     async create(namespace, pod) {
       await ok(`create ${pod.metadata.name}`, send('POST', podsPath(namespace), strict('kubectl-create'), { type: 'application/json', json: pod }));
+    },
+    async get(namespace, name) {
+      return JSON.parse((await ok(`get ${name}`, send('GET', podsPath(namespace, name), {}))).toString()) as Pod;
     },
     async mergePatch(namespace, name, patch) {
       await ok(`patch ${name}`, send('PATCH', podsPath(namespace, name), strict('kubectl-patch'), { type: MERGE_PATCH, json: patch }));

@@ -32,6 +32,13 @@ export interface RulesArm {
 
 export const prefilledName = (i: number): string => `pod-${i}`;
 
+/** The arm is what it says: its pods carry managedFields exactly when field ownership is on. */
+async function checkOwnership(http: KubectlHttp, name: string | undefined, rules: WriteRules): Promise<void> {
+  if (name === undefined) return;
+  const owned = 'managedFields' in (await http.get(LISTED_NAMESPACE, name)).metadata;
+  if (owned !== rules.fieldOwnership) throw new Error(`field ownership ${rules.fieldOwnership ? 'on' : 'off'}, yet ${name} ${owned ? 'has' : 'has no'} managedFields`);
+}
+
 export async function startRulesArm(rules: WriteRules, pods: number, inFlight: number): Promise<RulesArm> {
   const dir = await mkdtemp(join(tmpdir(), 'kedge-bench-rules-'));
   const store = await DurableStore.open(dir, { clock: realClock, resourcePrefixes: resourcePrefixes(clusterResources) });
@@ -50,6 +57,7 @@ export async function startRulesArm(rules: WriteRules, pods: number, inFlight: n
     const http = kubectlHttp(server.url, TOKEN, Math.max(inFlight, PREFILL_IN_FLIGHT));
     const names = Array.from({ length: pods }, (_, i) => prefilledName(i));
     await createAll(pods, PREFILL_IN_FLIGHT, (i) => http.create(LISTED_NAMESPACE, benchPod(names[i]!)));
+    await checkOwnership(http, names[0], rules);
     return {
       http,
       names,
