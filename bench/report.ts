@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { etcdTargets } from './report-etcd.js';
+import { apiRulesTargets } from './report-api-rules.js';
 import { cdf, lineChart } from './svg.js';
 
 /* Renders bench results into docs/benchmarks.md (between markers) and SVG plots in docs/img/. */
@@ -58,6 +59,7 @@ export function targets(r: Results): Target[] {
     ...streamTargets(r, t),
     ...etcdTargets(r, t),
     ...failoverTargets(r, t),
+    ...apiRulesTargets(r, t),
   ];
 }
 

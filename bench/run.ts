@@ -16,16 +16,17 @@ import { runStreamsBench } from './streams.js';
 import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 import { runEtcdBench } from './etcd.js';
+import { formatApiRules, runApiRulesBench } from './api-rules.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover,api-rules]
  * [--store etcd --etcd-members M] (or KEDGE_BENCH_STORE=etcd): the scale suite's cloud on an etcd cluster of M members
  * (default 3) that the bench starts; its figures go to `scaleEtcd`, apart from the embedded store's.
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd', 'failover'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd', 'failover', 'api-rules'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -107,6 +108,13 @@ if (only.has('etcd')) {
 if (only.has('failover')) {
   log('failover: 3 clouds on one etcd, 2 edges; kill -9 of the leading cloud x 10 runs (kube\'s lease 15 s)');
   results.failover = await runFailoverBench({ runs: 10, log });
+}
+if (only.has('api-rules')) {
+  const pods = Number(values.pods);
+  log(`api-rules: ${pods} pods on two apiservers, validation and field ownership on and off; mutating p50/p99 and full lists, interleaved rounds`);
+  const apiRules = await runApiRulesBench({ pods, log });
+  for (const line of formatApiRules(apiRules).split('\n')) log(line);
+  results.apiRules = apiRules;
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

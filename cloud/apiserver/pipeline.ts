@@ -28,6 +28,7 @@ import { ObjectStorage } from './rest/storage.js';
 import { reloadingAuthenticator, type TokenSource } from './auth/token-reload.js';
 import { openApiV3 } from './discovery/openapi.js';
 import { registrySchemas } from './schemas/field-validation.js';
+import { writeRuleDeps, type WriteRules } from './write-rules.js';
 import { KUBE_INFLIGHT_LIMITS, type InflightLimits } from './http/inflight.js';
 import { requestGate, trimmedPath } from './http/request-gate.js';
 import { streamUpgrade, type StreamUpgrade } from './streams/stream-upgrade.js';
@@ -65,6 +66,8 @@ export interface ApiServerDeps {
   metrics?: () => string;
   /** A number in [0, 1) (default Math.random): when a watch that names no timeout ends (rest-read.ts). */
   random?: () => number;
+  /** kube-apiserver's validation and field ownership on writes (default all on): only benchmarks turn them off (write-rules.ts). */
+  rules?: Partial<WriteRules>;
 }
 
 /** Paths served before authentication: their callers have no credential yet. */
@@ -113,7 +116,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
   const authenticate = deps.tokenSource
     ? reloadingAuthenticator(deps.tokens, deps.tokenSource, { clock: deps.clock, logger: deps.logger.child('authn') })
     : tokenAuthenticator(deps.tokens);
-  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, hubForward: deps.hubForward, random: deps.random ?? Math.random, schemas };
+  const restDeps: RestDeps = { store: deps.store, storage, clock: deps.clock, podLogs: deps.podLogs, hubForward: deps.hubForward, random: deps.random ?? Math.random, ...writeRuleDeps(deps.rules, schemas) };
   const log = deps.logger.child('apiserver');
   const credentialsOf = async (req: ApiRequest): Promise<UserInfo | undefined> =>
     (deps.dashboard && sessionBearerUser(req.headers.authorization, deps.dashboard.sessionUser)) ?? (await authenticate(req.headers.authorization));

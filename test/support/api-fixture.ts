@@ -35,8 +35,8 @@ export interface SendOptions {
   query?: Record<string, string>;
 }
 
-/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created; `extra` adds collaborators (a usage source) or sets the store's history. */
-export async function apiFixture(extra: Pick<ApiServerDeps, 'usage'> & { history?: MemoryStoreOptions } = {}): Promise<ApiFixture> {
+/** An apiserver over a MemoryStore and a FakeClock, with the system namespaces created; `extra` adds collaborators (a usage source), turns write rules off or sets the store's history. */
+export async function apiFixture(extra: Pick<ApiServerDeps, 'usage' | 'rules'> & { history?: MemoryStoreOptions } = {}): Promise<ApiFixture> {
   const { history, ...deps } = extra;
   const clock = new FakeClock();
   const store = new MemoryStore({ historySize: 50, clock, ...history });

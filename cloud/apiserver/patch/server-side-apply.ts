@@ -4,7 +4,7 @@ import { checkTypeMeta } from '../rest/server-metadata.js';
 import { decodeObject } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';
 import { strategicMerge } from './strategic-merge.js';
-import { applyOwnership } from '../fields/field-apply.js';
+import type { FieldOwnership } from '../fields/field-ownership.js';
 import type { FieldScope } from '../fields/field-manager.js';
 import type { MetaWithManagedFields } from '../fields/managed-fields.js';
 
@@ -60,7 +60,7 @@ export function applyCreateCall(call: ResourceCall, apply: ApplyRequest): Resour
 }
 
 /** The object an apply leaves: the configuration merged onto `live` (absent on create), owned and pruned. */
-export function appliedObject(scope: FieldScope, live: KubeObject | undefined, apply: ApplyRequest, now: number): KubeObject {
+export function appliedObject(fields: FieldOwnership, scope: FieldScope, live: KubeObject | undefined, apply: ApplyRequest, now: number): KubeObject {
   const merged = live ? (strategicMerge(live, apply.config, scope.schema) as unknown as KubeObject) : structuredClone(apply.config);
-  return applyOwnership({ scope, live, config: apply.config, merged, manager: apply.manager, force: apply.force, now });
+  return fields.apply({ scope, live, config: apply.config, merged, manager: apply.manager, force: apply.force, now });
 }

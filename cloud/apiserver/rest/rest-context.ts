@@ -10,6 +10,7 @@ import type { HubForward } from '../forward/hub-forward.js';
 import type { PodLogSource } from '../subresources/pod-log.js';
 import type { ObjectStorage } from './storage.js';
 import type { SchemaSource } from '../schemas/field-validation.js';
+import type { FieldOwnership } from '../fields/field-ownership.js';
 
 /** What every verb handler receives: the collaborators and the request, already routed. */
 export interface RestDeps {
@@ -24,6 +25,8 @@ export interface RestDeps {
   random: () => number;
   /** The kinds' schemas, for fieldValidation and typed validation on writes (absent: not judged). */
   schemas?: SchemaSource;
+  /** managedFields on writes, and server-side apply's ownership. */
+  fields: FieldOwnership;
 }
 
 export interface ResourceCall {

@@ -11,9 +11,7 @@ import { judgeBody, judgePatched } from '../schemas/field-validation.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { depsFor } from './dry-run.js';
 import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from '../patch/server-side-apply.js';
-import { applyOwnership } from '../fields/field-apply.js';
 import { scopeOf } from '../fields/field-manager.js';
-import { recordRequestUpdate } from '../fields/write-ownership.js';
 import { IMMORTAL_NAMESPACES, immortalNamespace, isNamespaces } from './deletion-rules.js';
 import { decodeBody, decodeObject } from '../http/request-body.js';
 import { deleteOne, updateOrRemove, type DeleteOutcome } from './rest-delete.js';
@@ -43,7 +41,7 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         await prepareObject(deps, call.def, candidate, ctx);
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
-        const owned = own ? own(candidate, ctx.now) : recordRequestUpdate(call, undefined, candidate, ctx.now);
+        const owned = own ? own(candidate, ctx.now) : deps.fields.recordUpdate(call, undefined, candidate, ctx.now);
         return deps.storage.create(call.def, owned);
       });
       return withWarnings(jsonResponse(201, created), warnings);
@@ -82,14 +80,14 @@ export async function patchObject(realDeps: RestDeps, call: ResourceCall, part: 
   }
   const scope = scopeOf(call.def, part === 'status' ? 'status' : undefined);
   if (apply && part === 'main' && !(await applyTargetExists(deps, call))) {
-    const own: CreateOwnership = (candidate, now) => applyOwnership({ scope, live: undefined, config: apply.config, merged: candidate, manager: apply.manager, force: apply.force, now });
+    const own: CreateOwnership = (candidate, now) => deps.fields.apply({ scope, live: undefined, config: apply.config, merged: candidate, manager: apply.manager, force: apply.force, now });
     return createObject(realDeps, applyCreateCall(call, apply), namespacesDef, own);
   }
   const patch = apply ? undefined : decodeBody(call.req, { patch: true });
   const name = call.path.name!;
   let warnings: string[] = [];
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
-    const patched = (apply ? appliedObject(scope, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
+    const patched = (apply ? appliedObject(deps.fields, scope, current, apply, deps.clock.now()) : applyPatch(kind!, current, patch, call.def.kind)) as KubeObject;
     if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
       throw new KedgeError('BadRequest', 'the patched object has no metadata');
     }
@@ -140,7 +138,7 @@ async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, cu
   await prepareObject(deps, call.def, next, ctx);
   admit(call.def, next, ctx);
   if (updatePart === undefined) return next;
-  return recordRequestUpdate(call, current, next, ctx.now, updatePart === 'status' ? 'status' : undefined);
+  return deps.fields.recordUpdate(call, current, next, ctx.now, updatePart === 'status' ? 'status' : undefined);
 }
 
 /** The path's namespace; a namespaced create on the all-namespaces path uses the body's, or "default". */

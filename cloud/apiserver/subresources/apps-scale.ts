@@ -10,7 +10,6 @@ import { jsonResponse, mediaType, methodNotAllowed, type ApiResponse } from '../
 import { decodeBody, decodeObject } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from '../rest/rest-context.js';
 import { conflict } from '../rest/storage.js';
-import { recordRequestUpdate } from '../fields/write-ownership.js';
 
 /**
  * The `scale` subresource (autoscaling/v1 Scale) of Deployments and ReplicaSets: a view of
@@ -69,7 +68,7 @@ async function writeScale(deps: RestDeps, call: ResourceCall, wanted: (current: 
     const replicas = scale.spec?.replicas ?? 0;
     const causes = validateReplicas(replicas);
     if (causes.length > 0) throw invalid({ kind: 'Scale', group: 'autoscaling' }, name, causes);
-    return recordRequestUpdate(call, current, withReplicas(def, current, replicas, deps.clock.now()), deps.clock.now(), 'scale');
+    return deps.fields.recordUpdate(call, current, withReplicas(def, current, replicas, deps.clock.now()), deps.clock.now(), 'scale');
   });
   return jsonResponse(200, scaleOf(updated));
 }
