@@ -1,6 +1,6 @@
 import { Etcd3, type Watcher } from 'etcd3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { realClock } from '../../shared/clock.js';
+import { FakeClock, realClock } from '../../shared/clock.js';
 import { EtcdReadCache, MISS, sharedCalls } from '../../cloud/store/etcd/etcd-read-cache.js';
 import { EtcdStore } from '../../cloud/store/etcd/etcd-store.js';
 import { etcdClientOptions } from '../../cloud/store/etcd/open-etcd-store.js';
@@ -32,6 +32,41 @@ describe('EtcdReadCache', () => {
     cache.load([kv('/a', 4, 'listed')], 4);
     cache.apply({ type: 'put', kv: kv('/a', 3, 'older') });
     expect((await cache.read('/a', 4)) as KeyValue).toMatchObject({ value: 'listed' });
+  });
+});
+
+describe("EtcdReadCache behind on its own store's writes", () => {
+  const resolved = async <T>(p: Promise<T>): Promise<{ value: T } | 'pending'> => {
+    const marker = Symbol('pending');
+    const first = await Promise.race([p, Promise.resolve().then(() => Promise.resolve(marker))]);
+    return first === marker ? 'pending' : { value: first as T };
+  };
+
+  it('waits past the short wait while the watch has yet to show a write the store made, up to the long one', async () => {
+    const clock = new FakeClock();
+    const cache = new EtcdReadCache(100, clock, 3_000);
+    cache.load([kv('/a', 3)], 5);
+    cache.wrote(8);
+    const read = cache.read('/a', 8);
+    await clock.advance(1_000);
+    expect(await resolved(read)).toBe('pending'); // the watch is only late: nothing is read from etcd
+    cache.apply({ type: 'put', kv: kv('/a', 8) });
+    expect(await read).toEqual(kv('/a', 8));
+
+    cache.wrote(9);
+    const late = cache.read('/a', 9);
+    await clock.advance(3_100);
+    expect(await late).toBe(MISS); // past the long wait
+  });
+
+  it("keeps the short wait when etcd moved past the last write the store saw (a write outside its prefix, or another client's)", async () => {
+    const clock = new FakeClock();
+    const cache = new EtcdReadCache(100, clock, 3_000);
+    cache.load([kv('/a', 3)], 5);
+    cache.wrote(5);
+    const read = cache.read('/a', 7);
+    await clock.advance(100);
+    expect(await read).toBe(MISS);
   });
 });
 

@@ -54,6 +54,11 @@ export class EtcdFollower {
     this.cache.reset();
   }
 
+  /** The store wrote at `revision`: reads wait for the watch to show it rather than read etcd. */
+  wrote(revision: number): void {
+    this.cache.wrote(revision);
+  }
+
   /** The key's entry as etcd holds it now, from memory; MISS when the cache cannot say in time (the caller reads etcd). */
   async read(key: string): Promise<KeyValue | undefined | typeof MISS> {
     if (!this.cache.loaded) return MISS;

@@ -15,18 +15,32 @@ interface Waiter {
  * etcd answered for "now", waits until the watch has shown that revision, and answers from
  * memory. If the watch is not there within `waitMs`, or the cache is being (re)loaded, the
  * answer is MISS and the caller reads etcd itself.
+ *
+ * etcd's revision also moves with writes outside the store's prefix, which the watch never
+ * shows: hence the short wait. But while the watch has yet to show a write the store made
+ * itself, it is only behind (a busy process reads its watch late), not waiting for nothing: the
+ * read waits on, up to `maxWaitMs` (kube-apiserver's watch cache blocks up to 3 s), rather
+ * than adding a read of its own to etcd's load.
  */
 export class EtcdReadCache {
   private readonly kvs = new Map<string, KeyValue>();
   /** The revision the cache holds every key at; -1 while it holds nothing. */
   private seen = -1;
+  /** The newest revision of a write the store made under its prefix (-1: none since the last load). */
+  private written = -1;
   private readonly waiters = new Set<Waiter>();
 
   /** `clock` times the wait: a wall clock, as etcd's answers come in wall time. */
   constructor(
     private readonly waitMs: number,
     private readonly clock: Clock,
+    private readonly maxWaitMs = 3_000,
   ) {}
+
+  /** The store wrote under its prefix at `revision`: the watch will show it. */
+  wrote(revision: number): void {
+    this.written = Math.max(this.written, revision);
+  }
 
   get loaded(): boolean {
     return this.seen >= 0;
@@ -62,6 +76,7 @@ export class EtcdReadCache {
   reset(): void {
     this.kvs.clear();
     this.seen = -1;
+    this.written = -1;
     for (const w of this.waiters) this.finish(w, false);
   }
 
@@ -75,7 +90,14 @@ export class EtcdReadCache {
   private reaches(revision: number): Promise<boolean> {
     return new Promise((resolve) => {
       const waiter: Waiter = { revision, done: resolve };
-      const cancel = this.clock.setTimer(this.waitMs, () => this.finish(waiter, false));
+      const start = this.clock.now();
+      let cancel = (): void => {};
+      const expire = (): void => {
+        const behindOnOwnWrite = this.seen < this.written;
+        if (behindOnOwnWrite && this.clock.now() - start < this.maxWaitMs) cancel = this.clock.setTimer(this.waitMs, expire);
+        else this.finish(waiter, false);
+      };
+      cancel = this.clock.setTimer(this.waitMs, expire);
       waiter.done = (reached) => {
         cancel();
         resolve(reached);

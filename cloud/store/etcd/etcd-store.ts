@@ -250,6 +250,7 @@ export class EtcdStore implements Store {
 
   /** After a write: with a history window, compacts what fell out of it (in the background, in order). */
   private written(kv: KeyValue): KeyValue {
+    this.follower.wrote(kv.modRevision);
     const size = this.options.historySize;
     if (size !== undefined && kv.modRevision - size > this.compacted) {
       const target = kv.modRevision - size;
