@@ -69,7 +69,16 @@ describe('through the API', () => {
     const selector = { matchLabels: { app: 'web' } };
     const deploy = await f.json<Status>('POST', '/apis/apps/v1/namespaces/default/deployments', { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector, template: { ...template, spec: { ...template.spec, restartPolicy: 'Always' } } } } });
     expect(shown(deploy.body.details?.causes)).toEqual([`spec.template.annotations: Invalid value: "bad key": name part ${QUALIFIED}`, 'spec.template.spec.containers[0].ports[0].containerPort: Required value']);
-    const job = await f.json<Status>('POST', '/apis/batch/v1/namespaces/default/cronjobs', { body: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '0 0 * * *', jobTemplate: { spec: { template } } } } });
-    expect(shown(job.body.details?.causes)).toContain('spec.jobTemplate.spec.template.spec.containers[0].ports[0].containerPort: Required value');
+    const always = { ...template, spec: { ...template.spec, restartPolicy: 'Always' } };
+    for (const [path, kind, spec] of [
+      ['/apis/apps/v1/namespaces/default/replicasets', 'ReplicaSet', { selector, template: always }],
+      ['/apis/apps/v1/namespaces/default/daemonsets', 'DaemonSet', { selector, template: always }],
+      ['/apis/batch/v1/namespaces/default/jobs', 'Job', { template }],
+    ] as const) {
+      const res = await f.json<Status>('POST', path, { body: { apiVersion: path.includes('batch') ? 'batch/v1' : 'apps/v1', kind, metadata: { name: 'web' }, spec } });
+      expect(shown(res.body.details?.causes), kind).toContain('spec.template.spec.containers[0].ports[0].containerPort: Required value');
+    }
+    const cron = await f.json<Status>('POST', '/apis/batch/v1/namespaces/default/cronjobs', { body: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' }, spec: { schedule: '0 0 * * *', jobTemplate: { spec: { template } } } } });
+    expect(shown(cron.body.details?.causes)).toContain('spec.jobTemplate.spec.template.spec.containers[0].ports[0].containerPort: Required value');
   });
 });
