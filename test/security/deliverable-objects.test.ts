@@ -23,11 +23,12 @@ const podNested = (name: string, depth: number): Pod => ({
   spec: { containers: [{ name: 'app', image: 'kedge.io/hello:1.0', x: chain(depth - 4) }] },
 });
 
-const podOfSize = (name: string, annotationBytes: number): Pod => ({
+// The bulk is an env value: kube bounds annotations to 256 KiB, not a container's env.
+const podOfSize = (name: string, bulkBytes: number): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, annotations: { 'example.com/blob': 'b'.repeat(annotationBytes) } },
-  spec: { containers: [{ name: 'app', image: 'kedge.io/hello:1.0' }] },
+  metadata: { name },
+  spec: { containers: [{ name: 'app', image: 'kedge.io/hello:1.0', env: [{ name: 'BLOB', value: 'b'.repeat(bulkBytes) }] }] },
 });
 
 const refusal = async (write: Promise<unknown>): Promise<KedgeError> => {

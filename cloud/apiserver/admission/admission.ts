@@ -1,5 +1,7 @@
 import { KedgeError, type StatusCause } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
+import { validateObjectMeta } from './meta-validation.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors, generateNamePrefixErrors, invalidCauses } from './name-formats.js';
 import { restrictNodeEventWrites } from './node-event-restriction.js';
 import { restrictNodeWrites } from './node-restriction.js';
 import { checkObjectSize, nestingCauses } from './object-limits.js';
@@ -29,19 +31,14 @@ export function invalid(def: Pick<ResourceDef, 'kind' | 'group'>, name: string, 
   });
 }
 
-const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 /** Empty list when `value` is a DNS-1123 label (max 63 characters). */
 export function checkLabel(field: string, value: string): StatusCause[] {
-  if (value.length <= 63 && label.test(value)) return [];
-  return [invalidValue(field, value, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")];
+  return invalidCauses(field, value, dns1123LabelErrors(value));
 }
 
 /** Empty list when `value` is a DNS-1123 subdomain (max 253 characters). */
 export function checkSubdomain(field: string, value: string): StatusCause[] {
-  if (value.length <= 253 && subdomain.test(value)) return [];
-  return [invalidValue(field, value, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")];
+  return invalidCauses(field, value, dns1123SubdomainErrors(value));
 }
 
 export function required(field: string): StatusCause {
@@ -57,39 +54,22 @@ export function unsupported(field: string, value: unknown, supported: readonly s
   return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${list}`, field };
 }
 
-const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const labelValue = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
 function validateMeta(def: ResourceDef, obj: KubeObject): StatusCause[] {
-  const meta = obj.metadata;
-  const causes: StatusCause[] = [];
-  if (!meta.name) causes.push(required('metadata.name'));
-  else causes.push(...nameCauses(def, meta.name));
-  for (const [key, value] of Object.entries(meta.labels ?? {})) {
-    if (!validLabelKey(key)) causes.push(invalidValue('metadata.labels', key, 'name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\''));
-    if (typeof value !== 'string' || value.length > 63 || !labelValue.test(value)) causes.push(invalidValue('metadata.labels', value, 'a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\''));
-  }
-  for (const [key, value] of Object.entries(meta.annotations ?? {})) {
-    if (typeof value !== 'string') causes.push(invalidValue(`metadata.annotations[${key}]`, value, 'must be a string'));
-  }
-  return causes;
+  return validateObjectMeta(obj.metadata, (value, prefix) => nameErrors(def, value, prefix));
 }
 
-function nameCauses(def: ResourceDef, name: string): StatusCause[] {
-  if (def.strategy?.nameIsPathSegment) return checkPathSegment('metadata.name', name);
-  return def.strategy?.nameIsLabel ? checkLabel('metadata.name', name) : checkSubdomain('metadata.name', name);
+function nameErrors(def: ResourceDef, name: string, prefix: boolean): string[] {
+  if (def.strategy?.nameIsPathSegment) return pathSegmentErrors(name, prefix);
+  const rule = def.strategy?.nameIsLabel ? dns1123LabelErrors : dns1123SubdomainErrors;
+  return prefix ? generateNamePrefixErrors(name, rule) : rule(name);
 }
 
 /** kube's ValidatePathSegmentName (RBAC names such as "system:basic-user"). */
 export function checkPathSegment(field: string, value: string): StatusCause[] {
-  if (value === '.' || value === '..') return [invalidValue(field, value, `may not be '${value}'`)];
-  return ['/', '%'].filter((c) => value.includes(c)).map((c) => invalidValue(field, value, `may not contain '${c}'`));
+  return invalidCauses(field, value, pathSegmentErrors(value, false));
 }
 
-function validLabelKey(key: string): boolean {
-  const slash = key.lastIndexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !subdomain.test(prefix))) return false;
-  return name.length > 0 && name.length <= 63 && qualifiedName.test(name);
+function pathSegmentErrors(value: string, prefix: boolean): string[] {
+  if (!prefix && (value === '.' || value === '..')) return [`may not be '${value}'`];
+  return ['/', '%'].filter((c) => value.includes(c)).map((c) => `may not contain '${c}'`);
 }

@@ -3,7 +3,7 @@ import type { StatusCause } from '../../../shared/errors.js';
 import { isEmptySelector, selectorMatches } from '../../../shared/label-selector.js';
 import { stableJson } from '../../client/object-meta.js';
 import { invalidValue, required } from '../admission/admission.js';
-import { podStrategy } from './pod-admission.js';
+import { validatePodTemplate, validatePodTemplateMeta } from './pod-spec-validation.js';
 import type { AdmissionContext } from './registry.js';
 
 /** apps/v1 validation (ValidateDeployment, ValidateReplicaSet): the parts kedge relies on. */
@@ -42,7 +42,7 @@ export function validateWorkloadSpec(spec: WorkloadSpec, kind: string): StatusCa
   if (selector && typeof selector === 'object' && !isEmptySelector(selector) && !selectorMatches(selector, labels)) {
     causes.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
   }
-  return [...causes, ...validateTemplateSpec(template)];
+  return [...causes, ...validateTemplateSpec(template, kind)];
 }
 
 export function validateExpressions(selector: LabelSelector): StatusCause[] {
@@ -61,10 +61,9 @@ export function validateExpressions(selector: LabelSelector): StatusCause[] {
   return causes;
 }
 
-/** The pod spec of a template, validated as a pod's, with field paths under `at` (spec.template). */
+/** The template (its labels, annotations and pod spec) as kube's ValidatePodTemplateSpec sees it, with field paths under `at`. */
 export function templatePodCauses(template: PodTemplateSpec, at = 'spec.template'): StatusCause[] {
-  const asPod = { metadata: template.metadata ?? {}, spec: template.spec } as Parameters<NonNullable<typeof podStrategy.validate>>[0];
-  return (podStrategy.validate?.(asPod, { now: 0, operation: 'create' }) ?? []).map((c) => ({ ...c, field: c.field ? `${at}.${c.field}` : c.field }));
+  return validatePodTemplate(template, at);
 }
 
 /** DaemonSets and StatefulSets refuse a template with activeDeadlineSeconds (their pods run until told to stop). */
@@ -73,9 +72,13 @@ export function noActiveDeadline(spec: WorkloadSpec, kind: string): StatusCause[
   return deadline == null ? [] : [invalidValue('spec.template.spec.activeDeadlineSeconds', deadline, `activeDeadlineSeconds in ${kind} is not Supported`)];
 }
 
-/** The pod spec, validated as a pod's. Pods of a workload always restart. */
-function validateTemplateSpec(template: PodTemplateSpec): StatusCause[] {
-  const causes = templatePodCauses(template);
+/**
+ * The template, validated as kube does, and pods of a workload always restart. kube checks a
+ * StatefulSet's template metadata only (ValidatePodTemplateSpecForStatefulSet: its mounts may
+ * name claim templates, not volumes); its pods are checked when created.
+ */
+function validateTemplateSpec(template: PodTemplateSpec, kind: string): StatusCause[] {
+  const causes = kind === 'statefulset' ? validatePodTemplateMeta(template, 'spec.template') : templatePodCauses(template);
   const policy = template.spec?.restartPolicy;
   if (policy !== undefined && policy !== 'Always') {
     causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Always"`, field: 'spec.template.spec.restartPolicy' });

@@ -1,10 +1,10 @@
 import type { StatusCause } from '../../../shared/errors.js';
 import type { Container, Pod, PodSpec, Toleration } from '../../../shared/types.js';
-import { checkLabel, invalidValue, required } from '../admission/admission.js';
-import { normalizePodSpecQuantities, validatePodSpecQuantities } from '../admission/quantity-validation.js';
+import { normalizePodSpecQuantities } from '../admission/quantity-validation.js';
 import type { ResourceStrategy } from './registry.js';
 import { defaultContainer, DEFAULT_TOLERATION_SECONDS } from '../../client/pod-defaults.js';
 import { admitRuntimeClass } from '../admission/runtime-class-admission.js';
+import { validatePodSpec } from './pod-spec-validation.js';
 import { setOrDelete, validatePodUpdate } from './pod-update-validation.js';
 
 /**
@@ -87,25 +87,5 @@ function qosClass(containers: Container[]): string {
 }
 
 function validatePod(pod: Pod): StatusCause[] {
-  const causes: StatusCause[] = [];
-  const containers = pod.spec?.containers;
-  if (!Array.isArray(containers) || containers.length === 0) return [required('spec.containers')];
-  const seen = new Set<string>();
-  containers.forEach((c, i) => {
-    const at = `spec.containers[${i}]`;
-    if (!c || typeof c !== 'object') return void causes.push(invalidValue(at, c, 'must be an object'));
-    if (!c.name) causes.push(required(`${at}.name`));
-    else {
-      causes.push(...checkLabel(`${at}.name`, c.name));
-      if (seen.has(c.name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(c.name)}`, field: `${at}.name` });
-      seen.add(c.name);
-    }
-    if (!c.image || typeof c.image !== 'string' || c.image.trim() === '') causes.push(required(`${at}.image`));
-  });
-  const policy = pod.spec.restartPolicy;
-  if (policy !== undefined && !['Always', 'OnFailure', 'Never'].includes(policy)) {
-    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Always", "OnFailure", "Never"`, field: 'spec.restartPolicy' });
-  }
-  return [...causes, ...validatePodSpecQuantities(pod.spec)];
+  return validatePodSpec(pod.spec, 'spec', { isPod: true });
 }
-
