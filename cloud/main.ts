@@ -43,8 +43,8 @@ export type { Cloud, CloudOptions } from './cloud-options.js';
 async function openStore(options: CloudOptions, clock: Clock, logger: Logger): Promise<Store> {
   // Another's store (clouds sharing one in a test): this cloud's stop leaves it open.
   if (typeof options.store === 'object') return borrowed(options.store);
-  if (options.store === 'etcd') return openCloudEtcdStore(options.etcd!, { clock, logger });
   const history = { clock, resourcePrefixes: resourcePrefixes(clusterResources) };
+  if (options.store === 'etcd') return openCloudEtcdStore(options.etcd!, { clock, logger, history });
   return options.store === 'memory' ? new MemoryStore(history) : DurableStore.open(join(options.dataDir, 'store'), history);
 }
 

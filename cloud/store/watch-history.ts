@@ -62,10 +62,15 @@ export class WatchHistory {
   /** The retained events under `prefix` after `revision`, in order; Expired if a window they would be in forgot some. */
   eventsAfter(prefix: string, revision: number): WatchEvent[] {
     const windows = this.windowsUnder(prefix);
-    const bound = Math.max(this.floor, ...windows.map((w) => w.compacted));
+    const bound = this.oldestAfter(prefix, windows);
     if (revision < bound) throw new KedgeError('Expired', `too old resource version: ${revision} (${bound})`);
     const events = windows.flatMap((w) => w.after(revision)).filter((e) => e.kv.key.startsWith(prefix));
     return windows.length > 1 ? events.sort((a, b) => a.kv.modRevision - b.kv.modRevision) : events;
+  }
+
+  /** The oldest revision a watch of `prefix` may start after: before it, some event is forgotten. */
+  oldestAfter(prefix: string, windows = this.windowsUnder(prefix)): number {
+    return Math.max(this.floor, ...windows.map((w) => w.compacted));
   }
 
   watch(prefix: string, afterRevision: number, currentRevision: () => number): Observable<WatchEvent> {
@@ -78,7 +83,7 @@ export class WatchHistory {
         return undefined;
       }
       const matches = (e: WatchEvent): boolean => e.kv.key.startsWith(prefix) && e.kv.modRevision > afterRevision;
-      const sub = this.live.subscribe({ next: (e) => matches(e) && subscriber.next(e) });
+      const sub = this.live.subscribe({ next: (e) => matches(e) && subscriber.next(e), error: (err: unknown) => subscriber.error(err) });
       for (const e of replay) subscriber.next(e);
       return () => sub.unsubscribe();
     });
@@ -86,6 +91,11 @@ export class WatchHistory {
 
   close(): void {
     this.live.complete();
+  }
+
+  /** Ends every watch with `err` (their history is no longer whole); later events go nowhere. */
+  end(err: Error): void {
+    this.live.error(err);
   }
 
   /** The window of a key: its longest resource prefix, or the shared one (''). */

@@ -57,13 +57,29 @@ export class EtcdReadCache {
   /**
    * The watch's next event: events come in revision order, one write each, so the cache then
    * holds every key at the event's revision. (A watch response's header revision would not do:
-   * etcd may send a catching-up watcher part of the events with the latest revision.)
+   * etcd may send a catching-up watcher part of the events with the latest revision.) Returns
+   * the event whole, its previous entry (and a delete's last value) from memory, or undefined
+   * when the cache already held it.
    */
-  apply(event: WatchEvent): void {
-    if (!this.loaded || event.kv.modRevision < this.seen) return;
-    if (event.type === 'put') this.kvs.set(event.kv.key, event.kv);
-    else this.kvs.delete(event.kv.key);
+  apply(event: WatchEvent): WatchEvent | undefined {
+    if (!this.loaded || event.kv.modRevision < this.seen) return undefined;
+    const key = event.kv.key;
+    const prevKv = this.kvs.get(key);
+    let whole: WatchEvent;
+    if (event.type === 'put') {
+      this.kvs.set(key, event.kv);
+      whole = { type: 'put', kv: event.kv, prevKv };
+    } else {
+      this.kvs.delete(key);
+      whole = { type: 'delete', kv: { key, value: prevKv?.value ?? null, createRevision: prevKv?.createRevision ?? 0, modRevision: event.kv.modRevision }, prevKv };
+    }
     this.advance(event.kv.modRevision);
+    return whole;
+  }
+
+  /** The revision the cache holds every key at (-1 while unloaded). */
+  get revision(): number {
+    return this.seen;
   }
 
   private advance(revision: number): void {
@@ -82,9 +98,13 @@ export class EtcdReadCache {
 
   /** The key's entry as of `revision` or later; MISS when the cache does not get there in time. */
   async read(key: string, revision: number): Promise<KeyValue | undefined | typeof MISS> {
-    if (!this.loaded) return MISS;
-    if (this.seen < revision && !(await this.reaches(revision))) return MISS;
-    return this.kvs.get(key);
+    return (await this.caughtUp(revision)) ? this.kvs.get(key) : MISS;
+  }
+
+  /** Whether the watch shows `revision` in time (at once when it has; false while unloaded). */
+  async caughtUp(revision: number): Promise<boolean> {
+    if (!this.loaded) return false;
+    return this.seen >= revision || this.reaches(revision);
   }
 
   private reaches(revision: number): Promise<boolean> {

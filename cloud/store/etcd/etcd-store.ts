@@ -11,6 +11,7 @@ import { EtcdKeys } from './etcd-keys.js';
 import { startCompactor } from './etcd-compactor.js';
 import { EtcdFollower } from './etcd-follower.js';
 import { MISS } from './etcd-read-cache.js';
+import type { HistoryOptions } from '../watch-history.js';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/log.js';
 
@@ -28,6 +29,8 @@ export interface EtcdStoreOptions {
   pageSize?: number;
   /** How long a get waits for the store's watch to reach etcd's revision before it reads etcd instead (default 100 ms). */
   cacheWaitMs?: number;
+  /** The windows of recent events watches are served from (the embedded stores' options: resource prefixes, clock). */
+  history?: HistoryOptions;
 }
 
 export const DEFAULT_ETCD_PREFIX = '/registry';
@@ -63,9 +66,10 @@ export class EtcdStore implements Store {
     this.currentRevision = revision;
     this.follower = new EtcdFollower({
       listAll: () => this.list(''),
-      watchAll: (after) => this.watchEtcd(this.keys.all, after),
+      watchAll: (after) => this.watchEtcd(this.keys.all, after, true),
       revisionNow: () => this.readRevision(),
       cacheWaitMs: options.cacheWaitMs ?? 100,
+      history: options.history ?? {},
     });
     this.follower.start();
   }
@@ -181,19 +185,21 @@ export class EtcdStore implements Store {
     return this.written({ ...prev, modRevision: Number(res.header.revision) });
   }
 
+  /** From the follower's history when it holds `afterRevision` on (one etcd watch for all), else an etcd watch of its own. */
   watch(prefix: string, afterRevision: number): Observable<WatchEvent> {
     if (afterRevision < this.compacted) return expiredFeed(afterRevision, this.compacted);
-    return this.watchEtcd(this.etcdKey(prefix), afterRevision);
+    return this.follower.watch(prefix, afterRevision) ?? this.watchEtcd(this.etcdKey(prefix), afterRevision);
   }
 
-  private watchEtcd(key: Buffer, afterRevision: number): Observable<WatchEvent> {
-    return etcdWatch({ client: this.client, key, keys: this.keys, afterRevision, onRevision: (r) => this.noteRevision(r) });
+  private watchEtcd(key: Buffer, afterRevision: number, withoutPrevKv = false): Observable<WatchEvent> {
+    return etcdWatch({ client: this.client, key, keys: this.keys, afterRevision, onRevision: (r) => this.noteRevision(r), withoutPrevKv });
   }
 
   async compact(revision: number): Promise<void> {
     const target = Math.min(revision, this.currentRevision);
     if (target <= this.compacted) return;
     this.compacted = target;
+    await this.follower.compact(target);
     await this.compactEtcd(target);
   }
 
@@ -255,7 +261,7 @@ export class EtcdStore implements Store {
     if (size !== undefined && kv.modRevision - size > this.compacted) {
       const target = kv.modRevision - size;
       this.compacted = target;
-      this.compaction = this.compaction.then(() => this.compactEtcd(target)).catch(() => {});
+      this.compaction = this.compaction.then(() => this.follower.compact(target)).then(() => this.compactEtcd(target)).catch(() => {});
     }
     return kv;
   }

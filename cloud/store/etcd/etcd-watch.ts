@@ -14,6 +14,8 @@ export interface WatchRequest {
   afterRevision: number;
   /** Every response's header revision, to keep the store's revision current. */
   onRevision: (revision: number) => void;
+  /** Without etcd's previous values (the store's own follower fills them from its cache); default with. */
+  withoutPrevKv?: boolean;
 }
 
 /** A watch response's events as the Store's. */
@@ -33,7 +35,8 @@ const expired = (afterRevision: number, why: string): KedgeError => new KedgeErr
 
 /** The watcher; once etcd cancelled it, it must not be cancelled again (etcd3 would throw on etcd's second answer). */
 function follow(request: WatchRequest, subscriber: Subscriber<WatchEvent>, onEnd: () => void): Watcher {
-  const watcher = request.client.watch().prefix(request.key).withPreviousKV().startRevision(String(request.afterRevision + 1)).watcher();
+  const builder = request.client.watch().prefix(request.key);
+  const watcher = (request.withoutPrevKv ? builder : builder.withPreviousKV()).startRevision(String(request.afterRevision + 1)).watcher();
   watcher.on('data', (res: IWatchResponse) => {
     request.onRevision(Number(res.header.revision));
     for (const event of toWatchEvents(res, request.keys)) subscriber.next(event);

@@ -4,6 +4,7 @@ import { realClock, type Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/log.js';
 import { KedgeError } from '../../../shared/errors.js';
 import { CLOUD_KEY_ROOT, EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+import type { HistoryOptions } from '../watch-history.js';
 import { retryUnsentCalls } from './etcd-retry.js';
 
 /** How the cloud reaches etcd: kube-apiserver's --etcd-servers (here --etcd-endpoints), --etcd-cafile, --etcd-certfile, --etcd-keyfile, --etcd-prefix. */
@@ -47,14 +48,17 @@ export async function etcdClientOptions(connection: EtcdSettings): Promise<IOpti
 }
 
 /** Connects to etcd and opens the store there; Unavailable (503) with etcd's words if it does not answer. */
-export async function openEtcdStore(connection: EtcdSettings): Promise<EtcdStore> {
+export async function openEtcdStore(connection: EtcdSettings, history?: HistoryOptions): Promise<EtcdStore> {
   const options = await etcdClientOptions(connection);
-  return EtcdStore.open(() => new Etcd3(options), connection);
+  return EtcdStore.open(() => new Etcd3(options), { ...connection, history });
 }
 
-/** The cloud's store on etcd, each object where kube-apiserver keeps it (`<prefix>/pods/<namespace>/<name>`), compacted every compactionIntervalMs. */
-export async function openCloudEtcdStore(connection: EtcdSettings, deps?: { clock: Clock; logger: Logger }): Promise<EtcdStore> {
-  const store = await openEtcdStore({ root: CLOUD_KEY_ROOT, ...connection });
+/**
+ * The cloud's store on etcd, each object where kube-apiserver keeps it (`<prefix>/pods/<namespace>/<name>`),
+ * compacted every compactionIntervalMs; its watches served from windows of recent events as `history` says.
+ */
+export async function openCloudEtcdStore(connection: EtcdSettings, deps?: { clock: Clock; logger: Logger; history?: HistoryOptions }): Promise<EtcdStore> {
+  const store = await openEtcdStore({ root: CLOUD_KEY_ROOT, ...connection }, deps?.history);
   if (deps && connection.compactionIntervalMs) store.compactEvery(connection.compactionIntervalMs, deps.clock, deps.logger.child('compactor'));
   return store;
 }
