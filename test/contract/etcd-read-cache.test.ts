@@ -1,12 +1,11 @@
 import { Etcd3, type Watcher } from 'etcd3';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeClock, realClock } from '../../shared/clock.js';
 import { EtcdReadCache, MISS, sharedCalls } from '../../cloud/store/etcd/etcd-read-cache.js';
 import { EtcdStore } from '../../cloud/store/etcd/etcd-store.js';
 import { etcdClientOptions } from '../../cloud/store/etcd/open-etcd-store.js';
 import type { KeyValue } from '../../cloud/store/store.js';
-import type { EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
-import { freshPrefix, startTestEtcd } from '../support/etcd.js';
+import { etcdForFile, freshPrefix } from '../support/etcd.js';
 
 const kv = (key: string, modRevision: number, value: unknown = { v: modRevision }): KeyValue => ({ key, value, createRevision: modRevision, modRevision });
 
@@ -123,21 +122,11 @@ describe('sharedCalls after a failure nobody waited on', () => {
 });
 
 describe('gets through the read cache of a real etcd', () => {
-  let etcd: EtcdCluster;
-  const stores: EtcdStore[] = [];
-  beforeAll(async () => {
-    etcd = await startTestEtcd(1);
-  });
-  afterEach(async () => {
-    for (const s of stores.splice(0)) await s.close();
-  });
-  afterAll(async () => {
-    await etcd.close();
-  });
+  const etcd = etcdForFile();
 
   /** A store whose client counts its range calls, and hands on what its watches receive `lag.ms` late. */
   async function countingStore(prefix: string, lag = { ms: 0 }, cacheWaitMs?: number): Promise<{ store: EtcdStore; ranges: () => number }> {
-    const options = await etcdClientOptions({ endpoints: etcd.endpoints });
+    const options = await etcdClientOptions({ endpoints: etcd.cluster().endpoints });
     let ranges = 0;
     const store = await EtcdStore.open(() => {
       const client = new Etcd3(options);
@@ -161,7 +150,7 @@ describe('gets through the read cache of a real etcd', () => {
       };
       return client;
     }, { prefix, cacheWaitMs });
-    stores.push(store);
+    etcd.track(store);
     return { store, ranges: () => ranges };
   }
 

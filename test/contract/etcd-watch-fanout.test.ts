@@ -1,33 +1,22 @@
 import { Etcd3 } from 'etcd3';
 import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KedgeError } from '../../shared/errors.js';
 import { EtcdStore } from '../../cloud/store/etcd/etcd-store.js';
 import { etcdClientOptions } from '../../cloud/store/etcd/open-etcd-store.js';
 import type { WatchEvent } from '../../cloud/store/store.js';
-import type { EtcdCluster } from '../../sim/etcd/etcd-cluster.js';
-import { freshPrefix, startTestEtcd } from '../support/etcd.js';
+import { etcdForFile, freshPrefix } from '../support/etcd.js';
 
 const brief = (e: WatchEvent): unknown[] => [e.type, e.kv.key, e.kv.value, e.prevKv?.value ?? null];
 const first = (feed: Observable<WatchEvent>, n: number): Promise<WatchEvent[]> => firstValueFrom(feed.pipe(take(n), toArray()));
 
 /** The etcd store serves its watches from the one watch its follower keeps, as kube-apiserver's watch cache does. */
 describe('watches of an etcd store', () => {
-  let etcd: EtcdCluster;
-  const stores: EtcdStore[] = [];
-  beforeAll(async () => {
-    etcd = await startTestEtcd(1);
-  });
-  afterEach(async () => {
-    for (const s of stores.splice(0)) await s.close();
-  });
-  afterAll(async () => {
-    await etcd.close();
-  });
+  const etcd = etcdForFile();
 
   /** A store whose client counts the etcd watches it opens. */
   async function countingStore(): Promise<{ store: EtcdStore; watches: () => number }> {
-    const options = await etcdClientOptions({ endpoints: etcd.endpoints });
+    const options = await etcdClientOptions({ endpoints: etcd.cluster().endpoints });
     let watches = 0;
     const store = await EtcdStore.open(() => {
       const client = new Etcd3(options);
@@ -38,7 +27,7 @@ describe('watches of an etcd store', () => {
       };
       return client;
     }, { prefix: freshPrefix() });
-    stores.push(store);
+    etcd.track(store);
     await vi.waitFor(() => expect(store.readCacheLoaded).toBe(true), { timeout: 10_000 });
     return { store, watches: () => watches };
   }
