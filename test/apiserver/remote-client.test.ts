@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
@@ -41,5 +43,26 @@ describe('the remote client (ApiClient over HTTP)', () => {
     await client.create(ref, pod('w1'));
     await client.delete({ ...ref, name: 'w1' });
     expect((await events).map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'w1'], ['DELETED', 'w1']]);
+  });
+
+  it('ends a watch whose connection the server drops with an error, and the process lives on', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: pod('a') })}\n`);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const remote = createRemoteClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'token');
+      const seen: string[] = [];
+      const ended = await new Promise<unknown>((resolve) => {
+        remote.watch<Pod>(ref, {}).subscribe({ next: (e) => seen.push(`${e.type} ${e.object.metadata.name}`), error: resolve, complete: () => resolve('completed') });
+      });
+      expect(seen).toEqual(['ADDED a']);
+      expect(ended).toBeInstanceOf(Error);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

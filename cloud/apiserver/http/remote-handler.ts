@@ -70,8 +70,17 @@ function bodyResponse(res: IncomingMessage): Promise<ApiResponse> {
 function watchResponse(res: IncomingMessage): ApiResponse {
   const events = new Observable<WireWatchEvent>((subscriber) => {
     const lines = createInterface({ input: res });
-    lines.on('line', (line) => line && subscriber.next(JSON.parse(line) as WireWatchEvent));
+    lines.on('line', (line) => {
+      if (!line) return;
+      try {
+        subscriber.next(JSON.parse(line) as WireWatchEvent);
+      } catch (err) {
+        subscriber.error(new KedgeError('Internal', `apiserver sent a malformed watch event: ${(err as Error).message}`));
+      }
+    });
     lines.on('close', () => subscriber.complete());
+    // An aborted response (the server went away mid-watch) errors the input, which readline re-emits.
+    lines.on('error', (err) => subscriber.error(err));
     res.on('error', (err) => subscriber.error(err));
     return () => {
       lines.close();
