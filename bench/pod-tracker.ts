@@ -1,4 +1,5 @@
 import type { Subscription } from 'rxjs';
+import { realClock } from '../shared/clock.js';
 import type { ApiClient } from '../cloud/client/client.js';
 import type { Pod } from '../shared/types.js';
 
@@ -19,18 +20,27 @@ const started = (p: Pod): boolean => p.status?.phase === 'Running' && (p.status.
 export class PodTracker {
   readonly times = new Map<string, PodTimes>();
   private sub: Subscription | undefined;
+  private stopped = false;
 
   constructor(
     private readonly api: ApiClient,
     private readonly namespace = 'default',
   ) {}
 
+  /** Lists, then watches from the list; lists and watches again whenever the watch ends (as an informer does). */
   async start(): Promise<void> {
     const list = await this.api.list<Pod>({ resource: 'pods', namespace: this.namespace });
     for (const pod of list.items) this.see(pod);
+    if (this.stopped) return;
+    const again = (why: string): void => {
+      // Times seen by the next list are upper bounds: the events in between were missed.
+      console.error(`pod watch ended (${why}); listing again`);
+      if (!this.stopped) realClock.setTimer(200, () => void this.start().catch((err: unknown) => again(String(err))));
+    };
     this.sub = this.api.watch<Pod>({ resource: 'pods', namespace: this.namespace }, { resourceVersion: list.metadata.resourceVersion }).subscribe({
       next: (e) => e.type !== 'DELETED' && e.type !== 'BOOKMARK' && this.see(e.object),
-      error: (err: unknown) => console.error('pod watch ended:', err),
+      error: (err: unknown) => again(String(err)),
+      complete: () => again('the apiserver closed it'),
     });
   }
 
@@ -45,6 +55,7 @@ export class PodTracker {
   }
 
   stop(): void {
+    this.stopped = true;
     this.sub?.unsubscribe();
   }
 
