@@ -37,6 +37,8 @@ export const podStrategy: ResourceStrategy = {
     if (Array.isArray(spec.tolerations ?? [])) spec.tolerations = withDefaultTolerations(spec.tolerations ?? [], (obj as Pod).metadata.labels?.[AUTONOMY_LABEL] === 'autonomy');
   },
   validate(obj, ctx) {
+    // kube's ValidatePodStatusUpdate leaves the spec alone: a pod stored before a rule existed still reports its status.
+    if (ctx.subresource === 'status') return [];
     const causes = validatePod(obj as Pod);
     return ctx.operation === 'update' && ctx.old ? [...causes, ...validatePodUpdate(obj as Pod, ctx.old as Pod)] : causes;
   },

@@ -11,6 +11,8 @@ export interface AdmissionContext {
   old?: KubeObject;
   /** The requester (NodeRestriction looks at it); absent for the server's own derived writes (scale). */
   user?: UserInfo;
+  /** 'status' for a write of the status subresource, whose spec the request cannot change. */
+  subresource?: 'status';
 }
 
 /** Per-kind behaviour hooks: defaulting, validation, printing, field selectors. */

@@ -8,6 +8,7 @@ import { applyPatch, patchKindOf } from '../patch/patch.js';
 import { apiVersionOf, type ResourceDef } from '../kinds/registry.js';
 import { jsonResponse, mediaType, withWarnings, type ApiResponse } from '../request.js';
 import { judgeBody, judgePatched } from '../schemas/field-validation.js';
+import type { AdmissionContext } from '../kinds/registry.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { depsFor } from './dry-run.js';
 import { APPLY_PATCH_TYPE, appliedObject, applyCreateCall, applyRequestOf, applyTargetExists } from '../patch/server-side-apply.js';
@@ -134,7 +135,7 @@ function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
 
 /** Prepared and admitted; with `updatePart`, the request's Update recorded in managedFields (an apply recorded its own). */
 async function admitted(deps: RestDeps, call: ResourceCall, next: KubeObject, current: KubeObject, updatePart?: Part): Promise<KubeObject> {
-  const ctx = { operation: 'update', now: deps.clock.now(), old: current, user: call.user } as const;
+  const ctx: AdmissionContext = { operation: 'update', now: deps.clock.now(), old: current, user: call.user, ...(updatePart === 'status' && { subresource: 'status' as const }) };
   await prepareObject(deps, call.def, next, ctx);
   admit(call.def, next, ctx);
   if (updatePart === undefined) return next;
