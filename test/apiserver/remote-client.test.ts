@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
+import { realClock } from '../../shared/clock.js';
 import type { ApiClient } from '../../cloud/client/client.js';
 import { isKedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
@@ -49,7 +50,7 @@ describe('the remote client (ApiClient over HTTP)', () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: pod('a') })}\n`);
-      setTimeout(() => res.socket?.destroy(), 20);
+      realClock.setTimer(20, () => res.socket?.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
