@@ -3,7 +3,7 @@ import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';
 import { anonymousUser, sessionBearerUser, tokenAuthenticator, unauthorized, type TokenEntry, type UserInfo } from './auth/authn.js';
 import { nodeUser, refuseReservedNode } from './auth/node-authz.js';
-import { adminOnly, authorize, requestFacts } from './auth/authz.js';
+import { adminOnly, authorize, refuseImpersonation, requestFacts } from './auth/authz.js';
 import { apiServerRuleSource, withEscalationChecks } from './auth/rbac/apiserver-rbac.js';
 import { reviewResources } from './auth/review-kinds.js';
 import { serveReview } from './auth/reviews.js';
@@ -134,6 +134,7 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     if (joining) return joining;
     const user = asUser ?? (await credentialsOf(req)) ?? (publicPaths.has(path) ? anonymousUser : undefined);
     if (!user) throw unauthorized();
+    refuseImpersonation(user, req.headers);
     if (publicPaths.has(path)) return readOnly(req, () => versionInfo);
     refuseReservedNode(user, deps.reservedNode);
     const parsed = parseApiPath(path);

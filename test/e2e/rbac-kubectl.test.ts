@@ -43,6 +43,15 @@ describe.skipIf(!hasKubectl)('kubectl auth and RBAC against kedge cloud', () => 
     expect(mine.stdout).not.toMatch(/\nsecrets\s/);
   });
 
+  it('kubectl --as is refused, not served as the sender: kedge does not impersonate', async () => {
+    expect((await admin('api-resources')).code).toBe(0); // discovery cached: the refusal below is the request's own
+    const asked = await admin('auth', 'can-i', 'delete', 'nodes', '--as', 'system:anonymous');
+    expect(asked.code).not.toBe(0);
+    expect(asked.stdout).not.toMatch(/yes/);
+    const got = await admin('get', 'pods', '--as', 'nobody');
+    expect([got.code, got.stderr.trim()]).toEqual([1, 'Error from server (Forbidden): users "nobody" is forbidden: User "kedge-admin" cannot impersonate resource "users" in API group "" at the cluster scope: kedge does not support impersonation']);
+  });
+
   it('kubectl get clusterroles and clusterrolebindings print kube columns; a viewer may not bind itself cluster-admin', async () => {
     const roles = await admin('get', 'clusterroles', 'view', 'cluster-admin');
     expect(roles.stdout).toMatch(/^NAME\s+CREATED AT\nview\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\ncluster-admin\s+\d{4}-/);

@@ -132,3 +132,20 @@ export function adminTokenOnly(user: UserInfo, path: string): void {
     throw new KedgeError('Forbidden', `forbidden: User "${user.name}" cannot use path "${path}" with a dashboard session: an admin token only`);
   }
 }
+
+/** The request headers kubectl's --as, --as-group and --as-uid send (and --as's extras). */
+const IMPERSONATION_HEADERS: readonly [header: string, resource: string][] = [['impersonate-user', 'users'], ['impersonate-group', 'groups'], ['impersonate-uid', 'uids']];
+
+/**
+ * kedge does not impersonate: a request asking to act as someone else is refused as kube refuses
+ * a user not allowed to, rather than served as its sender (which would answer `can-i --as` wrongly).
+ */
+export function refuseImpersonation(user: UserInfo, headers: Record<string, string | undefined>): void {
+  const asked = IMPERSONATION_HEADERS.find(([header]) => headers[header] !== undefined) ?? (Object.keys(headers).some((h) => h.startsWith('impersonate-extra-')) ? ['', 'userextras'] : undefined);
+  if (!asked) return;
+  const [header, resource] = asked;
+  const target = header ? `${resource} "${headers[header]}"` : resource;
+  throw new KedgeError('Forbidden', `${target} is forbidden: User "${user.name}" cannot impersonate resource "${resource}" in API group "" at the cluster scope: kedge does not support impersonation`, {
+    details: { group: '', kind: resource },
+  });
+}
