@@ -35,20 +35,25 @@ describe('EtcdReadCache', () => {
 });
 
 describe("EtcdReadCache behind on its own store's writes", () => {
-  const resolved = async <T>(p: Promise<T>): Promise<{ value: T } | 'pending'> => {
+  /** Whether `p` is still unsettled once the microtasks queued now have run. */
+  const pending = async (p: Promise<unknown>): Promise<boolean> => {
     const marker = Symbol('pending');
-    const first = await Promise.race([p, Promise.resolve().then(() => Promise.resolve(marker))]);
-    return first === marker ? 'pending' : { value: first as T };
+    return (await Promise.race([p, Promise.resolve().then(() => Promise.resolve(marker))])) === marker;
   };
-
-  it('waits past the short wait while the watch has yet to show a write the store made, up to the long one', async () => {
+  /** A cache waiting 100 ms (3 s behind its own writes), loaded at revision 5, its store's last write at `written`. */
+  const cacheAt5 = (written: number): { clock: FakeClock; cache: EtcdReadCache } => {
     const clock = new FakeClock();
     const cache = new EtcdReadCache(100, clock, 3_000);
     cache.load([kv('/a', 3)], 5);
-    cache.wrote(8);
+    cache.wrote(written);
+    return { clock, cache };
+  };
+
+  it('waits past the short wait while the watch has yet to show a write the store made, up to the long one', async () => {
+    const { clock, cache } = cacheAt5(8);
     const read = cache.read('/a', 8);
     await clock.advance(1_000);
-    expect(await resolved(read)).toBe('pending'); // the watch is only late: nothing is read from etcd
+    expect(await pending(read)).toBe(true); // the watch is only late: nothing is read from etcd
     cache.apply({ type: 'put', kv: kv('/a', 8) });
     expect(await read).toEqual(kv('/a', 8));
 
@@ -59,10 +64,7 @@ describe("EtcdReadCache behind on its own store's writes", () => {
   });
 
   it("keeps the short wait when etcd moved past the last write the store saw (a write outside its prefix, or another client's)", async () => {
-    const clock = new FakeClock();
-    const cache = new EtcdReadCache(100, clock, 3_000);
-    cache.load([kv('/a', 3)], 5);
-    cache.wrote(5);
+    const { clock, cache } = cacheAt5(5);
     const read = cache.read('/a', 7);
     await clock.advance(100);
     expect(await read).toBe(MISS);

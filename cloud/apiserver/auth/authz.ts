@@ -133,19 +133,20 @@ export function adminTokenOnly(user: UserInfo, path: string): void {
   }
 }
 
-/** The request headers kubectl's --as, --as-group and --as-uid send (and --as's extras). */
-const IMPERSONATION_HEADERS: readonly [header: string, resource: string][] = [['impersonate-user', 'users'], ['impersonate-group', 'groups'], ['impersonate-uid', 'uids']];
+/** What each header kubectl's --as, --as-group and --as-uid send asks to impersonate (Impersonate-Extra-* asks for userextras). */
+const IMPERSONATED: Record<string, string> = { 'impersonate-user': 'users', 'impersonate-group': 'groups', 'impersonate-uid': 'uids' };
 
 /**
  * kedge does not impersonate: a request asking to act as someone else is refused as kube refuses
  * a user not allowed to, rather than served as its sender (which would answer `can-i --as` wrongly).
  */
 export function refuseImpersonation(user: UserInfo, headers: Record<string, string | undefined>): void {
-  const asked = IMPERSONATION_HEADERS.find(([header]) => headers[header] !== undefined) ?? (Object.keys(headers).some((h) => h.startsWith('impersonate-extra-')) ? ['', 'userextras'] : undefined);
-  if (!asked) return;
-  const [header, resource] = asked;
-  const target = header ? `${resource} "${headers[header]}"` : resource;
-  throw new KedgeError('Forbidden', `${target} is forbidden: User "${user.name}" cannot impersonate resource "${resource}" in API group "" at the cluster scope: kedge does not support impersonation`, {
-    details: { group: '', kind: resource },
-  });
+  for (const [header, value] of Object.entries(headers)) {
+    const resource = IMPERSONATED[header] ?? (header.startsWith('impersonate-extra-') ? 'userextras' : undefined);
+    if (resource === undefined || value === undefined) continue;
+    const target = resource === 'userextras' ? resource : `${resource} "${value}"`;
+    throw new KedgeError('Forbidden', `${target} is forbidden: User "${user.name}" cannot impersonate resource "${resource}" in API group "" at the cluster scope: kedge does not support impersonation`, {
+      details: { group: '', kind: resource },
+    });
+  }
 }
