@@ -21,6 +21,7 @@ import { statusRunner } from './view/status-line.js';
 
 const watched: [Kind, string][] = [
   ['nodes', '/api/v1/nodes'],
+  ['leases', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'],
   ['pods', '/api/v1/pods'],
   ['events', '/api/v1/events'],
   ['deployments', '/apis/apps/v1/deployments'],
@@ -110,7 +111,7 @@ function main(): void {
     }, (_el, n) => {
       const node = [...state.nodes.values()].find((x) => x.metadata.name === n);
       cards.get(n)!.update({
-        cloud: node && cloudNodeView(node, now),
+        cloud: node && cloudNodeView(node, now, [...state.leases.values()].find((l) => l.metadata.name === n)),
         cloudPods: podsOn(state.pods.values(), n),
         // A silent cloud evicts nothing: its countdown stops where it was.
         eviction: node && state.info && evictionOutlook(node, state.pods.values(), state.info.timeScale, state.cloudSilentSince ?? now),

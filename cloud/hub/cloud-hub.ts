@@ -93,6 +93,9 @@ export interface CloudHubHandle {
   close(): Promise<void>;
 }
 
+/** The hub writes a node's Ready heartbeat time itself only when the edge's full reports have not moved it for this many report periods. */
+const HEARTBEAT_REFRESH_REPORTS = 2;
+
 /**
  * The cloud end of the sync (KubeEdge's CloudHub + SyncController): a client of the broker
  * that watches pods, keeps one NodeSession per node, answers hellos, and writes node and pod
@@ -126,8 +129,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   };
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
-  const nodeUids = new Map<string, string>(); // the Nodes in the cache
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodeUids.has(node));
+  const nodes = new Map<string, Node>(); // the Nodes in the cache
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodes.has(node));
   const logRequests = new LogRequests(clock, transport);
   const publishStream = (node: string, payload: Buffer): void => {
     if (!link.connectivity.connected) return; // its node counts as away: the stream ends
@@ -154,9 +157,9 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const target = (node: string): LogTarget => sessions.find(node) ?? { node, connected: false, offlineSince: undefined };
   const streams = new HubStreams({ clock, logger, epoch: options.epoch, publish: publishStream, target, reject, onMalformed: () => counters.malformed++ });
   const onNodeAway = (node: string): void => streams.nodeAway(node);
-  const nodeUid = (node: string): string | undefined => nodeUids.get(node);
+  const nodeUid = (node: string): string | undefined => nodes.get(node)?.metadata.uid;
   const leases = new NodeLeases({ apiAsNode: options.apiAsNode, clock, timing, nodeUid });
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid, usages, reject, leases, onNodeAway });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid, cachedNode: (node) => nodes.get(node), usages, reject, leases, heartbeatRefreshMs: HEARTBEAT_REFRESH_REPORTS * timing.nodeStatusReportMs, onNodeAway });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [
@@ -174,8 +177,8 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     nodes$.subscribe((event) => {
       if (event.type === 'SYNCED') return;
       const name = event.object.metadata.name ?? '';
-      if (event.type !== 'DELETED') return void nodeUids.set(name, event.object.metadata.uid ?? '');
-      nodeUids.delete(name);
+      if (event.type !== 'DELETED') return void nodes.set(name, event.object);
+      nodes.delete(name);
       reportedConditions.delete(name);
       leases.forget(name);
       usages.forget(name);

@@ -2,7 +2,7 @@ import type { Clock } from '../../shared/clock.js';
 import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage, UsageMessage } from '../../shared/protocol/envelope.js';
-import type { NodeCondition } from '../../shared/types.js';
+import type { Node, NodeCondition } from '../../shared/types.js';
 import type { ApiClient } from '../client/client.js';
 import { timestamp } from '../client/object-meta.js';
 import type { BoundPods } from './bound-pods.js';
@@ -13,7 +13,7 @@ import type { NodeLeases } from './node-leases.js';
 import type { NodeUsages } from './node-usages.js';
 import type { SessionTransport } from './node-outbox.js';
 import type { Sessions } from './sessions.js';
-import { touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
+import { heartbeatNeedsWrite, touchNodeHeartbeat, writeNodeStatus, writePodStatus } from './upstream.js';
 
 /** Counter of the messages the hub rejects, by reason (shared/counters.ts). */
 export const HUB_REJECTED = 'kedge_hub_rejected_total';
@@ -54,11 +54,19 @@ export interface InboundDeps {
   reportedConditions: Map<string, NodeCondition[]>;
   /** The uid of each Node in the hub's cache (an Event about a Node must name it). */
   nodeUid(node: string): string | undefined;
+  /** The Node as the hub's cache has it: whether a heartbeat needs a write is judged from it. */
+  cachedNode?(node: string): Node | undefined;
   /** Each connected node's newest usage report [SYNC-22]. */
   usages: NodeUsages;
   reject: Reject;
   /** Each node's Lease in kube-node-lease, renewed by its heartbeats and status reports. */
   leases?: NodeLeases;
+  /**
+   * How old the Ready condition's heartbeat time may grow before a heartbeat writes it (0: every
+   * heartbeat). With the Lease renewed on each heartbeat it is only a safety net behind the edge's
+   * own full reports, which move it, as the kubelet's do.
+   */
+  heartbeatRefreshMs?: number;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
 }
@@ -117,10 +125,14 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
           if (message.body.status?.conditions) reportedConditions.set(node, message.body.status.conditions);
           await renewLease(node);
           break;
-        case 'heartbeat':
-          await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reportedConditions.get(node));
+        case 'heartbeat': {
+          const reported = reportedConditions.get(node);
+          if (heartbeatNeedsWrite(deps.cachedNode?.(node), clock.now(), deps.heartbeatRefreshMs ?? 0, reported !== undefined)) {
+            await touchNodeHeartbeat(apiAsNode(node), node, timestamp(clock.now()), reported);
+          }
           await renewLease(node);
           return; // not acked: the next heartbeat supersedes it
+        }
         case 'podStatus':
           await podStatus(node, message);
           break;

@@ -90,6 +90,20 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
 }
 
 /**
+ * Whether a heartbeat is worth a write to the Node, judged from the hub's cached copy (undefined:
+ * not cached, so read and decide). The node's Lease is its cheap proof of life, renewed on every
+ * heartbeat; the Ready condition's lastHeartbeatTime moves only as the kubelet's does, with the
+ * full status report (every `refreshMs`, kube's nodeStatusReportFrequency), or when the node
+ * controller's verdict (Unknown) is to be replaced by what the edge last reported. Pure.
+ */
+export function heartbeatNeedsWrite(cached: Node | undefined, nowMs: number, refreshMs: number, canRestore: boolean): boolean {
+  if (!cached) return true;
+  if (canRestore && readyIsControllerVerdict(cached)) return true;
+  const beat = Date.parse(cached.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime ?? '');
+  return !(nowMs - beat < refreshMs); // also when it has no heartbeat time yet (NaN)
+}
+
+/**
  * A node's heartbeat: the Ready condition's lastHeartbeatTime becomes `now` (the cloud's
  * clock). A node not registered yet is left alone: its full status registers it. When the
  * node controller had marked the node Unknown, the heartbeat proves the edge alive and

@@ -153,7 +153,7 @@ describe('cloud hub over the in-memory broker, on fake time', () => {
     expect(updated.spec).toEqual({ unschedulable: true, taints: [{ key: 'k', effect: 'NoSchedule' }] });
   });
 
-  it('renews the Ready heartbeat time on a heartbeat, without an ack', async () => {
+  it('a heartbeat renews a stale Ready heartbeat time, without an ack', async () => {
     const e = await edge();
     const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1' }, status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2020-01-01T00:00:00Z' }] } };
     const status = await e.send({ type: 'nodeStatus', body });
@@ -163,6 +163,28 @@ describe('cloud hub over the in-memory broker, on fake time', () => {
     const beat = new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     await runUntil(clock, async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.lastHeartbeatTime === beat, 'heartbeat time');
     expect(e.received.filter(isType('ack'))).toHaveLength(1);
+  });
+
+  it('a heartbeat renews the node Lease and leaves the Node alone while the edge’s full reports keep its heartbeat time fresh', async () => {
+    const e = await edge();
+    const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'edge-1' }, status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: at(clock.now()) }] } };
+    const status = await e.send({ type: 'nodeStatus', body });
+    await e.expect((m) => m.type === 'ack' && m.parentId === status.id, 1, 'ack of nodeStatus');
+    const reported = await api.get<Node>({ resource: 'nodes', name: 'edge-1' });
+    const leaseRef = { resource: 'leases', group: 'coordination.k8s.io', namespace: 'kube-node-lease', name: 'edge-1' };
+    const renewed = async () => (await api.get<{ spec: { renewTime: string } } & Node>(leaseRef).catch(() => undefined))?.spec.renewTime;
+    for (let beat = 1; beat <= 6; beat++) {
+      await clock.advance(timing.nodeStatusIntervalMs);
+      await e.send({ type: 'heartbeat' });
+      const now = clock.now();
+      await runUntil(clock, async () => Date.parse((await renewed()) ?? '') >= now - 1, `lease renewed at beat ${beat}`);
+    }
+    expect((await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).metadata.resourceVersion).toBe(reported.metadata.resourceVersion);
+    // The edge's reports stopped moving it (2 report periods): the heartbeat writes it itself.
+    await clock.advance(2 * timing.nodeStatusReportMs);
+    await e.send({ type: 'heartbeat' });
+    await runUntil(clock, async () => (await api.get<Node>({ resource: 'nodes', name: 'edge-1' })).status?.conditions?.[0]?.lastHeartbeatTime === at(clock.now()), 'heartbeat time');
   });
 
   it('a heartbeat after the node controller marked the node Unknown brings back what the edge last reported', async () => {

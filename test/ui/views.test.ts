@@ -37,6 +37,13 @@ describe("the cloud's view of a node", () => {
     });
   });
 
+  it("takes the last heartbeat from the node's Lease when it was renewed after the Ready condition's heartbeat time", () => {
+    const lease = { metadata: { name: 'edge-2' }, spec: { renewTime: '2025-01-01T00:00:58.000000Z' } };
+    expect(cloudNodeView(node('True'), NOW, lease)).toMatchObject({ lastHeartbeat: '2025-01-01T00:00:58.000000Z', heartbeatAgeSeconds: 2 });
+    const older = { metadata: { name: 'edge-2' }, spec: { renewTime: '2025-01-01T00:00:40.000000Z' } };
+    expect(cloudNodeView(node('True'), NOW, older)).toMatchObject({ lastHeartbeat: '2025-01-01T00:00:50.000Z', heartbeatAgeSeconds: 10 });
+  });
+
   it('is Unknown before the node reported anything', () => {
     expect(cloudNodeView({ metadata: { name: 'edge-9' } }, NOW)).toMatchObject({ readiness: 'Unknown', reason: 'no Ready condition yet', taints: [] });
   });

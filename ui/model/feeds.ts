@@ -1,7 +1,7 @@
 import { clockTime } from './format.js';
 import type { DashboardState, Feed } from './state.js';
 
-const feedNames: Record<Feed, string> = { nodes: 'nodes', pods: 'pods', events: 'events', deployments: 'deployments', components: 'components', edges: "edges' own views" };
+const feedNames: Record<Feed, string> = { nodes: 'nodes', leases: 'node leases', pods: 'pods', events: 'events', deployments: 'deployments', components: 'components', edges: "edges' own views" };
 
 const at = (ms: number): string => clockTime(new Date(ms).toISOString());
 

@@ -51,6 +51,11 @@ export interface Node extends KubeObject {
   status?: { conditions?: NodeCondition[] };
 }
 
+/** A node's Lease in kube-node-lease: renewed on every heartbeat, so its renewTime is the node's last sign of life. */
+export interface Lease extends KubeObject {
+  spec?: { renewTime?: string };
+}
+
 export interface ContainerStatus {
   name: string;
   ready: boolean;

@@ -1,9 +1,9 @@
-import type { ClusterInfo, ComponentState, Deployment, EdgeSummary, EdgeView, KubeEvent, KubeObject, Node, Pod, WatchEvent } from './kube.js';
+import type { ClusterInfo, ComponentState, Deployment, EdgeSummary, EdgeView, KubeEvent, KubeObject, Lease, Node, Pod, WatchEvent } from './kube.js';
 import { applyWatchEvent, fromList, newest, type Objects } from './objects.js';
 import { eventTime } from './timeline.js';
 
 /** The kinds the page lists and watches. */
-export type Kind = 'nodes' | 'pods' | 'events' | 'deployments';
+export type Kind = 'nodes' | 'leases' | 'pods' | 'events' | 'deployments';
 /** Where live data comes from: one watch per kind, and the polled components, edges and info. */
 export type Feed = Kind | 'components' | 'edges';
 
@@ -15,6 +15,8 @@ export const EVENTS_KEPT = 200;
 
 export interface DashboardState {
   nodes: Objects<Node>;
+  /** The nodes' Leases in kube-node-lease. */
+  leases: Objects<Lease>;
   pods: Objects<Pod>;
   events: Objects<KubeEvent>;
   deployments: Objects<Deployment>;
@@ -42,6 +44,7 @@ export type Action =
 
 export const initialState: DashboardState = {
   nodes: new Map(),
+  leases: new Map(),
   pods: new Map(),
   events: new Map(),
   deployments: new Map(),
