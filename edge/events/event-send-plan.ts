@@ -1,16 +1,11 @@
+import type { LastSend } from '../hub/status-plan.js';
 import type { PendingEvent } from './event-outbox.js';
 
 /** At most this many events per window (timing.statusResendMs): a reconnect after a long night drains the backlog gently. */
 export const DEFAULT_EVENT_FLUSH_BATCH = 50;
-/** An unacked event is sent again after the window, doubling with each try up to this many windows. */
-export const MAX_RESEND_WINDOWS = 16;
 
 /** The last send of an event's current version in this session. */
-export interface EventSend {
-  version: number;
-  at: number;
-  tries: number;
-}
+export type EventSend = LastSend;
 
 export interface EventPlanInput {
   /** The outbox, oldest first. */
@@ -20,12 +15,12 @@ export interface EventPlanInput {
   /** When events went out lately (the rate limit outlives reconnects). */
   sentAt: readonly number[];
   now: number;
+  /** The rate window: at most `batch` sends in any window of windowMs. */
   windowMs: number;
   batch: number;
+  /** How long after its `tries`-th send an unacked event goes out again (edge/hub/ack-timeout.ts). */
+  resendAfterMs(tries: number): number;
 }
-
-/** How long after its last send an unacked event goes out again. */
-export const resendAfterMs = (send: EventSend, windowMs: number): number => windowMs * 2 ** Math.min(send.tries - 1, Math.log2(MAX_RESEND_WINDOWS));
 
 /**
  * Which events to send now, as a pure function: those not sent at their current version in
@@ -33,7 +28,7 @@ export const resendAfterMs = (send: EventSend, windowMs: number): number => wind
  * still allows.
  */
 export function planEventSends(input: EventPlanInput): PendingEvent[] {
-  const { lastSend, now, windowMs } = input;
+  const { lastSend, now, windowMs, resendAfterMs } = input;
   const budget = input.batch - input.sentAt.filter((t) => t > now - windowMs).length;
   if (budget <= 0) return [];
   const fresh: PendingEvent[] = [];
@@ -41,7 +36,7 @@ export function planEventSends(input: EventPlanInput): PendingEvent[] {
   for (const entry of input.entries) {
     const last = lastSend.get(entry.event.name);
     if (!last || last.version !== entry.version) fresh.push(entry);
-    else if (now - last.at >= resendAfterMs(last, windowMs)) due.push(entry);
+    else if (now - last.at >= resendAfterMs(last.tries)) due.push(entry);
   }
   return [...fresh, ...due].slice(0, budget);
 }

@@ -5,6 +5,7 @@ import type { UpDraft, UpMessage } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Connectivity } from '../../shared/transport.js';
 import { Coalescer } from '../coalescer.js';
+import { ackTimeoutFor } from '../hub/ack-timeout.js';
 import { recentSends } from '../hub/status-plan.js';
 import type { EventOutbox, PendingEvent } from './event-outbox.js';
 import { DEFAULT_EVENT_FLUSH_BATCH, planEventSends, type EventSend } from './event-send-plan.js';
@@ -27,15 +28,18 @@ export interface EventSenderDeps {
  */
 export class EventSender {
   /** Message id → what it carried. */
-  private readonly inFlight = new Map<string, { name: string; version: number }>();
+  private readonly inFlight = new Map<string, { name: string; version: number; at: number; tries: number }>();
   /** name → the id of its latest send (only that one's ack counts: the map stays as small as the outbox). */
   private readonly latestId = new Map<string, string>();
   private readonly lastSend = new Map<string, EventSend>();
   private sentAt: number[] = [];
   private readonly sends = new Coalescer(() => this.sendDue());
   private cancelTick: Cancel | undefined;
+  private readonly ackTimeout;
 
-  constructor(private readonly deps: EventSenderDeps) {}
+  constructor(private readonly deps: EventSenderDeps) {
+    this.ackTimeout = ackTimeoutFor(deps.timing);
+  }
 
   start(): void {
     const period = Math.max(1, Math.floor(this.deps.timing.statusResendMs / 2));
@@ -72,6 +76,7 @@ export class EventSender {
   onAck(parentId: string): boolean {
     const sent = this.inFlight.get(parentId);
     if (!sent) return false;
+    if (sent.tries === 1) this.ackTimeout.observe(this.deps.clock.now() - sent.at);
     this.inFlight.delete(parentId);
     this.latestId.delete(sent.name);
     if (this.deps.outbox.ack(sent.name, sent.version)) this.lastSend.delete(sent.name);
@@ -84,7 +89,8 @@ export class EventSender {
     const now = clock.now();
     this.sentAt = recentSends(this.sentAt, now, timing.statusResendMs);
     const batch = this.deps.batch ?? DEFAULT_EVENT_FLUSH_BATCH;
-    const picked = planEventSends({ entries: outbox.entries(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch });
+    const resendAfterMs = (tries: number): number => this.ackTimeout.resendAfterMs(tries);
+    const picked = planEventSends({ entries: outbox.entries(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch, resendAfterMs });
     await Promise.all(picked.map((entry) => this.send(entry, now)));
   }
 
@@ -98,7 +104,7 @@ export class EventSender {
     const earlier = this.latestId.get(event.name);
     if (earlier !== undefined) this.inFlight.delete(earlier);
     this.latestId.set(event.name, message.id);
-    this.inFlight.set(message.id, { name: event.name, version });
+    this.inFlight.set(message.id, { name: event.name, version, at: now, tries: send.tries });
     try {
       await this.deps.hub.publish(message);
     } catch (err) {

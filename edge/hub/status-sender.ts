@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/log.js';
 import type { UpDraft, UpMessage } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
 import type { LocalCache, OutboxEntry } from '../metamanager/local-cache.js';
+import { ackTimeoutFor } from './ack-timeout.js';
 import { DEFAULT_STATUS_FLUSH_BATCH, planStatusSends, recentSends, type LastSend } from './status-plan.js';
 
 /** A podStatus as the edge sends it: always with its outbox version as `statusVersion`. */
@@ -25,7 +26,8 @@ interface Sent extends LastSend {
 
 /**
  * Sends the cache's status outbox as `podStatus` messages and removes an entry when the
- * cloud acks it; an entry not acked within timing.statusResendMs is sent again [SYNC-12].
+ * cloud acks it; an entry not acked in time is sent again [SYNC-12]: after timing.statusResendMs,
+ * or longer when the cloud's acks take longer (ack-timeout.ts), doubling with each try.
  * A status goes out only once it is on disk, and at most `batch` go out per window.
  */
 export class StatusSender {
@@ -38,8 +40,11 @@ export class StatusSender {
   private cancelTick: Cancel | undefined;
   private flushing = false;
   private again = false;
+  private readonly ackTimeout;
 
-  constructor(private readonly deps: StatusSenderDeps) {}
+  constructor(private readonly deps: StatusSenderDeps) {
+    this.ackTimeout = ackTimeoutFor(deps.timing);
+  }
 
   start(): void {
     const period = Math.max(1, Math.floor(this.deps.timing.statusResendMs / 2));
@@ -78,6 +83,7 @@ export class StatusSender {
   onAck(parentId: string): boolean {
     const sent = this.inFlight.get(parentId);
     if (!sent) return false;
+    if (sent.tries === 1) this.ackTimeout.observe(this.deps.clock.now() - sent.at);
     for (const [id, s] of this.inFlight) if (s.uid === sent.uid && s.version <= sent.version) this.inFlight.delete(id);
     // The removal reaches disk with the next cache write: losing it in a crash only re-sends
     // a status the cloud already has, which it drops by its statusVersion.
@@ -93,14 +99,16 @@ export class StatusSender {
     const now = clock.now();
     this.sentAt = recentSends(this.sentAt, now, timing.statusResendMs);
     const batch = this.deps.batch ?? DEFAULT_STATUS_FLUSH_BATCH;
-    const picked = planStatusSends({ outbox: cache.outbox(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch });
+    const resendAfterMs = (tries: number): number => this.ackTimeout.resendAfterMs(tries);
+    const picked = planStatusSends({ outbox: cache.outbox(), lastSend: this.lastSend, sentAt: this.sentAt, now, windowMs: timing.statusResendMs, batch, resendAfterMs });
     // All at once: QoS 1 keeps many publishes in flight, instead of one round trip each.
     await Promise.all(picked.map((entry) => this.send(entry, now)));
   }
 
   private async send(entry: OutboxEntry, now: number): Promise<void> {
     if (!this.deps.isConnected()) return;
-    const sent: Sent = { uid: entry.ref.uid, version: entry.version, at: now };
+    const last = this.lastSend.get(entry.ref.uid);
+    const sent: Sent = { uid: entry.ref.uid, version: entry.version, at: now, tries: last?.version === entry.version ? last.tries + 1 : 1 };
     this.lastSend.set(sent.uid, sent);
     this.sentAt.push(now);
     const draft: PodStatusDraft = { type: 'podStatus', ref: entry.ref, body: entry.status, statusVersion: entry.version };

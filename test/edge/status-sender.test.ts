@@ -12,7 +12,7 @@ const entry = (uid: string, version: number): OutboxEntry => ({ ref: { kind: 'Po
 const uids = (entries: OutboxEntry[]) => entries.map((e) => e.ref.uid);
 
 describe('planStatusSends', () => {
-  const base = { lastSend: new Map<string, LastSend>(), sentAt: [] as number[], now: 10_000, windowMs: 2000, batch: 3 };
+  const base = { lastSend: new Map<string, LastSend>(), sentAt: [] as number[], now: 10_000, windowMs: 2000, batch: 3, resendAfterMs: (tries: number) => 2000 * 2 ** (tries - 1) };
   const outbox = [entry('a', 1), entry('b', 2), entry('c', 3), entry('d', 4)];
 
   it('sends the oldest first, at most `batch`', () => {
@@ -25,11 +25,17 @@ describe('planStatusSends', () => {
     expect(uids(planStatusSends({ ...base, outbox, sentAt: [7_000, 8_000] }))).toEqual(['a', 'b', 'c']);
   });
 
+  it('waits longer before each re-send of the same version', () => {
+    const lastSend = new Map<string, LastSend>([['a', { version: 1, at: 7_000, tries: 2 }]]);
+    expect(uids(planStatusSends({ ...base, outbox: [entry('a', 1)], lastSend }))).toEqual([]);
+    expect(uids(planStatusSends({ ...base, outbox: [entry('a', 1)], lastSend, now: 11_000 }))).toEqual(['a']);
+  });
+
   it('skips a status sent lately; re-sends it after the window, after statuses never sent', () => {
     const lastSend = new Map<string, LastSend>([
-      ['a', { version: 1, at: 9_500 }],
-      ['b', { version: 2, at: 7_000 }],
-      ['c', { version: 2, at: 9_900 }], // an older version of c went out: the newer one is fresh
+      ['a', { version: 1, at: 9_500, tries: 1 }],
+      ['b', { version: 2, at: 7_000, tries: 1 }],
+      ['c', { version: 2, at: 9_900, tries: 1 }], // an older version of c went out: the newer one is fresh
     ]);
     expect(uids(planStatusSends({ ...base, outbox, lastSend, batch: 10 }))).toEqual(['c', 'd', 'b']);
     expect(uids(planStatusSends({ ...base, outbox, lastSend, batch: 2 }))).toEqual(['c', 'd']);
@@ -100,5 +106,45 @@ describe('StatusSender', () => {
     expect(sender.onAck(sent[1]!.message.id)).toBe(true);
     expect(cache.outbox()).toEqual([]);
     expect(sender.onAck('unknown')).toBe(false);
+  });
+
+  it('learns that the cloud acks slowly and waits for it instead of sending everything again', async () => {
+    const { sender, sent, queue, clock } = setup();
+    const window = defaultTiming.statusResendMs;
+    const ackAfter = async (ms: number, index: number) => {
+      await clock.advance(ms);
+      expect(sender.onAck(sent[index]!.message.id)).toBe(true);
+    };
+    for (const [i, uid] of ['a', 'b', 'c'].entries()) {
+      queue(uid);
+      sender.flush();
+      await clock.advance(0);
+      await ackAfter(window * 0.9, i); // acks take most of the window, with little variation
+    }
+    expect(sent).toHaveLength(3);
+    queue('d');
+    sender.flush();
+    await clock.advance(0);
+    await clock.advance(window * 1.5); // with a fixed window of statusResendMs it would be sent twice by now
+    expect(sent).toHaveLength(4);
+    await ackAfter(0, 3);
+    await clock.advance(window * 8);
+    expect(sent).toHaveLength(4);
+  });
+
+  it('sends again, later each time, what the cloud never acks', async () => {
+    const { sender, sent, queue, clock } = setup();
+    queue('a');
+    sender.flush();
+    await clock.advance(0);
+    const window = defaultTiming.statusResendMs;
+    const sendTimes: number[] = [];
+    for (let t = 0; t < window * 16; t += window / 2) {
+      await clock.advance(window / 2);
+      if (sent.length > sendTimes.length + 1) sendTimes.push(clock.now());
+    }
+    const gaps = sendTimes.map((t, i) => t - (sendTimes[i - 1] ?? 0)).slice(1);
+    expect(sendTimes.length).toBeGreaterThanOrEqual(3);
+    for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThan(i === 0 ? window : gaps[i - 1]!);
   });
 });
