@@ -7,7 +7,7 @@ import { endpointSliceController } from '../../cloud/controllers/endpointslice/i
 import { memoryEventRecorder } from '../../cloud/controllers/events.js';
 import type { EndpointSlice } from '../../shared/cluster-object-types.js';
 import type { Lease } from '../../shared/config-types.js';
-import { silentLogger } from '../../shared/log.js';
+import { memoryLogger, silentLogger, type Logger } from '../../shared/log.js';
 import type { Endpoints } from '../../shared/service-types.js';
 import { defaultTiming } from '../../shared/timing.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../support/api-fixture.js';
@@ -30,8 +30,8 @@ describe('the kubernetes Service lists the live apiservers', () => {
   let second: CuttableApi;
   const running: { close(): Promise<unknown> }[] = [];
 
-  const reconciler = async (client: ApiClient, n: number): Promise<EndpointReconciler> => {
-    const started = await startEndpointReconciler({ api: client, clock: f.clock, timing: defaultTiming, logger: silentLogger, self: self(n) });
+  const reconciler = async (client: ApiClient, n: number, logger: Logger = silentLogger): Promise<EndpointReconciler> => {
+    const started = await startEndpointReconciler({ api: client, clock: f.clock, timing: defaultTiming, logger, self: self(n) });
     running.push(started);
     return started;
   };
@@ -112,5 +112,17 @@ describe('the kubernetes Service lists the live apiservers', () => {
     await reconciler(api, 1);
     const leases = (await api.list<Lease>(leasesRef, { labelSelector: 'apiserver.kubernetes.io/identity=kube-apiserver' })).items;
     expect(leases.map((l) => l.metadata.name)).toEqual(['apiserver-1']);
+  });
+
+  it('says once that it cannot reach the store, and once that it can again', async () => {
+    const logger = memoryLogger('apiserver');
+    await reconciler(second.api, 2, logger);
+    second.cut();
+    await f.clock.advance(30_000);
+    second.heal();
+    await f.clock.advance(10_000);
+    expect(logger.lines.filter((l) => /could not reconcile the kubernetes Service endpoints/.test(l))).toHaveLength(1);
+    expect(logger.lines.filter((l) => /reconciling the kubernetes Service endpoints again/.test(l))).toHaveLength(1);
+    expect((await listed()).endpoints).toEqual(['10.0.0.2']);
   });
 });
