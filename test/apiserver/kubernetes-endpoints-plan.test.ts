@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiserverId, leaseLive, liveApiservers, renewedApiserverLease, staleLeases, type ApiserverFacts } from '../../cloud/apiserver/reconcilers/apiserver-lease.js';
+import { apiserverId, renewedApiserverLease, staleLeases, type ApiserverFacts } from '../../cloud/apiserver/reconcilers/apiserver-lease.js';
+import { leaseLive, liveApiservers, sightLeases } from '../../cloud/apiserver/reconcilers/lease-sightings.js';
 import { planKubernetesEndpoints, planKubernetesSlices } from '../../cloud/apiserver/reconcilers/kubernetes-endpoints.js';
 import type { EndpointSlice } from '../../shared/cluster-object-types.js';
 import type { Endpoints } from '../../shared/service-types.js';
@@ -43,15 +44,28 @@ describe('apiserver identity Leases', () => {
     ['1.5 s at time scale 10', 1_500, { timeScale: 10 }, true],
   ];
   it.each(table)('are live %s: %s', (_name, after, timing, live) => {
-    expect(leaseLive(renewedApiserverLease(facts(1, '10.0.0.1'), T0), T0 + after, timing)).toBe(live);
+    const lease = renewedApiserverLease(facts(1, '10.0.0.1'), T0);
+    expect(leaseLive(lease, sightLeases(new Map(), [lease], T0), T0 + after, timing)).toBe(live);
+  });
+
+  it('are live for 15 s from when this cloud saw them renewed, whatever the other machine\'s clock says', () => {
+    const ahead = renewedApiserverLease(facts(1, '10.0.0.1'), T0 + 60_000); // its clock a minute ahead
+    const behind = renewedApiserverLease(facts(2, '10.0.0.2'), T0 - 60_000); // a minute behind: taken for expired at first
+    let seen = sightLeases(new Map(), [ahead, behind], T0);
+    expect([leaseLive(ahead, seen, T0 + 15_000, realTime), leaseLive(behind, seen, T0, realTime)]).toEqual([true, false]);
+    expect(leaseLive(ahead, seen, T0 + 15_001, realTime)).toBe(false); // not renewed since: expired on this clock
+    const behindRenewed = renewedApiserverLease(facts(2, '10.0.0.2'), T0 - 50_000); // its next renewal, 10 s on
+    seen = sightLeases(seen, [ahead, behindRenewed], T0 + 10_000);
+    expect(leaseLive(behindRenewed, seen, T0 + 25_000, realTime)).toBe(true);
+    expect(leaseLive(behindRenewed, seen, T0 + 25_001, realTime)).toBe(false);
   });
 
   it('list the endpoints of the live ones; those gone an hour are stale', () => {
     const leases = [renewedApiserverLease(facts(1, '10.0.0.2'), T0), renewedApiserverLease(facts(2, '10.0.0.1'), T0 - 20_000), renewedApiserverLease(facts(3, '10.0.0.3'), T0 - 3_601_000)];
-    expect(liveApiservers(leases, T0, realTime)).toEqual([{ ip: '10.0.0.2', port: 6443 }]);
+    expect(liveApiservers(leases, sightLeases(new Map(), leases, T0), T0, realTime)).toEqual([{ ip: '10.0.0.2', port: 6443 }]);
     expect(staleLeases(leases, T0, realTime).map((l) => l.metadata.name)).toEqual(['apiserver-3']);
     const noAddress = renewedApiserverLease(facts(4, 'not-an-ip'), T0);
-    expect(liveApiservers([noAddress], T0, realTime)).toEqual([]);
+    expect(liveApiservers([noAddress], sightLeases(new Map(), [noAddress], T0), T0, realTime)).toEqual([]);
   });
 });
 

@@ -83,16 +83,10 @@ export function renewedApiserverLease(facts: ApiserverFacts, now: number, curren
   return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...current, metadata, spec: { holderIdentity: facts.holder, leaseDurationSeconds: APISERVER_LEASE_SECONDS, acquireTime, renewTime: microTime(now) } };
 }
 
-/** How long ago (in the profile's milliseconds) the Lease was renewed; Infinity without a renewTime. */
+/** How long ago (in the profile's milliseconds) the Lease says it was renewed; Infinity without a renewTime. */
 function sinceRenewal(lease: Lease, now: number): number {
   const renewed = Date.parse(lease.spec?.renewTime ?? '');
   return Number.isNaN(renewed) ? Infinity : now - renewed;
-}
-
-/** Whether the Lease's duration (time-scaled) has not passed since its renewal (kube's isLeaseExpired, negated). Pure. */
-export function leaseLive(lease: Lease, now: number, timing: Pick<Timing, 'timeScale'>): boolean {
-  const seconds = lease.spec?.leaseDurationSeconds;
-  return seconds !== undefined && sinceRenewal(lease, now) <= scaledMs(timing, seconds);
 }
 
 /** The endpoint an apiserver's Lease advertises, or undefined when it names no IP and port. Pure. */
@@ -100,11 +94,6 @@ export function leaseEndpoint(lease: Lease): ApiserverEndpoint | undefined {
   const ip = lease.metadata.annotations?.[ADDRESS_ANNOTATION] ?? '';
   const port = Number(lease.metadata.annotations?.[PORT_ANNOTATION]);
   return isIP(ip) !== 0 && Number.isInteger(port) && port > 0 && port < 65536 ? { ip, port } : undefined;
-}
-
-/** The endpoints of the apiservers whose Leases are live at `now`. Pure. */
-export function liveApiservers(leases: readonly Lease[], now: number, timing: Pick<Timing, 'timeScale'>): ApiserverEndpoint[] {
-  return leases.filter((lease) => leaseLive(lease, now, timing)).flatMap((lease) => leaseEndpoint(lease) ?? []);
 }
 
 /** The Leases of apiservers gone for longer than kube's GC period, to delete. Pure. */

@@ -8,7 +8,8 @@ import { scaledMs, type Timing } from '../../../shared/timing.js';
 import { getOrUndefined, type ApiClient } from '../../client/client.js';
 import type { EndpointsAction } from '../../controllers/endpoints/plan.js';
 import type { SliceAction } from '../../controllers/endpointslice/plan.js';
-import { IDENTITY_LABEL, KUBE_APISERVER, LEASE_NAMESPACE, liveApiservers, RECONCILE_INTERVAL_SECONDS, renewedApiserverLease, staleLeases, type ApiserverFacts } from './apiserver-lease.js';
+import { IDENTITY_LABEL, KUBE_APISERVER, LEASE_NAMESPACE, RECONCILE_INTERVAL_SECONDS, renewedApiserverLease, staleLeases, type ApiserverFacts } from './apiserver-lease.js';
+import { liveApiservers, sightLeases, type Sightings } from './lease-sightings.js';
 import { KUBERNETES_SERVICE, planKubernetesEndpoints, planKubernetesSlices } from './kubernetes-endpoints.js';
 
 export interface EndpointReconcilerOptions {
@@ -45,6 +46,7 @@ export async function startEndpointReconciler(options: EndpointReconcilerOptions
   let cancel: Cancel | undefined;
   let running: Promise<void> | undefined;
   let closed = false;
+  let sightings: Sightings = new Map();
 
   const pass = async (renew: boolean): Promise<void> => {
     const now = clock.now();
@@ -52,7 +54,8 @@ export async function startEndpointReconciler(options: EndpointReconcilerOptions
     const others = listed.filter((lease) => lease.metadata.name !== self.id);
     const own = renew ? [await renewOwn(api, self, now, listed.find((lease) => lease.metadata.name === self.id))] : [];
     for (const lease of staleLeases(others, now, timing)) await deleteLease(api, lease);
-    await writeKubernetesEndpoints(api, liveApiservers([...own, ...others], now, timing));
+    sightings = sightLeases(sightings, [...own, ...others], now);
+    await writeKubernetesEndpoints(api, liveApiservers([...own, ...others], sightings, now, timing));
   };
   const reconcile = (): Promise<void> => (running ??= pass(!closed).finally(() => (running = undefined)));
   // Another cloud wrote first (kube's isRetriableError): once more at once, with what it wrote.
