@@ -2,6 +2,7 @@ import type { Cancel, Clock } from '../../../shared/clock.js';
 import { DISCOVERY_GROUP, SERVICE_NAME_LABEL, type EndpointSlice } from '../../../shared/cluster-object-types.js';
 import type { Lease } from '../../../shared/config-types.js';
 import { isKedgeError } from '../../../shared/errors.js';
+import { failureRun } from '../../../shared/failure-run.js';
 import type { Logger } from '../../../shared/log.js';
 import type { Endpoints } from '../../../shared/service-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
@@ -38,8 +39,9 @@ const slicesRef = (name?: string) => ({ resource: 'endpointslices', group: DISCO
  * (time-scaled) the cloud renews its own identity Lease in kube-system (which carries its
  * advertised IP and port, live for 15 s), deletes the Leases of clouds gone for an hour, and
  * writes `default/kubernetes` Endpoints and EndpointSlice to the addresses of the live Leases
- * when they differ. A pass that fails (store stopped) is tried again at the next; one that
- * meets another cloud's write (Conflict, AlreadyExists) at once. Starts with one pass, so the cloud lists itself on return.
+ * when they differ. A pass that fails (store stopped) is tried again at the next, logged once
+ * until one succeeds; one that meets another cloud's write (Conflict, AlreadyExists) at once.
+ * Starts with one pass, so the cloud lists itself on return.
  */
 export async function startEndpointReconciler(options: EndpointReconcilerOptions): Promise<EndpointReconciler> {
   const { api, clock, timing, logger, self } = options;
@@ -60,17 +62,9 @@ export async function startEndpointReconciler(options: EndpointReconcilerOptions
   const reconcile = (): Promise<void> => (running ??= pass(!closed).finally(() => (running = undefined)));
   // Another cloud wrote first (kube's isRetriableError): once more at once, with what it wrote.
   const retried = (): Promise<void> => reconcile().catch((err: unknown) => (isKedgeError(err, 'Conflict') || isKedgeError(err, 'AlreadyExists') ? reconcile() : Promise.reject(err)));
-  // A failing pass is logged once until one succeeds again (the store stopped fails every pass).
-  let failing = false;
+  const failures = failureRun(logger, { failed: 'could not reconcile the kubernetes Service endpoints', recovered: 'reconciling the kubernetes Service endpoints again' });
   const tick = async (): Promise<void> => {
-    try {
-      await retried();
-      if (failing) logger.info('reconciling the kubernetes Service endpoints again');
-      failing = false;
-    } catch (err) {
-      if (!failing) logger.warn('could not reconcile the kubernetes Service endpoints', { error: String(err) });
-      failing = true;
-    }
+    await retried().then(() => failures.succeeded(), (err: unknown) => failures.failed(err));
     if (!closed) cancel = clock.setTimer(scaledMs(timing, RECONCILE_INTERVAL_SECONDS), () => void tick());
   };
   await tick();
