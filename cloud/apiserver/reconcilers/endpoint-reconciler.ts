@@ -9,7 +9,7 @@ import { scaledMs, type Timing } from '../../../shared/timing.js';
 import { getOrUndefined, type ApiClient } from '../../client/client.js';
 import type { EndpointsAction } from '../../controllers/endpoints/plan.js';
 import type { SliceAction } from '../../controllers/endpointslice/plan.js';
-import { IDENTITY_LABEL, KUBE_APISERVER, LEASE_NAMESPACE, RECONCILE_INTERVAL_SECONDS, renewedApiserverLease, staleLeases, type ApiserverFacts } from './apiserver-lease.js';
+import { IDENTITY_LABEL, KUBE_APISERVER, LEASE_NAMESPACE, RECONCILE_INTERVAL_SECONDS, renewedApiserverLease, staleLeases, type ApiserverEndpoint, type ApiserverFacts } from './apiserver-lease.js';
 import { liveApiservers, sightLeases, type Sightings } from './lease-sightings.js';
 import { KUBERNETES_SERVICE, planKubernetesEndpoints, planKubernetesSlices } from './kubernetes-endpoints.js';
 
@@ -101,7 +101,8 @@ async function deleteLease(api: ApiClient, lease: Pick<Lease, 'metadata'>): Prom
   }
 }
 
-async function writeKubernetesEndpoints(api: ApiClient, members: Parameters<typeof planKubernetesEndpoints>[0]): Promise<void> {
+/** Writes what the plans say of `default/kubernetes` Endpoints and slices for these apiservers. */
+async function writeKubernetesEndpoints(api: ApiClient, members: readonly ApiserverEndpoint[]): Promise<void> {
   const current = await getOrUndefined(() => api.get<Endpoints>(endpointsRef(KUBERNETES_SERVICE.name)));
   for (const action of planKubernetesEndpoints(members, current)) await writeEndpoints(api, action);
   const slices = (await api.list<EndpointSlice>(slicesRef(), { labelSelector: `${SERVICE_NAME_LABEL}=${KUBERNETES_SERVICE.name}` })).items;
