@@ -35,6 +35,12 @@ export function ipAddress(value: string): string {
   return value;
 }
 
+/** An address others can reach: an IP, not the unspecified one (kube-apiserver refuses `--advertise-address 0.0.0.0` too). */
+export function advertisedAddress(value: string): string {
+  if (ipAddress(value) === '0.0.0.0' || value === '::') throw new InvalidArgumentError(`"${value}" is the unspecified address: give the IP other machines reach this one at.`);
+  return value;
+}
+
 /** A positive Go duration ("1h", "30m", "90s"), in milliseconds. */
 export function duration(value: string): number {
   const ms = parseGoDuration(value);

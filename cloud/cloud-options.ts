@@ -36,6 +36,13 @@ export interface CloudOptions {
    * broker speaks MQTT over TLS only, both with a certificate signed by the data dir's CA.
    */
   tlsOnly?: boolean;
+  /**
+   * The IP the cloud tells the cluster it is at (kube-apiserver's --advertise-address): listed in
+   * `default/kubernetes` Endpoints, the other clouds' way to its API, its control-plane Node's
+   * InternalIP. Default: `apiHost` when it is an IP, 127.0.0.1 for loopback, else this machine's
+   * first non-loopback IPv4 address.
+   */
+  advertiseAddress?: string;
   /** More names and addresses for the serving certificate (the API and host addresses always are). */
   tlsSans?: readonly string[];
   /** The pod network node IPAM cuts into node ranges (kube's --cluster-cidr; default 127.64.0.0/10, loopback). IPv4 only. */

@@ -30,6 +30,7 @@ import { hubForwarding } from './hub-forwarding.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
 import { startCloudElection } from './leaderelection/index.js';
 import { startCloudApi } from './start-api.js';
+import { startApiserverEndpoints } from './apiserver-endpoints.js';
 import { describeCounters } from './metrics.js';
 import { DurableStore } from './store/durable-store.js';
 import { GatedStore } from './store/gated-store.js';
@@ -100,9 +101,11 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     }
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
-    const ownAddress = nodeAddress(apiHost, networkInterfaces());
+    const ownAddress = options.advertiseAddress ?? nodeAddress(apiHost, networkInterfaces());
     // The other clouds reach the API where the cloud's node says it is (loopback only when it listens there).
     const apiUrl = brokerUrlAsSeenFrom(server.url, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress);
+    const endpoints = await startApiserverEndpoints({ api: loopback, clock, timing, logger, cloudIdentity, advertiseAddress: ownAddress, apiUrl: server.url });
+    stops.push(() => endpoints.close());
     const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection'), apiUrl, ...(options.electionRandom && { random: options.electionRandom }) });
     stops.push(() => election.close());
     let brokerUrl = options.brokerUrl;
@@ -135,9 +138,8 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     stops.push(() => components.close());
     await components.startAll();
     if (options.controlPlaneNode !== undefined) {
-      const address = nodeAddress(apiHost, networkInterfaces());
-      const advertised = { cloud: cloudIdentity, brokerUrl: brokerUrlsAsSeenFrom(brokerUrl, address.includes(':') ? `[${address}]` : address) };
-      const facts = { name: options.controlPlaneNode, address, bootId: randomUUID().slice(0, 8), kernelVersion: release(), startedAt, ...advertised };
+      const advertised = { cloud: cloudIdentity, brokerUrl: brokerUrlsAsSeenFrom(brokerUrl, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress) };
+      const facts = { name: options.controlPlaneNode, address: ownAddress, bootId: randomUUID().slice(0, 8), kernelVersion: release(), startedAt, ...advertised };
       const node = await startControlPlaneNode({ api: loopback, informers, clock, timing, logger: logger.child('kubelet'), components, facts, embeddedBroker: !options.brokerUrl });
       stops.push(() => node.close());
     }
@@ -171,7 +173,7 @@ async function loadSecurity(options: CloudOptions, store: Store, clock: Clock, l
   const { credentials, ca } = await shareClusterIdentity({ api, dataDir: options.dataDir, now: clock.now(), logger });
   const apiHost = options.apiHost ?? '127.0.0.1';
   const mqttHost = options.mqttHost ?? '127.0.0.1';
-  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.tlsSans ?? [])]), clock.now(), logger, ca);
+  const tls = await loadOrCreateServingCert(options.dataDir, certificateHosts([apiHost, mqttHost, ...(options.advertiseAddress ? [options.advertiseAddress] : []), ...(options.tlsSans ?? [])]), clock.now(), logger, ca);
   const tlsOnly = options.tlsOnly ?? false;
   if (!tlsOnly && !isLoopbackHost(apiHost)) logger.warn('the API serves plain HTTP beyond loopback (--insecure): tokens and objects cross the network readable', { apiHost });
   if (!tlsOnly && !options.brokerUrl && !isLoopbackHost(mqttHost)) logger.warn('the broker speaks plain MQTT beyond loopback (--insecure): node passwords and pods cross the network readable', { mqttHost });

@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../../cloud/network.js';
 import { clusterCidrConfig, DEFAULT_CLUSTER_CIDR, DEFAULT_NODE_CIDR_MASK_SIZE } from '../../cloud/controllers/nodeipam/cidr.js';
 import { DEFAULT_CONTROL_PLANE_NODE } from '../../cloud/control-plane-node/node-object.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { brokerList, duration, list, nodeName, numberIn, port, positive } from '../options.js';
+import { advertisedAddress, brokerList, duration, list, nodeName, numberIn, port, positive } from '../options.js';
 import { leaderElectionOptions, leaderElectionTiming } from '../leader-elect-options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
@@ -59,6 +59,7 @@ export function cloudCommand(): Command {
     .option('--data-dir <dir>', 'where the store, credentials, CA and kubeconfig live', '.kedge/cloud')
     .option('--bind <addr>', `listen on this address (e.g. 0.0.0.0) for the API (port ${SECURE_API_PORT}) and MQTT over TLS (port ${SECURE_MQTT_PORT}); beyond loopback TLS is on unless --insecure`)
     .option('--insecure', 'beyond loopback, allow plain HTTP on the API and plain MQTT (traffic can be read and forged on the way)')
+    .option('--advertise-address <ip>', 'the IP this cloud is reached at by the cluster: listed in the kubernetes Service\'s Endpoints and in the serving certificate (default: --api-host if an IP, 127.0.0.1 for localhost, else this machine\'s first non-loopback IPv4 address)', advertisedAddress)
     .option('--tls-san <names>', 'more host names or addresses for the serving certificate, comma-separated', list, [])
     .option('--api-host <host>', 'address the API listens on (--bind sets it)', '127.0.0.1')
     .option('--api-port <port>', `API port (${SECURE_API_PORT} with --bind)`, port, 8080)
@@ -96,6 +97,7 @@ export function cloudCommand(): Command {
         dataDir,
         ...where,
         tlsSans: o.tlsSan,
+        advertiseAddress: o.advertiseAddress,
         brokerUrl: o.broker,
         store: o.store,
         etcd,

@@ -3,6 +3,8 @@ export { createApiServer, type ApiServer, type ApiServerDeps } from './pipeline.
 export { startApiServer, type ApiServerOptions, type RunningApiServer } from './http/http-server.js';
 export { createLoopbackClient } from './loopback-client.js';
 export { startEventExpiry, type EventExpiry } from './expiry/event-expiry.js';
+export { apiserverId } from './reconcilers/apiserver-lease.js';
+export { startEndpointReconciler, type EndpointReconciler } from './reconcilers/endpoint-reconciler.js';
 export { AGENT_RUNTIME_CLASS, ensureAgentDaemonSets, KUBE_SYSTEM_AGENTS } from './kinds/agent-daemonsets.js';
 export { DEFAULT_RUNTIME_CLASSES, ensureDefaultStorageClass, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './kinds/bootstrap.js';
 export {

@@ -2,6 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
+import { failureRun } from '../../shared/failure-run.js';
 import type { Timing } from '../../shared/timing.js';
 import type { Lease } from '../../shared/config-types.js';
 import type { Node, Pod } from '../../shared/types.js';
@@ -145,16 +146,9 @@ async function applyMirrorAction(api: ApiClient, action: MirrorAction): Promise<
 function serialPasses(logger: Logger, pass: (withBeat: boolean) => Promise<void>): { request(withBeat: boolean): void; idle(): Promise<void> } {
   let running: Promise<void> | undefined;
   let pending: { withBeat: boolean } | undefined;
-  let failing = false;
+  const failures = failureRun(logger, { failed: 'cannot write the control-plane node or its mirror pods; trying again', recovered: 'the control-plane node is written again' });
   const run = async (withBeat: boolean): Promise<void> => {
-    try {
-      await pass(withBeat);
-      if (failing) logger.info('the control-plane node is written again');
-      failing = false;
-    } catch (err) {
-      if (!failing) logger.warn('cannot write the control-plane node or its mirror pods; trying again', { error: (err as Error).message });
-      failing = true;
-    }
+    await pass(withBeat).then(() => failures.succeeded(), (err: unknown) => failures.failed(err));
     const next = pending;
     pending = undefined;
     running = next ? run(next.withBeat) : undefined;

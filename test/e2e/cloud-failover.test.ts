@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CriContainer } from '../../edge/cri/cri-view.js';
 import { realClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
+import type { Endpoints } from '../../shared/service-types.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
 import { startCloudCluster, type CloudCluster } from '../../sim/clouds/cloud-cluster.js';
 import { pollUntil } from '../../sim/clouds/poll.js';
@@ -35,6 +36,14 @@ async function everyEdgesContainers(cluster: CloudCluster): Promise<Map<string, 
   return all;
 }
 
+/** The API ports `default/kubernetes` Endpoints list (the clouds on this machine share 127.0.0.1), sorted. */
+async function listedPorts(cluster: CloudCluster): Promise<number[]> {
+  const endpoints = await cluster.api.get<Endpoints>({ resource: 'endpoints', namespace: 'default', name: 'kubernetes' });
+  return (endpoints.subsets ?? []).flatMap((s) => (s.ports ?? []).map((p) => p.port)).sort((a, b) => a - b);
+}
+const apiPorts = (cluster: CloudCluster, running: (i: number) => boolean): number[] =>
+  cluster.clouds.members.flatMap((m, i) => (running(i) ? [Number(new URL(m.apiUrl).port)] : [])).sort((a, b) => a - b);
+
 const running = (cluster: CloudCluster, name: string): Promise<Pod> =>
   pollUntil(realClock, async () => {
     const pod = await cluster.api.get<Pod>(podRef(name));
@@ -59,6 +68,8 @@ describe('kill -9 of the leading cloud', () => {
     expect(new Set(before.map((p) => p.spec.nodeName)), 'the scheduler spreads them').toEqual(new Set(c.nodes));
     const containersBefore = await everyEdgesContainers(c);
 
+    const samePorts = async (running: (i: number) => boolean): Promise<boolean> => JSON.stringify(await listedPorts(c)) === JSON.stringify(apiPorts(c, running));
+    await pollUntil(realClock, () => samePorts(() => true), 'every cloud in default/kubernetes', WAIT_MS);
     const leader = await c.waitForSoleLeader(WAIT_MS);
     const late = await c.api.create(podRef('late'), newPod('late')); // acknowledged: the API answered 201
     const killedAt = performance.now();
@@ -86,6 +97,8 @@ describe('kill -9 of the leading cloud', () => {
     for (const pod of pods) expect(pod.status?.containerStatuses?.[0], pod.metadata.name).toMatchObject({ ready: true, restartCount: 0 });
     for (const pod of before) expect(pods.find((p) => p.metadata.uid === pod.metadata.uid)?.spec.nodeName).toBe(pod.spec.nodeName);
     expect(c.clouds.isRunning(c.indexOf(leader))).toBe(false);
+    // The kubernetes Service lists the clouds alive: the killed one leaves once its apiserver Lease has run out (15 s, scaled).
+    await pollUntil(realClock, () => samePorts((i) => c.clouds.isRunning(i)), 'the killed cloud out of default/kubernetes', WAIT_MS);
   }, 120_000);
 
   it('the killed cloud, started again, stands by: it takes no Lease back', async () => {

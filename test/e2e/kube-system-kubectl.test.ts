@@ -4,6 +4,7 @@ import { startCloudProcess, type CloudProcess } from '../support/cloud-process.j
 import { kedge } from '../support/kedge-cli.js';
 import { hasKubectl, kubectlIn, type Run } from '../support/kubectl.js';
 import { waitFor } from '../support/wait.js';
+import { readyField } from '../../sim/role-process.js';
 
 const NODE = 'kedge-control-plane';
 
@@ -56,6 +57,14 @@ describe.runIf(hasKubectl)('a truthful kube-system', () => {
   it('shows the control-plane row in kubectl get nodes -o wide', async () => {
     const nodes = await kubectl('get', 'nodes', '-o', 'wide');
     expect(nodes.stdout).toMatch(new RegExp(`\\n${NODE} +Ready +control-plane +\\S+ +v1\\.32\\.4-kedge +127\\.0\\.0\\.1 +<none> +kedge cloud +\\S+ +kedge://0\\.1\\.0`));
+  });
+
+  it('lists the cloud in the kubernetes Service: its EndpointSlice, its Endpoints, describe svc', async () => {
+    const port = new URL(readyField(await cloudProcess!.cloud.ready, 'api')).port;
+    const slices = await kubectl('get', 'endpointslices', '-n', 'default');
+    expect(slices.stdout).toMatch(new RegExp(`\\nkubernetes +IPv4 +${port} +127\\.0\\.0\\.1 `));
+    expect((await kubectl('get', 'endpoints', 'kubernetes')).stdout).toMatch(new RegExp(`\\nkubernetes +127\\.0\\.0\\.1:${port} `));
+    expect((await kubectl('describe', 'svc', 'kubernetes')).stdout).toMatch(new RegExp(`\\nEndpoints: +127\\.0\\.0\\.1:${port}\\n`));
   });
 
   it('warns that ComponentStatus is deprecated, and lists the components', async () => {

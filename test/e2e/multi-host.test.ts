@@ -124,7 +124,8 @@ describe.skipIf(skipReason !== undefined)('cloud and edges in separate network n
       ip('-n', e.ns, 'link', 'set', e.edgeLink, 'up');
     }
     // The serving certificate covers the addresses the namespace has now: the links come first.
-    const cloud = startIn(cloudNs, ['cloud', '--bind', '0.0.0.0', '--data-dir', join(dir, 'cloud'), '--time-scale', String(SCALE)], /^kedge cloud ready /);
+    // Advertised where edge-1 reaches it (edge-2's link is another subnet): the kubernetes Service's endpoint.
+    const cloud = startIn(cloudNs, ['cloud', '--bind', '0.0.0.0', '--advertise-address', edge1.cloudIp, '--data-dir', join(dir, 'cloud'), '--time-scale', String(SCALE)], /^kedge cloud ready /);
     roles.push(cloud);
     expect(readyField(await cloud.ready, 'api')).toBe('https://127.0.0.1:6443');
     await Promise.all(edges.map(async (e) => {
@@ -207,4 +208,20 @@ describe.skipIf(skipReason !== undefined)('cloud and edges in separate network n
     expect(kept(fingerprints(edge1After))).toEqual(kept(edge1Before));
     expect(await connected(edge1)).toBe(true);
   }, 60_000);
+
+  it("lists the cloud at its advertised address in the kubernetes Service, which a pod on edge-1 reaches the API through", async () => {
+    expect(await kubectl('get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[*].ip}:{.subsets[0].ports[0].port}')).toBe(`${edge1.cloudIp}:6443`);
+    // $KUBERNETES_SERVICE_HOST:PORT is edge-1's kube-proxy portal for default/kubernetes, which forwards to the Endpoints.
+    const healthz = "require('https').get({ host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT, path: '/healthz', rejectUnauthorized: false }, (r) => r.pipe(process.stdout)).on('error', (e) => { console.log(e.message); process.exitCode = 1; })";
+    const probe: Pod = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'api-probe' },
+      spec: { nodeName: edge1.node, runtimeClassName: 'process', restartPolicy: 'Never', containers: [{ name: 'main', image: 'kedge.io/app:1', command: [process.execPath, '-e', healthz] }] },
+    };
+    await kubectlWith(JSON.stringify(probe), 'apply', '--validate=false', '-f', '-');
+    const phase = await waitFor(async () => {
+      const p = (await cloudPods()).find((x) => x.metadata.name === 'api-probe')?.status?.phase;
+      return (p === 'Succeeded' || p === 'Failed') && p;
+    }, 'the probe pod to finish', 20_000, 200);
+    expect([phase, await kubectl('logs', 'api-probe')]).toEqual(['Succeeded', 'ok\n']);
+  }, 30_000);
 });

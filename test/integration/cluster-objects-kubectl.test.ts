@@ -55,12 +55,13 @@ describe.skipIf(!hasKubectl)('kubectl and the cluster objects', () => {
     expect(described.stdout).toMatch(/^Lease:\n\s+HolderIdentity:\s+edge-1\n\s+AcquireTime:\s+<unset>\n\s+RenewTime:\s+\w{3}, \d\d \w{3} \d{4} [\d:]{8} \+0000$/m);
   });
 
-  it('lists one EndpointSlice per Service with a selector, and describe svc shows its endpoints', async () => {
+  it('lists one EndpointSlice per Service, the kubernetes one with the cloud, and describe svc shows its endpoints', async () => {
     const ips = await Promise.all(['web-1', 'web-2'].map(async (name) => (await cluster!.api.get<Pod>({ ...pods, name })).status!.podIP!));
     const sorted = [...ips].sort();
-    await waitFor(async () => (await kubectl('get', 'endpointslices', '-o', 'name')).stdout.trim().split('\n').length === 1, 'one slice', 20_000, 200);
+    const port = new URL(cluster!.cloud.apiUrl).port;
+    await waitFor(async () => (await kubectl('get', 'endpointslices', '-o', 'name')).stdout.trim().split('\n').length === 2, 'two slices', 20_000, 200);
     const slices = await kubectl('get', 'endpointslices');
-    expect(slices.stdout).toMatch(new RegExp(`^NAME\\s+ADDRESSTYPE\\s+PORTS\\s+ENDPOINTS\\s+AGE\\nweb-[a-z0-9]{5}\\s+IPv4\\s+8080\\s+${sorted.join(',')}\\s+\\d+s\\n$`));
+    expect(slices.stdout).toMatch(new RegExp(`^NAME\\s+ADDRESSTYPE\\s+PORTS\\s+ENDPOINTS\\s+AGE\\nkubernetes\\s+IPv4\\s+${port}\\s+127\\.0\\.0\\.1\\s+\\d+s\\nweb-[a-z0-9]{5}\\s+IPv4\\s+8080\\s+${sorted.join(',')}\\s+\\d+s\\n$`));
     const described = await kubectl('describe', 'svc', 'web');
     expect(described.stdout).toMatch(new RegExp(`^Endpoints:\\s+${sorted.map((ip) => `${ip}:8080`).join(',')}$`, 'm'));
   });

@@ -46,6 +46,12 @@ describe('Services, Endpoints and its own Node reach an edge, and stay there off
     const c = await start();
     expect(servicesOn(c, 'edge-1')).toEqual(['default/kubernetes', 'shop/web']);
     expect([servicesOn(c, 'edge-2'), endpointIps(c, 'edge-2', 'web')]).toEqual([['default/kubernetes'], undefined]);
+    // The cloud's apiserver, as its lease endpoint reconciler lists it: on every edge, for pods to reach the API.
+    const port = Number(new URL(c.cloud.apiUrl).port);
+    for (const node of ['edge-1', 'edge-2']) {
+      const apiserver = cachedEndpoints(c.edge(node).cache).find((e) => e.metadata.namespace === 'default' && e.metadata.name === 'kubernetes');
+      expect(apiserver?.subsets).toEqual([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }]);
+    }
 
     await c.api.create(services, service('entry', 'NodePort'));
     await c.api.create(endpoints, addresses('entry', '127.64.1.3'));

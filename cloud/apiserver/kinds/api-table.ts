@@ -11,7 +11,7 @@ export const kindLimitations: Record<string, string> = {
   pods: 'no `ephemeralcontainers`, `proxy` or `resize` subresources; `exec`, `attach` and `portforward` reach the edge over the sync link',
   events: 'also served as events.k8s.io/v1 by kube; kedge serves core v1 only',
   componentstatuses: 'read-only: get, list; every answer carries kube\'s `Warning: 299 - "v1 ComponentStatus is deprecated in v1.19+"` header',
-  'discovery.k8s.io/endpointslices': 'kept only for Services with a selector (no mirroring, so the `kubernetes` Service has none); no zones, hints or trigger-time annotation; refilled in name order',
+  'discovery.k8s.io/endpointslices': 'kept for Services with a selector, and for `default/kubernetes` by every cloud (its live clouds); no mirroring of hand-made Endpoints; no zones, hints or trigger-time annotation; refilled in name order',
   'policy/poddisruptionbudgets': "a pod's scale is found through Deployments, ReplicaSets and StatefulSets only",
   serviceaccounts: 'no tokens: no `token` subresource (TokenRequest) and no ServiceAccount token Secrets',
   'rbac.authorization.k8s.io/roles': 'an update that keeps rules, roleRef and subjects skips the escalation check',
