@@ -8,7 +8,7 @@ import { memoryEventRecorder } from '../../cloud/controllers/events.js';
 import type { EndpointSlice } from '../../shared/cluster-object-types.js';
 import type { Lease } from '../../shared/config-types.js';
 import { memoryLogger, silentLogger, type Logger } from '../../shared/log.js';
-import type { Endpoints } from '../../shared/service-types.js';
+import type { Endpoints, Service } from '../../shared/service-types.js';
 import { defaultTiming } from '../../shared/timing.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../support/api-fixture.js';
 import { withInformers } from '../support/controller-context.js';
@@ -115,6 +115,17 @@ describe('the kubernetes Service lists the live apiservers', () => {
     // No API resource serves the master leases' keys.
     expect((await f.json('GET', '/api/v1/masterleases')).status).toBe(404);
     expect((await f.json('GET', '/api/v1/namespaces/default/masterleases')).status).toBe(404);
+  });
+
+  it('recreates the kubernetes Service deleted, at the next pass, and leaves one that exists as it is', async () => {
+    const service = { resource: 'services', namespace: 'default', name: 'kubernetes' };
+    await reconciler(1);
+    await api.delete(service);
+    await f.clock.advance(10_000);
+    expect((await api.get<Service>(service)).spec).toMatchObject({ clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443 }] });
+    const edited = await api.replace<Service>(service, { ...(await api.get<Service>(service)), metadata: { ...(await api.get<Service>(service)).metadata, labels: { mine: 'yes' } } });
+    await f.clock.advance(10_000);
+    expect((await api.get<Service>(service)).metadata.resourceVersion).toBe(edited.metadata.resourceVersion);
   });
 
   it('keeps the last address when the last cloud stops (kube never erases every endpoint), and puts an edited Endpoints back', async () => {

@@ -3,11 +3,12 @@ import { DISCOVERY_GROUP, SERVICE_NAME_LABEL, type EndpointSlice } from '../../.
 import { isKedgeError } from '../../../shared/errors.js';
 import { failureRun } from '../../../shared/failure-run.js';
 import type { Logger } from '../../../shared/log.js';
-import type { Endpoints } from '../../../shared/service-types.js';
+import type { Endpoints, Service } from '../../../shared/service-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
 import { getOrUndefined, type ApiClient } from '../../client/client.js';
 import type { EndpointsAction } from '../../controllers/endpoints/plan.js';
 import type { SliceAction } from '../../controllers/endpointslice/plan.js';
+import { ensureKubernetesService } from '../kinds/bootstrap.js';
 import { RECONCILE_INTERVAL_SECONDS, type ApiserverEndpoint, type ApiserverFacts } from './apiserver-lease.js';
 import { deleteIdentityLease, renewIdentityLease } from './identity-lease.js';
 import { liveApiservers, sightLeases, type Sightings } from './lease-sightings.js';
@@ -27,12 +28,13 @@ export interface EndpointReconcilerOptions {
 }
 
 export interface EndpointReconciler {
-  /** Runs one pass now (renews this apiserver's master lease, the Endpoints and slices, its identity Lease). */
+  /** Runs one pass now (renews this apiserver's master lease, the Endpoints and slices, the Service, its identity Lease). */
   reconcile(): Promise<void>;
   /** Stops the passes, deletes this apiserver's master lease and Lease and takes its address out (kube's RemoveEndpoints). Idempotent. */
   close(): Promise<void>;
 }
 
+const serviceRef = { resource: 'services', namespace: KUBERNETES_SERVICE.namespace, name: KUBERNETES_SERVICE.name };
 const endpointsRef = (name?: string) => ({ resource: 'endpoints', namespace: KUBERNETES_SERVICE.namespace, ...(name !== undefined && { name }) });
 const slicesRef = (name?: string) => ({ resource: 'endpointslices', group: DISCOVERY_GROUP, namespace: KUBERNETES_SERVICE.namespace, ...(name !== undefined && { name }) });
 
@@ -42,7 +44,9 @@ const slicesRef = (name?: string) => ({ resource: 'endpointslices', group: DISCO
  * (`/registry/masterleases/<id>`, out of the API's reach) with its advertised IP and port, live
  * for 15 s; deletes the master leases of clouds gone for an hour; and writes `default/kubernetes`
  * Endpoints and EndpointSlice to the addresses of the live ones when they differ. It then
- * renews its identity Lease in kube-system (which feeds nothing). A pass that fails (store
+ * recreates the `kubernetes` Service when it was deleted (kube's
+ * CreateOrUpdateMasterServiceIfNeeded) and renews its identity Lease in kube-system (which feeds
+ * nothing). A pass that fails (store
  * stopped) is tried again at the next, logged once until one succeeds; one that meets another
  * cloud's write (Conflict, AlreadyExists) at once. Starts with one pass, so the cloud lists
  * itself on return.
@@ -64,6 +68,7 @@ export async function startEndpointReconciler(options: EndpointReconcilerOptions
     sightings = sightLeases(sightings, [...own, ...others], now);
     await writeKubernetesEndpoints(api, liveApiservers([...own, ...others], sightings, now, timing));
     if (!renew) return;
+    if (!(await getOrUndefined(() => api.get<Service>(serviceRef)))) await ensureKubernetesService(api);
     await renewIdentityLease(api, self, now, timing);
   };
   const reconcile = (): Promise<void> => (running ??= pass(!closed).finally(() => (running = undefined)));
