@@ -104,7 +104,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const ownAddress = options.advertiseAddress ?? nodeAddress(apiHost, networkInterfaces());
     // The other clouds reach the API where the cloud's node says it is (loopback only when it listens there).
     const apiUrl = brokerUrlAsSeenFrom(server.url, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress);
-    const endpoints = await startApiserverEndpoints({ api: loopback, clock, timing, logger, cloudIdentity, advertiseAddress: ownAddress, apiUrl: server.url });
+    const endpoints = await startApiserverEndpoints({ api: loopback, store, clock, timing, logger, cloudIdentity, advertiseAddress: ownAddress, apiUrl: server.url });
     stops.push(() => endpoints.close());
     const election = await startCloudElection({ enabled: options.leaderElect ?? true, dataDir: options.dataDir, api: loopback, clock, timing, logger: logger.child('leaderelection'), apiUrl, ...(options.electionRandom && { random: options.electionRandom }) });
     stops.push(() => election.close());

@@ -5,6 +5,7 @@ export { createLoopbackClient } from './loopback-client.js';
 export { startEventExpiry, type EventExpiry } from './expiry/event-expiry.js';
 export { apiserverId } from './reconcilers/apiserver-lease.js';
 export { startEndpointReconciler, type EndpointReconciler } from './reconcilers/endpoint-reconciler.js';
+export type { MasterLeaseStore } from './reconcilers/master-leases.js';
 export { AGENT_RUNTIME_CLASS, ensureAgentDaemonSets, KUBE_SYSTEM_AGENTS } from './kinds/agent-daemonsets.js';
 export { DEFAULT_RUNTIME_CLASSES, ensureDefaultStorageClass, ensureKubernetesService, ensureRuntimeClasses, ensureSystemNamespaces, SYSTEM_NAMESPACES } from './kinds/bootstrap.js';
 export {

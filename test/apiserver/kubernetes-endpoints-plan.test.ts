@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiserverId, renewedApiserverLease, staleLeases, type ApiserverFacts } from '../../cloud/apiserver/reconcilers/apiserver-lease.js';
 import { leaseLive, liveApiservers, sightLeases } from '../../cloud/apiserver/reconcilers/lease-sightings.js';
+import { masterLeaseEntry, renewedMasterLease, staleMasterLeases, type MasterLeaseEntry } from '../../cloud/apiserver/reconcilers/master-leases.js';
 import { planKubernetesEndpoints, planKubernetesSlices } from '../../cloud/apiserver/reconcilers/kubernetes-endpoints.js';
 import type { EndpointSlice } from '../../shared/cluster-object-types.js';
 import type { Endpoints } from '../../shared/service-types.js';
@@ -8,6 +9,16 @@ import type { Endpoints } from '../../shared/service-types.js';
 const T0 = Date.UTC(2026, 0, 1);
 const realTime = { timeScale: 1 };
 const facts = (n: number, ip: string, port = 6443): ApiserverFacts => ({ id: `apiserver-${n}`, holder: `apiserver-${n}_u`, hostname: `host-${n}`, ip, port });
+/** Apiserver n's master lease renewed at `at`, as read from the store. */
+const master = (n: number, ip: string, at: number): MasterLeaseEntry => ({ key: `/registry/masterleases/apiserver-${n}`, lease: renewedMasterLease(facts(n, ip), at), modRevision: n });
+
+const table: [string, number, { timeScale: number }, boolean][] = [
+  ['just renewed', 0, realTime, true],
+  ['15 s on', 15_000, realTime, true],
+  ['past 15 s', 15_001, realTime, false],
+  ['past 1.5 s at time scale 10', 1_501, { timeScale: 10 }, false],
+  ['1.5 s at time scale 10', 1_500, { timeScale: 10 }, true],
+];
 
 describe('apiserver identity Leases', () => {
   it('are named as kube-apiserver names them: apiserver- and 26 lowercase base32 characters of the hash', () => {
@@ -17,7 +28,7 @@ describe('apiserver identity Leases', () => {
     expect(apiserverId('host-1:/data/cloud-2')).not.toBe(id);
   });
 
-  it('carry the identity and host name labels, the advertised IP and port, 15 s renewed now', () => {
+  it('carry the identity and host name labels, the advertised IP and port, an hour renewed now', () => {
     const lease = renewedApiserverLease(facts(1, '10.0.0.1'), T0);
     expect(lease.metadata).toMatchObject({
       name: 'apiserver-1',
@@ -25,7 +36,7 @@ describe('apiserver identity Leases', () => {
       labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': 'host-1' },
       annotations: { 'kedge.io/advertise-address': '10.0.0.1', 'kedge.io/secure-port': '6443' },
     });
-    expect(lease.spec).toEqual({ holderIdentity: 'apiserver-1_u', leaseDurationSeconds: 15, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:00.000000Z' });
+    expect(lease.spec).toEqual({ holderIdentity: 'apiserver-1_u', leaseDurationSeconds: 3600, acquireTime: '2026-01-01T00:00:00.000000Z', renewTime: '2026-01-01T00:00:00.000000Z' });
     const renewed = renewedApiserverLease(facts(1, '10.0.0.1'), T0 + 10_000, { ...lease, metadata: { ...lease.metadata, resourceVersion: '7' } });
     expect(renewed.metadata.resourceVersion).toBe('7');
     expect(renewed.spec?.acquireTime).toBe(lease.spec?.acquireTime);
@@ -36,36 +47,41 @@ describe('apiserver identity Leases', () => {
     expect(renewedApiserverLease({ ...facts(1, '10.0.0.1'), hostname: 'x'.repeat(64) }, T0).metadata.labels).toEqual({ 'apiserver.kubernetes.io/identity': 'kube-apiserver' });
   });
 
-  const table: [string, number, { timeScale: number }, boolean][] = [
-    ['just renewed', 0, realTime, true],
-    ['15 s on', 15_000, realTime, true],
-    ['past 15 s', 15_001, realTime, false],
-    ['past 1.5 s at time scale 10', 1_501, { timeScale: 10 }, false],
-    ['1.5 s at time scale 10', 1_500, { timeScale: 10 }, true],
-  ];
+  it('not renewed for an hour are stale', () => {
+    const leases = [renewedApiserverLease(facts(1, '10.0.0.2'), T0), renewedApiserverLease(facts(3, '10.0.0.3'), T0 - 3_601_000)];
+    expect(staleLeases(leases, T0, realTime).map((l) => l.metadata.name)).toEqual(['apiserver-3']);
+  });
+});
+
+describe('apiservers\' master leases', () => {
   it.each(table)('are live %s: %s', (_name, after, timing, live) => {
-    const lease = renewedApiserverLease(facts(1, '10.0.0.1'), T0);
+    const lease = master(1, '10.0.0.1', T0);
     expect(leaseLive(lease, sightLeases(new Map(), [lease], T0), T0 + after, timing)).toBe(live);
   });
 
+  it('hold the IP, port, holder and renew time, and are read only when they say all four', () => {
+    expect(renewedMasterLease(facts(1, '10.0.0.1'), T0)).toEqual({ ip: '10.0.0.1', port: 6443, holder: 'apiserver-1_u', renewTime: '2026-01-01T00:00:00.000000Z' });
+    const kv = (value: unknown) => ({ key: '/registry/masterleases/a', value, createRevision: 1, modRevision: 2 });
+    expect(masterLeaseEntry(kv(renewedMasterLease(facts(1, '10.0.0.1'), T0)))).toEqual({ key: '/registry/masterleases/a', lease: renewedMasterLease(facts(1, '10.0.0.1'), T0), modRevision: 2 });
+    for (const bad of [null, 'x', { ...renewedMasterLease(facts(1, 'not-an-ip'), T0) }, { ...renewedMasterLease(facts(1, '10.0.0.1', 0), T0) }, { ip: '10.0.0.1', port: 6443 }]) expect(masterLeaseEntry(kv(bad))).toBeUndefined();
+  });
+
   it('are live for 15 s from when this cloud saw them renewed, whatever the other machine\'s clock says', () => {
-    const ahead = renewedApiserverLease(facts(1, '10.0.0.1'), T0 + 60_000); // its clock a minute ahead
-    const behind = renewedApiserverLease(facts(2, '10.0.0.2'), T0 - 60_000); // a minute behind: taken for expired at first
+    const ahead = master(1, '10.0.0.1', T0 + 60_000); // its clock a minute ahead
+    const behind = master(2, '10.0.0.2', T0 - 60_000); // a minute behind: taken for expired at first
     let seen = sightLeases(new Map(), [ahead, behind], T0);
     expect([leaseLive(ahead, seen, T0 + 15_000, realTime), leaseLive(behind, seen, T0, realTime)]).toEqual([true, false]);
     expect(leaseLive(ahead, seen, T0 + 15_001, realTime)).toBe(false); // not renewed since: expired on this clock
-    const behindRenewed = renewedApiserverLease(facts(2, '10.0.0.2'), T0 - 50_000); // its next renewal, 10 s on
+    const behindRenewed = master(2, '10.0.0.2', T0 - 50_000); // its next renewal, 10 s on
     seen = sightLeases(seen, [ahead, behindRenewed], T0 + 10_000);
     expect(leaseLive(behindRenewed, seen, T0 + 25_000, realTime)).toBe(true);
     expect(leaseLive(behindRenewed, seen, T0 + 25_001, realTime)).toBe(false);
   });
 
   it('list the endpoints of the live ones; those gone an hour are stale', () => {
-    const leases = [renewedApiserverLease(facts(1, '10.0.0.2'), T0), renewedApiserverLease(facts(2, '10.0.0.1'), T0 - 20_000), renewedApiserverLease(facts(3, '10.0.0.3'), T0 - 3_601_000)];
+    const leases = [master(1, '10.0.0.2', T0), master(2, '10.0.0.1', T0 - 20_000), master(3, '10.0.0.3', T0 - 3_601_000)];
     expect(liveApiservers(leases, sightLeases(new Map(), leases, T0), T0, realTime)).toEqual([{ ip: '10.0.0.2', port: 6443 }]);
-    expect(staleLeases(leases, T0, realTime).map((l) => l.metadata.name)).toEqual(['apiserver-3']);
-    const noAddress = renewedApiserverLease(facts(4, 'not-an-ip'), T0);
-    expect(liveApiservers([noAddress], sightLeases(new Map(), [noAddress], T0), T0, realTime)).toEqual([]);
+    expect(staleMasterLeases(leases, T0, realTime).map((l) => l.key)).toEqual(['/registry/masterleases/apiserver-3']);
   });
 });
 

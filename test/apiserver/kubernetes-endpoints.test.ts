@@ -8,7 +8,7 @@ import { memoryEventRecorder } from '../../cloud/controllers/events.js';
 import type { EndpointSlice } from '../../shared/cluster-object-types.js';
 import type { Lease } from '../../shared/config-types.js';
 import { memoryLogger, silentLogger, type Logger } from '../../shared/log.js';
-import type { Endpoints } from '../../shared/service-types.js';
+import type { Endpoints, Service } from '../../shared/service-types.js';
 import { defaultTiming } from '../../shared/timing.js';
 import { ADMIN_TOKEN, apiFixture, type ApiFixture } from '../support/api-fixture.js';
 import { withInformers } from '../support/controller-context.js';
@@ -30,11 +30,14 @@ describe('the kubernetes Service lists the live apiservers', () => {
   let second: CuttableApi;
   const running: { close(): Promise<unknown> }[] = [];
 
-  const reconciler = async (client: ApiClient, n: number, logger: Logger = silentLogger): Promise<EndpointReconciler> => {
-    const started = await startEndpointReconciler({ api: client, clock: f.clock, timing: defaultTiming, logger, self: self(n) });
+  /** Cloud n's reconciler: cloud 1 on the fixture's apiserver and store, cloud 2 on its own, behind a link that can be cut. */
+  const reconciler = async (n: 1 | 2, logger: Logger = silentLogger): Promise<EndpointReconciler> => {
+    const link = n === 1 ? { api, store: f.gate } : { api: second.api, store: second.store! };
+    const started = await startEndpointReconciler({ ...link, clock: f.clock, timing: defaultTiming, logger, self: self(n) });
     running.push(started);
     return started;
   };
+  const masterLeases = async (): Promise<string[]> => (await f.store.list('/registry/masterleases/')).items.map((kv) => kv.key);
   const listed = async (): Promise<{ endpoints: string[]; slice: string[]; slices: string[] }> => {
     const ep = await api.get<Endpoints>(endpointsRef);
     const slices = (await api.list<EndpointSlice>(slicesRef, { labelSelector: 'kubernetes.io/service-name=kubernetes' })).items;
@@ -51,7 +54,7 @@ describe('the kubernetes Service lists the live apiservers', () => {
     api = f.api.loopback(ADMIN_TOKEN);
     await ensureKubernetesService(api);
     const other = createApiServer({ store: f.gate, clock: f.clock, logger: silentLogger, tokens: [{ token: 't2', user: 'cloud-2', role: 'admin' }] });
-    second = cuttableApi(other.loopback('t2'));
+    second = cuttableApi(other.loopback('t2'), f.gate);
     const ctx = withInformers({ api, clock: f.clock, timing: defaultTiming, logger: silentLogger, events: memoryEventRecorder() });
     running.push(...(await Promise.all([endpointsController.start(ctx), endpointSliceController.start(ctx)] as Promise<RunningController>[])));
   });
@@ -61,7 +64,7 @@ describe('the kubernetes Service lists the live apiservers', () => {
   });
 
   it('as kube-apiserver writes them: Endpoints with skip-mirror, a slice named kubernetes, an identity Lease per apiserver', async () => {
-    await reconciler(api, 1);
+    await reconciler(1);
     const ep = await api.get<Endpoints>(endpointsRef);
     expect(ep.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/skip-mirror': 'true' });
     expect(ep.subsets).toEqual([{ addresses: [{ ip: '10.0.0.1' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }]);
@@ -74,12 +77,12 @@ describe('the kubernetes Service lists the live apiservers', () => {
   });
 
   it('adds a second cloud, drops a killed one once its Lease expires, and one stopping cleanly at once', async () => {
-    await reconciler(api, 1);
+    await reconciler(1);
     const rv = (await api.get<Endpoints>(endpointsRef)).metadata.resourceVersion;
     await f.clock.advance(30_000);
     expect((await api.get<Endpoints>(endpointsRef)).metadata.resourceVersion).toBe(rv); // renewals, but no write of the same Endpoints
 
-    const cloud2 = await reconciler(second.api, 2);
+    const cloud2 = await reconciler(2);
     expect(await listed()).toEqual({ endpoints: ['10.0.0.1', '10.0.0.2'], slice: ['10.0.0.1', '10.0.0.2'], slices: ['kubernetes'] });
 
     second.cut(); // killed: it renews nothing from now on
@@ -95,10 +98,38 @@ describe('the kubernetes Service lists the live apiservers', () => {
     expect(await listed()).toEqual({ endpoints: ['10.0.0.1'], slice: ['10.0.0.1'], slices: ['kubernetes'] });
     const leases = (await api.list<Lease>(leasesRef, { labelSelector: 'apiserver.kubernetes.io/identity=kube-apiserver' })).items;
     expect(leases.map((l) => l.metadata.name)).toEqual(['apiserver-1']);
+    expect(await masterLeases()).toEqual(['/registry/masterleases/apiserver-1']);
+  });
+
+  it('takes the addresses only from the master leases in the store, never from a Lease written through the API', async () => {
+    const forged: Lease = {
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+      metadata: { name: 'apiserver-evil', labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver' }, annotations: { 'kedge.io/advertise-address': '10.66.66.66', 'kedge.io/secure-port': '6443' } },
+      spec: { holderIdentity: 'apiserver-evil_x', leaseDurationSeconds: 15, renewTime: new Date(f.clock.now()).toISOString() },
+    };
+    await api.create<Lease>(leasesRef, forged);
+    await reconciler(1);
+    await f.clock.advance(10_000);
+    expect(await listed()).toEqual({ endpoints: ['10.0.0.1'], slice: ['10.0.0.1'], slices: ['kubernetes'] });
+    expect(await masterLeases()).toEqual(['/registry/masterleases/apiserver-1']);
+    // No API resource serves the master leases' keys.
+    expect((await f.json('GET', '/api/v1/masterleases')).status).toBe(404);
+    expect((await f.json('GET', '/api/v1/namespaces/default/masterleases')).status).toBe(404);
+  });
+
+  it('recreates the kubernetes Service deleted, at the next pass, and leaves one that exists as it is', async () => {
+    const service = { resource: 'services', namespace: 'default', name: 'kubernetes' };
+    await reconciler(1);
+    await api.delete(service);
+    await f.clock.advance(10_000);
+    expect((await api.get<Service>(service)).spec).toMatchObject({ clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443 }] });
+    const edited = await api.replace<Service>(service, { ...(await api.get<Service>(service)), metadata: { ...(await api.get<Service>(service)).metadata, labels: { mine: 'yes' } } });
+    await f.clock.advance(10_000);
+    expect((await api.get<Service>(service)).metadata.resourceVersion).toBe(edited.metadata.resourceVersion);
   });
 
   it('keeps the last address when the last cloud stops (kube never erases every endpoint), and puts an edited Endpoints back', async () => {
-    const cloud1 = await reconciler(api, 1);
+    const cloud1 = await reconciler(1);
     await api.replace<Endpoints>(endpointsRef, { ...(await api.get<Endpoints>(endpointsRef)), subsets: [{ addresses: [{ ip: '10.9.9.9' }], ports: [{ name: 'https', port: 1, protocol: 'TCP' }] }] });
     await f.clock.advance(10_000);
     expect((await listed()).endpoints).toEqual(['10.0.0.1']);
@@ -106,17 +137,19 @@ describe('the kubernetes Service lists the live apiservers', () => {
     expect((await listed()).endpoints).toEqual(['10.0.0.1']);
   });
 
-  it('deletes the Lease of a cloud gone for an hour', async () => {
+  it('deletes the Lease and master lease of a cloud gone for an hour', async () => {
     const gone = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'apiserver-old', labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver' } }, spec: { holderIdentity: 'x', leaseDurationSeconds: 15, renewTime: new Date(f.clock.now() - 3_601_000).toISOString() } };
     await api.create<Lease>(leasesRef, gone);
-    await reconciler(api, 1);
+    await f.store.create('/registry/masterleases/apiserver-old', { ip: '10.0.0.9', port: 6443, holder: 'x', renewTime: new Date(f.clock.now() - 3_601_000).toISOString() });
+    await reconciler(1);
+    expect(await masterLeases()).toEqual(['/registry/masterleases/apiserver-1']);
     const leases = (await api.list<Lease>(leasesRef, { labelSelector: 'apiserver.kubernetes.io/identity=kube-apiserver' })).items;
     expect(leases.map((l) => l.metadata.name)).toEqual(['apiserver-1']);
   });
 
   it('says once that it cannot reach the store, and once that it can again', async () => {
     const logger = memoryLogger('apiserver');
-    await reconciler(second.api, 2, logger);
+    await reconciler(2, logger);
     second.cut();
     await f.clock.advance(30_000);
     second.heal();

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Lease } from '../../../shared/config-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
 import { labelValueErrors } from '../admission/name-formats.js';
@@ -9,15 +8,17 @@ import { microTime } from '../../control-plane-node/node-object.js';
 export const IDENTITY_LABEL = 'apiserver.kubernetes.io/identity';
 export const KUBE_APISERVER = 'kube-apiserver';
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
-/** Where the apiserver says other members reach it: its advertised IP and its secure port. */
+/** Where the apiserver says other members reach it, for people reading its Lease (the Endpoints never read these). */
 export const ADDRESS_ANNOTATION = 'kedge.io/advertise-address';
 export const PORT_ANNOTATION = 'kedge.io/secure-port';
 export const LEASE_NAMESPACE = 'kube-system';
-/** kube-apiserver's DefaultEndpointReconcilerTTL and DefaultEndpointReconcilerInterval (seconds, time-scaled). */
+/** kube-apiserver's DefaultEndpointReconcilerTTL (of a master lease) and DefaultEndpointReconcilerInterval (seconds, time-scaled). */
 export const APISERVER_LEASE_SECONDS = 15;
 export const RECONCILE_INTERVAL_SECONDS = 10;
-/** kube's IdentityLeaseGCPeriod: a Lease not renewed for an hour is a gone apiserver's, and is deleted. */
+/** kube's IdentityLeaseGCPeriod: a Lease (or master lease) not renewed for an hour is a gone apiserver's, and is deleted. */
 export const LEASE_GC_SECONDS = 3600;
+/** kube's IdentityLeaseDurationSeconds: an identity Lease's duration. */
+export const IDENTITY_LEASE_SECONDS = 3600;
 
 /** One apiserver as the `kubernetes` Service reaches it. */
 export interface ApiserverEndpoint {
@@ -71,7 +72,7 @@ function base32(bytes: Uint8Array): string {
 
 /**
  * The apiserver's Lease renewed at `now` (created when `current` is undefined): the identity
- * and host name labels, the advertised address and port, the holder of this run, 15 s.
+ * and host name labels, the advertised address and port, the holder of this run, an hour.
  * A label value the host name cannot be is left out. Pure.
  */
 export function renewedApiserverLease(facts: ApiserverFacts, now: number, current?: Lease): Lease {
@@ -80,20 +81,13 @@ export function renewedApiserverLease(facts: ApiserverFacts, now: number, curren
   const annotations = { ...current?.metadata.annotations, [ADDRESS_ANNOTATION]: facts.ip, [PORT_ANNOTATION]: String(facts.port) };
   const metadata = { ...(current?.metadata ?? { name: facts.id, namespace: LEASE_NAMESPACE }), labels, annotations };
   const acquireTime = current?.spec?.holderIdentity === facts.holder ? current.spec.acquireTime : microTime(now);
-  return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...current, metadata, spec: { holderIdentity: facts.holder, leaseDurationSeconds: APISERVER_LEASE_SECONDS, acquireTime, renewTime: microTime(now) } };
+  return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...current, metadata, spec: { holderIdentity: facts.holder, leaseDurationSeconds: IDENTITY_LEASE_SECONDS, acquireTime, renewTime: microTime(now) } };
 }
 
 /** How long ago (in the profile's milliseconds) the Lease says it was renewed; Infinity without a renewTime. */
 function sinceRenewal(lease: Lease, now: number): number {
   const renewed = Date.parse(lease.spec?.renewTime ?? '');
   return Number.isNaN(renewed) ? Infinity : now - renewed;
-}
-
-/** The endpoint an apiserver's Lease advertises, or undefined when it names no IP and port. Pure. */
-export function leaseEndpoint(lease: Lease): ApiserverEndpoint | undefined {
-  const ip = lease.metadata.annotations?.[ADDRESS_ANNOTATION] ?? '';
-  const port = Number(lease.metadata.annotations?.[PORT_ANNOTATION]);
-  return isIP(ip) !== 0 && Number.isInteger(port) && port > 0 && port < 65536 ? { ip, port } : undefined;
 }
 
 /** The Leases of apiservers gone for longer than kube's GC period, to delete. Pure. */

@@ -1,44 +1,41 @@
-import type { Lease } from '../../../shared/config-types.js';
 import { scaledMs, type Timing } from '../../../shared/timing.js';
-import { leaseEndpoint, type ApiserverEndpoint } from './apiserver-lease.js';
+import { APISERVER_LEASE_SECONDS, type ApiserverEndpoint } from './apiserver-lease.js';
+import type { MasterLeaseEntry } from './master-leases.js';
 
-/** One Lease as this cloud last saw it renewed: its renewTime, and when, on this cloud's clock. */
+/** One master lease as this cloud last saw it renewed: its renewTime, and when, on this cloud's clock. */
 export interface Sighting {
   renewTime: string;
   at: number;
 }
 
-/** Lease name → its last sighting. */
+/** Master lease key → its last sighting. */
 export type Sightings = ReadonlyMap<string, Sighting>;
 
 /**
- * The sightings after listing `leases` at `now` (client-go's observedTime, Pure): a Lease whose
- * renewTime changed since the last sighting was renewed now, on this cloud's clock, so another
- * machine's clock is never trusted to keep a Lease live. A Lease seen for the first time counts
- * from its renewTime when that is earlier (a cloud killed long ago is not taken for live), from
- * now otherwise. A Lease without a renewTime, or gone, is dropped.
+ * The sightings after reading `entries` at `now` (client-go's observedTime, Pure): a master
+ * lease whose renewTime changed since the last sighting was renewed now, on this cloud's clock,
+ * so another machine's clock is never trusted to keep an apiserver live. One seen for the first
+ * time counts from its renewTime when that is earlier (a cloud killed long ago is not taken for
+ * live), from now otherwise. One gone is dropped.
  */
-export function sightLeases(previous: Sightings, leases: readonly Lease[], now: number): Map<string, Sighting> {
+export function sightLeases(previous: Sightings, entries: readonly MasterLeaseEntry[], now: number): Map<string, Sighting> {
   const next = new Map<string, Sighting>();
-  for (const lease of leases) {
-    const { name = '' } = lease.metadata;
-    const renewTime = lease.spec?.renewTime;
-    if (!renewTime) continue;
-    const before = previous.get(name);
-    if (before?.renewTime === renewTime) next.set(name, before);
-    else next.set(name, { renewTime, at: before ? now : Math.min(now, Date.parse(renewTime) || now) });
+  for (const { key, lease } of entries) {
+    const { renewTime } = lease;
+    const before = previous.get(key);
+    if (before?.renewTime === renewTime) next.set(key, before);
+    else next.set(key, { renewTime, at: before ? now : Math.min(now, Date.parse(renewTime) || now) });
   }
   return next;
 }
 
-/** Whether the Lease's duration (time-scaled) has not passed since it was last seen renewed. Pure. */
-export function leaseLive(lease: Lease, sightings: Sightings, now: number, timing: Pick<Timing, 'timeScale'>): boolean {
-  const seconds = lease.spec?.leaseDurationSeconds;
-  const seen = sightings.get(lease.metadata.name ?? '');
-  return seconds !== undefined && seen !== undefined && now - seen.at <= scaledMs(timing, seconds);
+/** Whether kube's endpoint TTL (15 s, time-scaled) has not passed since the master lease was last seen renewed. Pure. */
+export function leaseLive(entry: MasterLeaseEntry, sightings: Sightings, now: number, timing: Pick<Timing, 'timeScale'>): boolean {
+  const seen = sightings.get(entry.key);
+  return seen !== undefined && now - seen.at <= scaledMs(timing, APISERVER_LEASE_SECONDS);
 }
 
-/** The endpoints of the apiservers whose Leases are live at `now`. Pure. */
-export function liveApiservers(leases: readonly Lease[], sightings: Sightings, now: number, timing: Pick<Timing, 'timeScale'>): ApiserverEndpoint[] {
-  return leases.filter((lease) => leaseLive(lease, sightings, now, timing)).flatMap((lease) => leaseEndpoint(lease) ?? []);
+/** The endpoints of the apiservers whose master leases are live at `now`. Pure. */
+export function liveApiservers(entries: readonly MasterLeaseEntry[], sightings: Sightings, now: number, timing: Pick<Timing, 'timeScale'>): ApiserverEndpoint[] {
+  return entries.filter((entry) => leaseLive(entry, sightings, now, timing)).map(({ lease: { ip, port } }) => ({ ip, port }));
 }
