@@ -8,6 +8,7 @@ import { edgeOwnView } from './model/edge-view.js';
 import { evictionOutlook } from './model/eviction.js';
 import type { ClusterInfo, ComponentState, EdgeSummary, EdgeView } from './model/kube.js';
 import { cloudNodeView } from './model/node-view.js';
+import { objectKey } from './model/objects.js';
 import { podsOn } from './model/pod-rows.js';
 import { initialState, nodeNames, reduce, type Action, type DashboardState, type Feed, type Kind } from './model/state.js';
 import { componentsPanel } from './view/components-panel.js';
@@ -19,9 +20,12 @@ import { nodeCard, type NodeCard } from './view/node-card.js';
 import { podsTable } from './view/pods-table.js';
 import { statusRunner } from './view/status-line.js';
 
+/** Where each node's Lease is (the node's name is the Lease's). */
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+
 const watched: [Kind, string][] = [
   ['nodes', '/api/v1/nodes'],
-  ['leases', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases'],
+  ['leases', `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`],
   ['pods', '/api/v1/pods'],
   ['events', '/api/v1/events'],
   ['deployments', '/apis/apps/v1/deployments'],
@@ -109,9 +113,9 @@ function main(): void {
       cards.set(n, card);
       return card.el;
     }, (_el, n) => {
-      const node = [...state.nodes.values()].find((x) => x.metadata.name === n);
+      const node = state.nodes.get(objectKey({ metadata: { name: n } }));
       cards.get(n)!.update({
-        cloud: node && cloudNodeView(node, now, [...state.leases.values()].find((l) => l.metadata.name === n)),
+        cloud: node && cloudNodeView(node, now, state.leases.get(objectKey({ metadata: { namespace: NODE_LEASE_NAMESPACE, name: n } }))),
         cloudPods: podsOn(state.pods.values(), n),
         // A silent cloud evicts nothing: its countdown stops where it was.
         eviction: node && state.info && evictionOutlook(node, state.pods.values(), state.info.timeScale, state.cloudSilentSince ?? now),

@@ -84,13 +84,13 @@ export function renewedApiserverLease(facts: ApiserverFacts, now: number, curren
   return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...current, metadata, spec: { holderIdentity: facts.holder, leaseDurationSeconds: IDENTITY_LEASE_SECONDS, acquireTime, renewTime: microTime(now) } };
 }
 
-/** How long ago (in the profile's milliseconds) the Lease says it was renewed; Infinity without a renewTime. */
-function sinceRenewal(lease: Lease, now: number): number {
-  const renewed = Date.parse(lease.spec?.renewTime ?? '');
-  return Number.isNaN(renewed) ? Infinity : now - renewed;
+/** Whether `renewTime` (none or unreadable counts as never) is older than kube's GC period at `now`: a gone apiserver's. Pure. */
+export function goneForGcPeriod(renewTime: string | undefined, now: number, timing: Pick<Timing, 'timeScale'>): boolean {
+  const renewed = Date.parse(renewTime ?? '');
+  return Number.isNaN(renewed) || now - renewed > scaledMs(timing, LEASE_GC_SECONDS);
 }
 
 /** The Leases of apiservers gone for longer than kube's GC period, to delete. Pure. */
 export function staleLeases(leases: readonly Lease[], now: number, timing: Pick<Timing, 'timeScale'>): Lease[] {
-  return leases.filter((lease) => sinceRenewal(lease, now) > scaledMs(timing, LEASE_GC_SECONDS));
+  return leases.filter((lease) => goneForGcPeriod(lease.spec?.renewTime, now, timing));
 }

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { isKedgeError } from '../../../shared/errors.js';
-import { scaledMs, type Timing } from '../../../shared/timing.js';
+import type { Timing } from '../../../shared/timing.js';
 import type { KeyValue, Store } from '../../store/store.js';
 import { microTime } from '../../control-plane-node/node-object.js';
-import { LEASE_GC_SECONDS, type ApiserverEndpoint, type ApiserverFacts } from './apiserver-lease.js';
+import { goneForGcPeriod, type ApiserverEndpoint, type ApiserverFacts } from './apiserver-lease.js';
 
 /**
  * Where each apiserver says where it is: one store key per apiserver, written by the
@@ -50,10 +50,7 @@ export function masterLeaseEntry(kv: KeyValue): MasterLeaseEntry | undefined {
 
 /** The master leases not renewed for an hour by their renewTime (kube's identity Lease GC period), to delete. Pure. */
 export function staleMasterLeases(entries: readonly MasterLeaseEntry[], now: number, timing: Pick<Timing, 'timeScale'>): MasterLeaseEntry[] {
-  return entries.filter((entry) => {
-    const renewed = Date.parse(entry.lease.renewTime);
-    return Number.isNaN(renewed) || now - renewed > scaledMs(timing, LEASE_GC_SECONDS);
-  });
+  return entries.filter((entry) => goneForGcPeriod(entry.lease.renewTime, now, timing));
 }
 
 /** Every master lease in the store (keys that hold none are left out). */
