@@ -43,7 +43,7 @@ export function pinned(name: string, node: string): Pod {
 }
 
 /** Wall time a wait over real sockets may take on a busy machine. */
-const REAL_WAIT_MS = 60_000;
+export const REAL_WAIT_MS = 60_000;
 
 /**
  * Waits for `check`. Over memory: on fake time only, failing after `budgetMs` of it. Over

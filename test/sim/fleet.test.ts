@@ -5,7 +5,7 @@ import type { ObjectList, Pod } from '../../shared/types.js';
 import { startControlApi, type ControlApi, type LinkTotals } from '../../sim/control-api.js';
 import { createFleetPods, fleetPod, fleetPodNames, FLEET_LABEL } from '../../sim/fleet-pods.js';
 import { waitFor } from '../support/wait.js';
-import { boundNames, cloudPods, podRef, readyNodes, startFleetWorld, tcpHandles, describeTcpHandles, until, waitConverged, type FleetWorld } from './fleet-fixture.js';
+import { boundNames, cloudPods, podRef, readyNodes, REAL_WAIT_MS, startFleetWorld, tcpHandles, describeTcpHandles, until, waitConverged, type FleetWorld } from './fleet-fixture.js';
 
 const NODES = 20;
 
@@ -96,6 +96,6 @@ describe('a hollow fleet of 20 edges in one process', { timeout: 180_000 }, () =
     expect(refused).toBe(true);
     await control.close();
     await world.stop();
-    await waitFor(() => tcpHandles() === baseline, `TCP handles back to ${baseline} (now ${tcpHandles()}: ${describeTcpHandles()})`, 15_000, 20);
+    await waitFor(() => tcpHandles() === baseline, `TCP handles back to ${baseline} (now ${tcpHandles()}: ${describeTcpHandles()})`, REAL_WAIT_MS, 20);
   });
 });
