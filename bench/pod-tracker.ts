@@ -1,4 +1,6 @@
 import type { Subscription } from 'rxjs';
+import { podStarted } from '../cloud/tracing/follow-pod-startups.js';
+import { preciseWallTime } from '../cloud/tracing/pod-startup-trace.js';
 import { realClock } from '../shared/clock.js';
 import type { ApiClient } from '../cloud/client/client.js';
 import type { Pod } from '../shared/types.js';
@@ -11,10 +13,10 @@ export interface PodTimes {
   node?: string;
 }
 
-const started = (p: Pod): boolean => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).every((c) => c.started !== false && c.state?.running);
 
 /**
- * Follows every pod in a namespace through one watch and timestamps (wall clock, ms) the
+ * Follows every pod in a namespace through one watch and timestamps (wall clock, ms, on the
+ * cloud's trace's scale: preciseWallTime) the
  * first binding and the first Running observation — the Kubernetes pod startup SLO's end.
  */
 export class PodTracker {
@@ -44,8 +46,9 @@ export class PodTracker {
     });
   }
 
-  created(name: string, at: number): void {
-    this.entry(name).createdAt = at;
+  /** The create call for `name` is being sent now. */
+  created(name: string): void {
+    this.entry(name).createdAt = preciseWallTime();
   }
 
   count(predicate: (t: PodTimes) => boolean): number {
@@ -61,12 +64,12 @@ export class PodTracker {
 
   private see(pod: Pod): void {
     const t = this.entry(pod.metadata.name!);
-    const now = performance.now();
+    const now = preciseWallTime();
     if (pod.spec.nodeName && t.boundAt === undefined) {
       t.boundAt = now;
       t.node = pod.spec.nodeName;
     }
-    if (started(pod) && t.runningAt === undefined) t.runningAt = now;
+    if (podStarted(pod) && t.runningAt === undefined) t.runningAt = now;
   }
 
   private entry(name: string): PodTimes {

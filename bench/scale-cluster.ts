@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { POD_STARTUP_PATH } from '../cloud/apiserver/pipeline.js';
+import type { StartupMarks } from '../cloud/tracing/pod-startup-trace.js';
 import { readCredentials } from '../cloud/apiserver/auth/credentials.js';
 import { createRemoteClient } from '../cloud/apiserver/http/remote-handler.js';
 import type { ApiClient } from '../cloud/client/client.js';
@@ -11,6 +13,7 @@ import { readyField, startRole, type RoleProcess } from '../sim/role-process.js'
 /** A `kedge cloud` process and a `kedge fleet` process of hollow edges behind link proxies. */
 export interface ScaleCluster {
   cloud: RoleProcess;
+  podStartups: BenchCloud['podStartups'];
   fleet: RoleProcess;
   api: ApiClient;
   control(path: string, method?: 'GET' | 'POST'): Promise<unknown>;
@@ -26,28 +29,36 @@ export interface BenchCloud {
   mqtt: string;
   /** The cloud's join token for edges. */
   edgeToken: string;
+  /** The pod startup trace of a cloud started with --trace-pod-startup. */
+  podStartups(): Promise<Record<string, StartupMarks>>;
 }
 
 /** The cloud's flags for the embedded durable store, and for etcd at these members. */
 export const DURABLE_STORE_ARGS = ['--store', 'durable'];
 export const etcdStoreArgs = (etcd: { endpoints: readonly string[] }): string[] => ['--store', 'etcd', '--etcd-endpoints', etcd.endpoints.join(',')];
 
-export async function startBenchCloud(dir: string, storeArgs: readonly string[] = DURABLE_STORE_ARGS): Promise<BenchCloud> {
+export async function startBenchCloud(dir: string, storeArgs: readonly string[] = DURABLE_STORE_ARGS, extraArgs: readonly string[] = []): Promise<BenchCloud> {
   const cloud = startRole({
     name: 'cloud',
     // Hollow edges run no agents: the kube-system DaemonSets would only add two pods a node to what is measured.
-    args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', ...storeArgs, '--no-agent-daemonsets'],
+    args: ['cloud', '--data-dir', join(dir, 'cloud'), '--api-port', '0', '--mqtt-port', '0', ...storeArgs, '--no-agent-daemonsets', ...extraArgs],
     readyPattern: /^kedge cloud ready /,
     clock: realClock,
     onLine: log,
   });
   const ready = await cloud.ready;
   const creds = (await readCredentials(join(dir, 'cloud')))!;
-  return { cloud, api: createRemoteClient(readyField(ready, 'api'), creds.admin), mqtt: readyField(ready, 'mqtt'), edgeToken: creds.edge };
+  const apiUrl = readyField(ready, 'api');
+  const podStartups = async (): Promise<Record<string, StartupMarks>> => {
+    const res = await fetch(`${apiUrl.replace(/^https:/, 'http:')}${POD_STARTUP_PATH}`, { headers: { authorization: `Bearer ${creds.admin}` } });
+    if (!res.ok) throw new Error(`GET ${POD_STARTUP_PATH}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, StartupMarks>;
+  };
+  return { cloud, api: createRemoteClient(apiUrl, creds.admin), mqtt: readyField(ready, 'mqtt'), edgeToken: creds.edge, podStartups };
 }
 
 export async function startScaleCluster(dir: string, nodes: number, storeArgs?: readonly string[]): Promise<ScaleCluster> {
-  const { cloud, api, mqtt, edgeToken } = await startBenchCloud(dir, storeArgs);
+  const { cloud, api, mqtt, edgeToken, podStartups } = await startBenchCloud(dir, storeArgs, ['--trace-pod-startup']);
   const fleet = startRole({
     name: 'fleet',
     args: ['fleet', '--nodes', String(nodes), '--broker', mqtt, '--token', edgeToken, '--data-dir', join(dir, 'fleet'), '--links'],
@@ -64,6 +75,7 @@ export async function startScaleCluster(dir: string, nodes: number, storeArgs?: 
   };
   return {
     cloud,
+    podStartups,
     fleet,
     api,
     control,

@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../cloud/client/client.js';
+import { preciseWallTime } from '../cloud/tracing/pod-startup-trace.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import { startEtcdCluster } from '../sim/etcd/etcd-cluster.js';
 import type { Pod } from '../shared/types.js';
 import { pacedCalls } from './paced-calls.js';
+import { STAGES, startupStages, type StageFigures } from './startup-stages.js';
 import { PodTracker } from './pod-tracker.js';
 import { UsageSampler } from './proc-stats.js';
 import { benchPod, etcdStoreArgs, readyNodes, startScaleCluster, waitUntil, type ScaleCluster } from './scale-cluster.js';
@@ -29,7 +31,7 @@ const ns = { resource: 'pods', namespace: 'default' };
 /** Creates pods with at most `inFlight` requests open, optionally paced; returns each call's latency. */
 function createPods(api: ApiClient, tracker: PodTracker, pods: Pod[], inFlight: number, perSecond?: number): Promise<number[]> {
   return pacedCalls(pods.length, inFlight, (i) => {
-    tracker.created(pods[i]!.metadata.name!, performance.now());
+    tracker.created(pods[i]!.metadata.name!);
     return api.create(ns, pods[i]!);
   }, perSecond);
 }
@@ -60,7 +62,7 @@ async function storm(c: ScaleCluster, tracker: PodTracker, nodes: string[], log:
   const fresh = nodes.map((n) => benchPod(`storm-${n}`, n));
   await createPods(c.api, tracker, fresh, 32);
   const bytesBefore = await linkBytes(c);
-  const healedAt = performance.now();
+  const healedAt = preciseWallTime();
   await c.control('/links/heal-all', 'POST');
   await allRunning(tracker, fresh.map((p) => p.metadata.name!), 120_000);
   const convergeMs = Math.max(...fresh.map((p) => tracker.times.get(p.metadata.name!)!.runningAt!)) - healedAt;
@@ -73,6 +75,18 @@ async function storm(c: ScaleCluster, tracker: PodTracker, nodes: string[], log:
     return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) > 0 || (was !== undefined && was !== p.status?.containerStatuses?.[0]?.containerID);
   }).length;
   return { nodes: nodes.length, convergeMs: round(convergeMs), lost, duplicated, bytes };
+}
+
+/** Where the steady pods' startup went, leg by leg (bench/startup-stages.ts), from the cloud's trace and the bench's own times. */
+async function steadyStages(c: ScaleCluster, tracker: PodTracker, pods: Pod[], log: (l: string) => void): Promise<StageFigures | undefined> {
+  const marks = await c.podStartups();
+  const paths = pods.map((p) => {
+    const t = tracker.times.get(p.metadata.name!)!;
+    return { ...marks[`default/${p.metadata.name!}`], sentAt: t.createdAt, seenAt: t.runningAt };
+  });
+  const figures = startupStages(paths);
+  if (figures) log(`steady: slowest 1% (${figures.tail.pods} pods, ${figures.tail.totalMs} ms) spent ${Object.entries(figures.tail).filter(([k]) => k in STAGES).map(([k, v]) => `${k} ${v}`).join(', ')} ms`);
+  return figures;
 }
 
 export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unknown>> {
@@ -91,7 +105,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
     await Promise.all([cloudUsage.start(), fleetUsage.start()]);
     await tracker.start();
     const burst = Array.from({ length: Math.round(o.pods * o.burstShare) }, (_, i) => benchPod(`burst-${i}`));
-    const burstStart = performance.now();
+    const burstStart = preciseWallTime();
     const burstLatencies = await createPods(c.api, tracker, burst, 64);
     await waitUntil(async () => tracker.count((t) => t.boundAt !== undefined) >= burst.length, 'burst bound', 120_000, 50);
     const lastBound = Math.max(...burst.map((p) => tracker.times.get(p.metadata.name!)!.boundAt!));
@@ -104,6 +118,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
     await allRunning(tracker, steady.map((p) => p.metadata.name!), 180_000);
     const startup = steady.map((p) => tracker.times.get(p.metadata.name!)!).map((t) => t.runningAt! - t.createdAt!);
     o.log(`steady: ${steady.length} pods, startup p99 ${round(percentile(startup, 99))} ms`);
+    const stages = await steadyStages(c, tracker, steady, o.log);
     const idle = await idleUplink(c, o.nodes, o.idleSeconds);
     const nodeNames = Array.from({ length: o.nodes }, (_, i) => `hollow-${i + 1}`);
     const reconnectStorm = await storm(c, tracker, nodeNames, o.log);
@@ -116,6 +131,7 @@ export async function runScaleBench(o: ScaleOptions): Promise<Record<string, unk
       podsPerSecond: o.podsPerSecond,
       podStartupMs: { p50: round(median(startup)), p90: round(percentile(startup, 90)), p99: round(percentile(startup, 99)) },
       podStartupSamples: startup,
+      ...(stages && { stages }),
       // Under a steady churn of podsPerSecond creates (the SLO's setting); the burst, 64 at once, apart.
       apiMutatingP99Ms: round(percentile(steadyLatencies, 99)),
       apiMutatingBurstP99Ms: round(percentile(burstLatencies, 99)),

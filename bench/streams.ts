@@ -143,7 +143,7 @@ async function startupRound(api: RoleCluster['api'], tracker: PodTracker, prefix
   const start = performance.now();
   await Promise.all(pods.map(async (pod, i) => {
     await wallDelay(Math.max(0, start + (i * 1000) / o.podsPerSecond - performance.now()));
-    tracker.created(pod.metadata.name!, performance.now());
+    tracker.created(pod.metadata.name!);
     await api.create({ resource: 'pods', namespace: 'default' }, pod);
   }));
   const names = pods.map((p) => p.metadata.name!);

@@ -69,6 +69,11 @@ export interface CloudOptions {
   /** Creates the edge agents' kube-system DaemonSets (kube-proxy, kedge-cni) at start, as `kedge cloud` does. */
   agentDaemonSets?: boolean;
   /**
+   * Notes when each pod is created, bound, sent to its node, reported running and seen Running
+   * (`--trace-pod-startup`), for the newest 50,000 pods; admins read it at /debug/kedge/pod-startups.
+   */
+  tracePodStartup?: boolean;
+  /**
    * Leader election (`--leader-elect`, default true): the scheduler, the controller-manager and
    * the hub each campaign for their Lease in kube-system; false: they run unconditionally.
    */

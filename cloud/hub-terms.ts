@@ -15,6 +15,7 @@ import { whileLeading, type GatedHandle } from './components/while-leading.js';
 import { hubTenure, type Tenure } from './components/hub-tenure.js';
 import type { CloudElection } from './leaderelection/index.js';
 import type { Informers } from './informer/shared-informers.js';
+import type { PodStartupTrace } from './tracing/pod-startup-trace.js';
 
 /** Part of the cloud's composition root (main.ts): the hub, for each term of the hub's Lease. */
 
@@ -33,6 +34,8 @@ export interface HubTermDeps {
   transport: TransportFactory;
   /** The hub's broker password. */
   password: string;
+  /** Where each term's hub notes pod startups (default: nowhere). */
+  trace?: PodStartupTrace;
 }
 
 /** The hub as the cloud serves it, what it says about the hub's Lease (with election on), and what stops it. */
@@ -138,8 +141,8 @@ function hubTerm(deps: HubTermDeps, served: RunningHub, running: HubRunning): (t
     try {
       signal.throwIfAborted();
       transport = deps.transport({ clientId: cloudClientId(epoch), username: CLOUD_USERNAME, password: deps.password });
-      const { apiAsNode, informers, timing, events, counters } = deps;
-      const hub = await startCloudHub({ api, apiAsNode, informers, clock, timing, logger, events, counters, transport, epoch, ledger, signal });
+      const { apiAsNode, informers, timing, events, counters, trace } = deps;
+      const hub = await startCloudHub({ api, apiAsNode, informers, clock, timing, logger, events, counters, transport, epoch, ledger, signal, trace });
       served.serve(hub);
       running.set(true);
       return {

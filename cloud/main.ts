@@ -29,6 +29,8 @@ import { ForwardPort, HubPort, JoinPort } from './api-ports.js';
 import { hubForwarding } from './hub-forwarding.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
 import { startCloudElection } from './leaderelection/index.js';
+import { followPodStartups } from './tracing/follow-pod-startups.js';
+import { PodStartupRecorder, preciseWallTime } from './tracing/pod-startup-trace.js';
 import { startCloudApi } from './start-api.js';
 import { startApiserverEndpoints } from './apiserver-endpoints.js';
 import { describeCounters } from './metrics.js';
@@ -84,9 +86,10 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const hubPort = new HubPort();
     const forwardPort = new ForwardPort(tls.caPem);
     const joinPort = new JoinPort();
+    const startups = options.tracePodStartup ? new PodStartupRecorder(preciseWallTime) : undefined;
     const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
     const { api, loopback, server, eventExpiry } = await startCloudApi({
-      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, hubForward: forwardPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode,
+      dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, hubForward: forwardPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode, podStartups: startups && (() => startups.snapshot()),
     });
     stops.push(() => server.close());
     stops.push(() => eventExpiry.close());
@@ -101,6 +104,10 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     }
 
     const informers = new SharedInformers(loopback, { clock, logger: logger.child('informers') });
+    if (startups) {
+      const following = followPodStartups(informers, startups);
+      stops.push(async () => following.unsubscribe());
+    }
     const ownAddress = options.advertiseAddress ?? nodeAddress(apiHost, networkInterfaces());
     // The other clouds reach the API where the cloud's node says it is (loopback only when it listens there).
     const apiUrl = brokerUrlAsSeenFrom(server.url, ownAddress.includes(':') ? `[${ownAddress}]` : ownAddress);
@@ -126,7 +133,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const makeTransport: TransportFactory = hubTransport ?? ((identity) => new MqttTransport({
       ...identity, brokerUrl: brokerUrl!, ca: tls.caPem, keepaliveMs: timing.keepaliveMs, reconnectMinMs: timing.reconnectMinMs, reconnectMaxMs: timing.reconnectMaxMs, clock, logger: logger.child('hub'), random: Math.random,
     }));
-    const { hub, lead, close: closeHub } = await runHubWhileLeading({ api: loopback, apiAsNode: (node) => api.loopbackAsNode(node), informers, clock, timing, logger: logger.child('hub'), events, counters, signal: abort.signal, transport: makeTransport, password: credentials.hub }, election, hubRunning);
+    const { hub, lead, close: closeHub } = await runHubWhileLeading({ api: loopback, apiAsNode: (node) => api.loopbackAsNode(node), informers, clock, timing, logger: logger.child('hub'), events, counters, signal: abort.signal, transport: makeTransport, password: credentials.hub, trace: startups }, election, hubRunning);
     stops.push(closeHub);
     hubPort.connect(hub);
     if (lead && election.identity !== undefined) {

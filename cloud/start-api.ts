@@ -55,6 +55,8 @@ export interface CloudApiOptions {
   reservedNode?: string;
   /** Create the edge agents' kube-system DaemonSets. */
   agentDaemonSets?: boolean;
+  /** The pod startup trace to serve to admins, when the cloud keeps one. */
+  podStartups?: () => unknown;
 }
 
 export interface CloudApi {
@@ -76,7 +78,7 @@ export async function startCloudApi(o: CloudApiOptions): Promise<CloudApi> {
   const dashboard = createDashboard({ dataDir: o.dataDir, timing: o.timing, clock: o.clock, logger: o.logger.child('dashboard') });
   const api = createApiServer({
     store: o.store, clock: o.clock, logger, tokens: apiTokens(o.credentials), tokenSource: tokenFileSource(o.dataDir, logger), resources: clusterResources, components: o.components,
-    podLogs: o.podLogs ?? o.hub, podStreams: o.hub, hubForward: o.hubForward, usage: o.hub, dashboard: dashboard.api, join: o.join, reservedNode: o.reservedNode, metrics: () => metricsText(o.counters, o.hub.stats()),
+    podLogs: o.podLogs ?? o.hub, podStreams: o.hub, hubForward: o.hubForward, usage: o.hub, dashboard: dashboard.api, join: o.join, reservedNode: o.reservedNode, metrics: () => metricsText(o.counters, o.hub.stats()), podStartups: o.podStartups,
   });
   const loopback = api.loopback(o.credentials.cloud);
   await ensureSystemNamespaces(loopback);

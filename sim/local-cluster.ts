@@ -39,6 +39,8 @@ export interface ClusterOptions<C extends Clock> {
   nodeCidrMaskSize?: number;
   /** Where the edges keep sim pods' volumes: 'disk' (default, as `kedge edge`) or 'memory' (benches that read the records). */
   simVolumes?: SimVolumes;
+  /** The cloud notes each pod's way to Running (`kedge cloud --trace-pod-startup`). */
+  tracePodStartup?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export class Cluster<C extends Clock = Clock> {
     if (transport === 'memory' && options.links) throw new Error("links: true is for transport 'mqtt' (in memory, cut, heal and reset need no proxy)");
     const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger }) : mqttWiring({ clock, timing, logger }, options.links ?? false);
     const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets, nodeCidrMaskSize: options.nodeCidrMaskSize }).catch(async (err: unknown) => {
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets, nodeCidrMaskSize: options.nodeCidrMaskSize, tracePodStartup: options.tracePodStartup }).catch(async (err: unknown) => {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });

@@ -73,6 +73,7 @@ export function cloudCommand(): Command {
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system; with several clouds on one store, each its own (e.g. $(hostname))', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
+    .option('--trace-pod-startup', 'note when each pod is created, bound, sent to its node, reported and seen Running; admins read it at /debug/kedge/pod-startups')
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []))));
   leaderElectionOptions(command);
   return command.action(async (o) => {
@@ -108,6 +109,7 @@ export function cloudCommand(): Command {
         nodeCidrMaskSize: o.nodeCidrMaskSize,
         controlPlaneNode: o.nodeName,
         agentDaemonSets: o.agentDaemonsets,
+        tracePodStartup: o.tracePodStartup,
         logger,
       });
       // The demo (and scripts) wait for this exact line.

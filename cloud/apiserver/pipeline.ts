@@ -64,6 +64,8 @@ export interface ApiServerDeps {
   inflight?: InflightLimits;
   /** GET /metrics: counters in Prometheus' text format (admins and viewers). */
   metrics?: () => string;
+  /** Each recent pod's startup trace, served at POD_STARTUP_PATH to admins (a cloud started with --trace-pod-startup). */
+  podStartups?: () => unknown;
   /** A number in [0, 1) (default Math.random): when a watch that names no timeout ends (rest-read.ts). */
   random?: () => number;
   /** kube-apiserver's validation and field ownership on writes (default all on): only benchmarks turn them off (write-rules.ts). */
@@ -95,6 +97,9 @@ export interface ApiServer {
   loopbackAsNode(node: string): ApiClient;
   readonly registry: ResourceRegistry;
 }
+
+/** Where a tracing cloud serves its pod startup marks (as kube serves its own /debug paths, to admins only). */
+export const POD_STARTUP_PATH = '/debug/kedge/pod-startups';
 
 const healthPaths = new Set(['/healthz', '/livez', '/readyz']);
 /** Paths an anonymous caller may read (as system:public-info-viewer allows). */
@@ -154,6 +159,10 @@ export function createApiServer(deps: ApiServerDeps): ApiServer {
     if (path === '/metrics' && deps.metrics) {
       if (user.role !== 'viewer') adminOnly(user, path); // not nodes: what others were refused is none of theirs
       return readOnlyText(req, deps.metrics);
+    }
+    if (path === POD_STARTUP_PATH && deps.podStartups) {
+      adminOnly(user, path);
+      return readOnly(req, deps.podStartups);
     }
     const components = deps.components && (await serveComponents(deps.components, req.method.toUpperCase(), path));
     if (components) return components;

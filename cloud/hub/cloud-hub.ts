@@ -7,7 +7,8 @@ import type { Timing } from '../../shared/timing.js';
 import type { Transport } from '../../shared/transport.js';
 import { encode } from '../../shared/protocol/codec.js';
 import { topics } from '../../shared/protocol/topics.js';
-import type { Node, NodeCondition, Pod } from '../../shared/types.js';
+import { objectKey, type Node, type NodeCondition, type Pod } from '../../shared/types.js';
+import { untraced, type PodStartupTrace } from '../tracing/pod-startup-trace.js';
 import type { ApiClient } from '../client/client.js';
 import { humanDuration } from '../client/human-duration.js';
 import type { EventRecorder } from '../controllers/events.js';
@@ -54,6 +55,8 @@ export interface CloudHubOptions {
   events?: EventRecorder;
   /** Where the hub counts the messages it rejects (default: a private set). */
   counters?: Counters;
+  /** Where the hub notes when it first sends each pod and when its node reports it running (default: nowhere). */
+  trace?: PodStartupTrace;
 }
 
 export type { HubStats } from './inbound-handler.js';
@@ -105,6 +108,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const { api, clock, timing, signal } = options;
   const logger = options.logger.child('hub');
   const ledger = options.ledger ?? new MemoryAckLedger();
+  const trace = options.trace ?? untraced;
   const counters: HubStats = { malformed: 0, received: 0, sent: 0, logRequests: 0, resent: 0, acked: 0, sentBytes: 0 };
   const stamper = new EnvelopeStamper('cloud', options.epoch);
   const link = options.transport;
@@ -118,6 +122,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     send(node: string, draft: DownDraft): DownMessage {
       const message = stamper.stamp(draft) as DownMessage;
       counters.sent++;
+      if (message.type === 'apply' && message.ref.kind === 'Pod') trace.mark(objectKey(message.ref), 'sent');
       if (message.type === 'logRequest') counters.logRequests++;
       publish(node, message);
       return message;
@@ -159,7 +164,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const onNodeAway = (node: string): void => streams.nodeAway(node);
   const nodeUid = (node: string): string | undefined => nodes.get(node)?.metadata.uid;
   const leases = new NodeLeases({ apiAsNode: options.apiAsNode, clock, timing, nodeUid });
-  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid, cachedNode: (node) => nodes.get(node), usages, reject, leases, heartbeatRefreshMs: HEARTBEAT_REFRESH_REPORTS * timing.nodeStatusReportMs, onNodeAway });
+  const handle = inboundHandler({ api, apiAsNode: options.apiAsNode, clock, logger, stats: counters, transport, sessions, logRequests, boundPods, reportedConditions, nodeUid, cachedNode: (node) => nodes.get(node), usages, reject, leases, heartbeatRefreshMs: HEARTBEAT_REFRESH_REPORTS * timing.nodeStatusReportMs, onNodeAway, trace });
   const serial = new KeyedSerial();
 
   const subscriptions: Subscription[] = [

@@ -2,7 +2,8 @@ import type { Clock } from '../../shared/clock.js';
 import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage, UsageMessage } from '../../shared/protocol/envelope.js';
-import type { Node, NodeCondition } from '../../shared/types.js';
+import { objectKey, type Node, type NodeCondition } from '../../shared/types.js';
+import type { PodStartupTrace } from '../tracing/pod-startup-trace.js';
 import type { ApiClient } from '../client/client.js';
 import { timestamp } from '../client/object-meta.js';
 import type { BoundPods } from './bound-pods.js';
@@ -69,6 +70,8 @@ export interface InboundDeps {
   heartbeatRefreshMs?: number;
   /** The node's presence went offline: what waits on it (streams) ends. */
   onNodeAway?(node: string): void;
+  /** Where a pod's first report of running is noted. */
+  trace?: PodStartupTrace;
 }
 
 /**
@@ -168,6 +171,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       return;
     }
     if (!boundPods.isNewer(uid, message.statusVersion)) return;
+    if (message.body.phase === 'Running') deps.trace?.mark(objectKey(message.ref), 'reported');
     if ((await writePodStatus(apiAsNode(node), node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);
   }
 
