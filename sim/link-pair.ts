@@ -13,10 +13,15 @@ export interface LinkView {
  */
 const HOLD_LIMIT = 1 << 20;
 
-/** Closes a socket with an RST rather than a FIN (a socket still connecting is simply dropped). */
+/**
+ * Closes a socket with an RST rather than a FIN. A socket still connecting is simply dropped,
+ * and so is one whose FIN is on its way (end() called, not yet finished): libuv refuses an RST
+ * while a shutdown is pending (EINVAL), and Node then marks the socket destroyed but never
+ * closes its handle, which stays open for the life of the process.
+ */
 export function resetSocket(socket: Socket): void {
   if (socket.destroyed) return;
-  if (socket.connecting) socket.destroy();
+  if (socket.connecting || (socket.writableEnded && !socket.writableFinished)) socket.destroy();
   else socket.resetAndDestroy();
 }
 

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { addApiToken, newTokenEntry } from '../../cloud/apiserver/auth/token-file.js';
 import { startCloud, type Cloud } from '../../cloud/main.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
@@ -113,6 +114,23 @@ describe("a standby cloud forwards pods' logs and streams to the hub's leader", 
     expect(JSON.parse(log.text).message).toMatch(new RegExp(`^this cloud's hub is standby: the cloud "${leader}" serves the edges: its API at https://127\\.0\\.0\\.1:\\d+ does not answer: connect ECONNREFUSED`));
     const exec = await upgradeStatus(b, '/api/v1/namespaces/default/pods/web/exec?command=true&stdout=true', b.credentials.admin);
     expect([exec.status, JSON.parse(exec.text).message]).toEqual([503, expect.stringMatching(/does not answer: connect ECONNREFUSED/)]);
+  });
+
+  it('sends nothing of an exec through the standby before the client has answered a ping: no burst of 101, output and close', async () => {
+    const [, b] = await twoCloudsWithPod();
+    const url = `${b.apiUrl.replace(/^https:/, 'ws:')}/api/v1/namespaces/default/pods/web/exec?command=sh&command=-c&command=echo+hi&container=app&stdout=true`;
+    const ws = new WebSocket(url, ['v5.channel.k8s.io'], { headers: { authorization: `Bearer ${b.credentials.admin}` }, autoPong: false });
+    const heard: string[] = [];
+    ws.on('message', (data: Buffer) => heard.push(`${data[0]}:${data.subarray(1).toString()}`));
+    const first = await new Promise((resolve, reject) => {
+      ws.once('ping', () => resolve('ping'));
+      ws.once('message', () => resolve('message'));
+      ws.once('error', reject);
+    });
+    expect([first, heard]).toEqual(['ping', []]);
+    ws.pong();
+    const code = await new Promise((resolve) => ws.once('close', resolve));
+    expect([heard, code]).toEqual([['1:', '1:hi\n', '3:{"metadata":{},"status":"Success"}'], 1000]);
   });
 
   it.runIf(hasKubectl)('kubectl exec and logs through the standby reach the pod via the leader', async () => {

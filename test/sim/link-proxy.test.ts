@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wallDelay, FakeClock } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
+import { resetSocket } from '../../sim/link-pair.js';
 import { startLinkProxy, type LinkProxy } from '../../sim/link-proxy.js';
 import { waitFor } from '../support/wait.js';
 import { dial, startFarEnd, type FarEnd, type Watched } from './tcp-fixtures.js';
@@ -143,5 +144,17 @@ describe('link proxy', () => {
     clients.push(near);
     await waitFor(() => near.events.includes('close') || undefined, 'the client to be dropped');
     expect(near.errors).toEqual(['ECONNRESET']);
+  });
+});
+
+describe('resetSocket', () => {
+  it('closes a socket whose FIN is still queued (an RST is refused then, and the handle would stay open)', async () => {
+    const far = await startFarEnd();
+    const near = await dial(far.port);
+    near.socket.end(); // the shutdown happens on a later turn of the loop
+    resetSocket(near.socket);
+    expect([near.socket.destroyed, near.errors]).toEqual([true, []]);
+    await waitFor(() => near.events.includes('close') || undefined, 'the handle to close');
+    await far.close();
   });
 });

@@ -2,7 +2,8 @@ import type { StreamSocket } from '../../cloud/apiserver/streams/stream-socket.j
 
 /**
  * A StreamSocket in memory: what the session sent, whether it paused, how it closed. Sends
- * stay "queued" (counted in bufferedAmount) until flush() writes them, as a slow client would.
+ * stay "queued" (counted in bufferedAmount) until flush() writes them, as a slow client would;
+ * without `autoPong`, pings wait for pong().
  */
 export class FakeStreamSocket implements StreamSocket {
   readonly sent: Buffer[] = [];
@@ -12,7 +13,22 @@ export class FakeStreamSocket implements StreamSocket {
   private messageListener: ((data: Buffer) => void) | undefined;
   private closeListeners: (() => void)[] = [];
 
-  constructor(private readonly autoFlush = true) {}
+  /** Pings sent; with `autoPong` off, each waits for pong(). */
+  pings = 0;
+  private pongs: (() => void)[] = [];
+
+  constructor(private readonly autoFlush = true, private readonly autoPong = true) {}
+
+  roundTrip(): Promise<void> {
+    this.pings++;
+    if (this.autoPong) return Promise.resolve();
+    return new Promise((answered) => this.pongs.push(answered));
+  }
+
+  /** The client answers the pings sent so far. */
+  pong(): void {
+    for (const answered of this.pongs.splice(0)) answered();
+  }
 
   send(data: Buffer): Promise<void> {
     this.sent.push(data);
@@ -59,5 +75,6 @@ export class FakeStreamSocket implements StreamSocket {
   /** The client goes away. */
   drop(): void {
     for (const l of this.closeListeners) l();
+    this.pong(); // a closed connection answers every wait
   }
 }

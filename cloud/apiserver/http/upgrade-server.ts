@@ -115,10 +115,24 @@ function servePlain(req: IncomingMessage, socket: Duplex, plain: (req: IncomingM
   plain(req, res);
 }
 
+/** A ping, then the next pong (or the connection's close). */
+function roundTrip(ws: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    if (ws.readyState !== ws.OPEN) return resolve();
+    const done = (): void => {
+      ws.off('pong', done).off('close', done);
+      resolve();
+    };
+    ws.on('pong', done).on('close', done);
+    ws.ping();
+  });
+}
+
 function streamSocketOf(ws: WebSocket): StreamSocket {
   return {
     send: (data) => new Promise((resolve) => ws.send(data, { binary: true }, () => resolve())),
     bufferedAmount: () => ws.bufferedAmount,
+    roundTrip: () => roundTrip(ws),
     close: (code, reason) => ws.close(code, reason),
     pause: () => ws.pause(),
     resume: () => ws.resume(),

@@ -18,6 +18,15 @@ export const DEFAULT_CHANNEL_LIMITS: ChannelLimits = { sendBufferBytes: 256 * 10
  * writable channel; stdin, resize and stdin's close from the client; stdout and stderr as the
  * pod writes them; at the end one channel-3 Status and a normal close (1000), which kubectl
  * needs to see its end of file. The client going away cancels the stream.
+ *
+ * Nothing is sent before the client has answered a ping. client-go (kubectl 1.32) starts
+ * reading as it makes its streams, and drops what arrives for a stream not made yet (`Unknown
+ * stream id`; a close before them fails the command: `closed all streams`). kube-apiserver
+ * writes its 101 before it dials the kubelet, so the process starts, and its output comes, a
+ * kubelet round trip later; kedge starts the process before its 101 (to refuse with a Status),
+ * so output can be waiting, and a hop in between (a standby's forward) can hand the client the
+ * 101, the output and the close at once. The pong means the client has read the 101 and its
+ * reader runs: its streams have had a round trip through every hop, as kube's have.
  */
 export async function serveChannels(socket: StreamSocket, stream: PodStream, request: StreamRequest, limits: ChannelLimits = DEFAULT_CHANNEL_LIMITS): Promise<void> {
   let gone = false;
@@ -26,6 +35,8 @@ export async function serveChannels(socket: StreamSocket, stream: PodStream, req
     stream.cancel('the client closed the connection');
   });
   socket.onMessage(inputHandler(socket, stream, request, limits.inputBufferBytes));
+  await socket.roundTrip();
+  if (gone) return;
   void socket.send(channelFrame(firstWritableChannel(request)));
   const end = await pumpOutput(socket, stream, limits.sendBufferBytes, () => gone);
   if (gone) return;

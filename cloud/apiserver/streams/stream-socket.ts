@@ -1,12 +1,18 @@
 /**
  * The little of a WebSocket that a stream session uses (ws's WebSocket, through an adapter in
- * http/upgrade-server.ts): binary messages in and out, how much is still unsent, a normal close.
+ * http/upgrade-server.ts): binary messages in and out, how much is still unsent, a ping answered,
+ * a normal close.
  */
 export interface StreamSocket {
   /** Queues one binary message; resolves once it has been written to the connection. */
   send(data: Buffer): Promise<void>;
   /** Bytes queued but not yet written to the connection. */
   bufferedAmount(): number;
+  /**
+   * Pings the client and resolves on its next pong, or once the connection has closed. A pong
+   * says the client has read past the handshake and its reader runs.
+   */
+  roundTrip(): Promise<void>;
   /** Closes with `code` (1000: normal) after what is queued. */
   close(code: number, reason?: string): void;
   /** Stops (and restarts) reading messages from the client: input waits for the pod. */

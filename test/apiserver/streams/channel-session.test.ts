@@ -45,6 +45,30 @@ describe('a v5 session', () => {
     expect(socket.closedWith).toBe(1000);
   });
 
+  it('sends nothing, not even the first frame, until the client has answered a ping: kubectl 1.32 drops what comes before its streams', async () => {
+    const socket = new FakeStreamSocket(true, false);
+    const stream = new ScriptedPodStream();
+    stream.output(1, 'hi\n'); // the whole exec is over before the 101 reached the client
+    stream.end({ exitCode: 0 });
+    const done = serveChannels(socket, stream, exec);
+    await settle();
+    expect([socket.pings, socket.sent.length, socket.closedWith]).toEqual([1, 0, undefined]);
+    socket.pong();
+    await done;
+    expect(socket.sent.map((b) => [b[0], b.subarray(1).toString()])).toEqual([[1, ''], [1, 'hi\n'], [3, JSON.stringify(endStatus({ exitCode: 0 }, exec))]]);
+    expect(socket.closedWith).toBe(1000);
+  });
+
+  it('sends nothing to a client that goes away before it answers the ping, and cancels the stream', async () => {
+    const socket = new FakeStreamSocket(true, false);
+    const stream = new ScriptedPodStream();
+    const done = serveChannels(socket, stream, exec);
+    await settle();
+    socket.drop();
+    await done;
+    expect([socket.sent.length, socket.closedWith, stream.cancelled]).toEqual([0, undefined, 'the client closed the connection']);
+  });
+
   it('passes stdin, resizes and stdin\'s end to the stream, in order', async () => {
     const socket = new FakeStreamSocket();
     const stream = new ScriptedPodStream();

@@ -20,6 +20,7 @@ describe('the HTTP server\'s upgrades', () => {
   let opening: Promise<void> = Promise.resolve();
   let asked = 0;
   const opened: ScriptedPodStream[] = [];
+  let script: (stream: ScriptedPodStream) => void = () => {};
 
   beforeEach(async () => {
     store = new MemoryStore();
@@ -28,7 +29,9 @@ describe('the HTTP server\'s upgrades', () => {
       open: async () => {
         asked++;
         await opening;
-        return opened[opened.push(new ScriptedPodStream()) - 1]!;
+        const stream = new ScriptedPodStream();
+        script(stream);
+        return opened[opened.push(stream) - 1]!;
       },
     } });
     await ensureSystemNamespaces(api.loopback('admin-t'));
@@ -41,6 +44,7 @@ describe('the HTTP server\'s upgrades', () => {
     opened.length = 0;
     asked = 0;
     opening = Promise.resolve();
+    script = () => {};
     for (const s of sockets) s.terminate();
     await server.close();
     await store.close();
@@ -66,6 +70,25 @@ describe('the HTTP server\'s upgrades', () => {
     const refused = await connect(execPath);
     expect(refused).toMatchObject({ status: 429 });
     expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ kind: 'Status', reason: 'TooManyRequests' });
+  });
+
+  it('sends an exec whose output was waiting at the 101 only after the client has answered a ping', async () => {
+    script = (stream) => {
+      stream.output(1, 'hi\n');
+      stream.end({ exitCode: 0 });
+    };
+    const ws = new WebSocket(server.url.replace('http', 'ws') + execPath, ['v5.channel.k8s.io'], { headers, autoPong: false });
+    sockets.push(ws);
+    const heard: string[] = [];
+    ws.on('message', (data: Buffer) => heard.push(`${data[0]}:${data.subarray(1).toString()}`));
+    const first = await new Promise((resolve) => {
+      ws.once('ping', () => resolve('ping'));
+      ws.once('message', () => resolve('message'));
+    });
+    expect([first, heard]).toEqual(['ping', []]);
+    ws.pong();
+    const code = await new Promise((resolve) => ws.once('close', resolve));
+    expect([heard, code]).toEqual([['1:', '1:hi\n', '3:{"metadata":{},"status":"Success"}'], 1000]);
   });
 
   it('lets go of a stream that opened after its client left', async () => {
