@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import { podStarted } from '../cloud/tracing/follow-pod-startups.js';
-import { preciseWallTime } from '../cloud/tracing/pod-startup-trace.js';
+import { preciseWallTime } from '../shared/trace/pod-startup-trace.js';
 import { realClock } from '../shared/clock.js';
 import type { ApiClient } from '../cloud/client/client.js';
 import type { Pod } from '../shared/types.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POD_STARTUP_PATH } from '../cloud/apiserver/pipeline.js';
-import type { StartupMarks } from '../cloud/tracing/pod-startup-trace.js';
+import type { StartupMarks } from '../shared/trace/pod-startup-trace.js';
 import { readCredentials } from '../cloud/apiserver/auth/credentials.js';
 import { createRemoteClient } from '../cloud/apiserver/http/remote-handler.js';
 import type { ApiClient } from '../cloud/client/client.js';
@@ -61,7 +61,7 @@ export async function startScaleCluster(dir: string, nodes: number, storeArgs?: 
   const { cloud, api, mqtt, edgeToken, podStartups } = await startBenchCloud(dir, storeArgs, ['--trace-pod-startup']);
   const fleet = startRole({
     name: 'fleet',
-    args: ['fleet', '--nodes', String(nodes), '--broker', mqtt, '--token', edgeToken, '--data-dir', join(dir, 'fleet'), '--links'],
+    args: ['fleet', '--nodes', String(nodes), '--broker', mqtt, '--token', edgeToken, '--data-dir', join(dir, 'fleet'), '--links', '--trace-pod-startup'],
     readyPattern: /^kedge fleet ready /,
     clock: realClock,
     onLine: log,
@@ -73,9 +73,14 @@ export async function startScaleCluster(dir: string, nodes: number, storeArgs?: 
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res.json();
   };
+  // The cloud's marks and the edges', by pod.
+  const allStartups = async (): Promise<Record<string, StartupMarks>> => {
+    const [cloudMarks, edgeMarks] = await Promise.all([podStartups(), control('/debug/pod-startups') as Promise<Record<string, StartupMarks>>]);
+    return Object.fromEntries(Object.entries(cloudMarks).map(([pod, marks]) => [pod, { ...marks, ...edgeMarks[pod] }]));
+  };
   return {
     cloud,
-    podStartups,
+    podStartups: allStartups,
     fleet,
     api,
     control,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../cloud/client/client.js';
-import { preciseWallTime } from '../cloud/tracing/pod-startup-trace.js';
+import { preciseWallTime } from '../shared/trace/pod-startup-trace.js';
 import { realClock, wallDelay } from '../shared/clock.js';
 import { startEtcdCluster } from '../sim/etcd/etcd-cluster.js';
 import type { Pod } from '../shared/types.js';

@@ -1,4 +1,4 @@
-import type { StartupMarks } from '../cloud/tracing/pod-startup-trace.js';
+import type { StartupMarks } from '../shared/trace/pod-startup-trace.js';
 import { median, percentile, round } from './stats.js';
 
 /**
@@ -13,8 +13,12 @@ export const STAGES = {
   schedule: ['created', 'bound'],
   /** The hub: from seeing the pod bound to its first transmission to the node. */
   hub: ['bound', 'sent'],
-  /** MQTT down, the edge starting the pod, MQTT up, the hub's inbound queue. */
-  edge: ['sent', 'reported'],
+  /** MQTT down: the broker, the link, the edge's transport. */
+  down: ['sent', 'received'],
+  /** The edge: its cache, edged starting the container (the sim runtime's start delay), the status queued and sent. */
+  edge: ['received', 'statusSent'],
+  /** MQTT up, and the hub's inbound queue. */
+  up: ['statusSent', 'reported'],
   /** The status written as the node and fanned out to the informer. */
   status: ['reported', 'running'],
   /** The watch to a client outside the cloud (the bench's). */

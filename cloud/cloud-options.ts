@@ -4,6 +4,7 @@ import type { Counters } from '../shared/counters.js';
 import type { DataDirLock } from '../shared/data-dir-lock.js';
 import type { Logger } from '../shared/log.js';
 import type { Timing } from '../shared/timing.js';
+import type { PodStartupRecorder } from '../shared/trace/pod-startup-trace.js';
 import type { TransportFactory } from '../shared/transport.js';
 import type { Credentials } from './apiserver/index.js';
 import type { ApiClient } from './client/client.js';
@@ -69,10 +70,10 @@ export interface CloudOptions {
   /** Creates the edge agents' kube-system DaemonSets (kube-proxy, kedge-cni) at start, as `kedge cloud` does. */
   agentDaemonSets?: boolean;
   /**
-   * Notes when each pod is created, bound, sent to its node, reported running and seen Running
-   * (`--trace-pod-startup`), for the newest 50,000 pods; admins read it at /debug/kedge/pod-startups.
+   * Where the cloud notes when each pod is created, bound, sent to its node, reported running and
+   * seen Running (`--trace-pod-startup`); admins read it at /debug/kedge/pod-startups. None: nowhere.
    */
-  tracePodStartup?: boolean;
+  podStartups?: PodStartupRecorder;
   /**
    * Leader election (`--leader-elect`, default true): the scheduler, the controller-manager and
    * the hub each campaign for their Lease in kube-system; false: they run unconditionally.

@@ -15,7 +15,7 @@ import { whileLeading, type GatedHandle } from './components/while-leading.js';
 import { hubTenure, type Tenure } from './components/hub-tenure.js';
 import type { CloudElection } from './leaderelection/index.js';
 import type { Informers } from './informer/shared-informers.js';
-import type { PodStartupTrace } from './tracing/pod-startup-trace.js';
+import type { PodStartupTrace } from '../shared/trace/pod-startup-trace.js';
 
 /** Part of the cloud's composition root (main.ts): the hub, for each term of the hub's Lease. */
 

@@ -30,7 +30,6 @@ import { hubForwarding } from './hub-forwarding.js';
 import { startJoining, type NodeCredentials } from './join/index.js';
 import { startCloudElection } from './leaderelection/index.js';
 import { followPodStartups } from './tracing/follow-pod-startups.js';
-import { PodStartupRecorder, preciseWallTime } from './tracing/pod-startup-trace.js';
 import { startCloudApi } from './start-api.js';
 import { startApiserverEndpoints } from './apiserver-endpoints.js';
 import { describeCounters } from './metrics.js';
@@ -86,7 +85,7 @@ export async function startCloud(options: CloudOptions): Promise<Cloud> {
     const hubPort = new HubPort();
     const forwardPort = new ForwardPort(tls.caPem);
     const joinPort = new JoinPort();
-    const startups = options.tracePodStartup ? new PodStartupRecorder(preciseWallTime) : undefined;
+    const startups = options.podStartups;
     const podLogs = componentLogs && podLogsByNode(options.controlPlaneNode!, mirrorPodLogs(componentLogs, () => clock.now()), hubPort);
     const { api, loopback, server, eventExpiry } = await startCloudApi({
       dataDir: options.dataDir, host: apiHost, port: options.apiPort, tls, tlsOnly, store, clock, timing, logger, credentials, counters, components, hub: hubPort, hubForward: forwardPort, join: joinPort, podLogs, agentDaemonSets: options.agentDaemonSets, reservedNode: options.controlPlaneNode, podStartups: startups && (() => startups.snapshot()),

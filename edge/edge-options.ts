@@ -1,3 +1,4 @@
+import type { PodStartupTrace } from '../shared/trace/pod-startup-trace.js';
 import type { Observable } from 'rxjs';
 import type { Clock } from '../shared/clock.js';
 import type { DataDirLock } from '../shared/data-dir-lock.js';
@@ -55,6 +56,8 @@ export interface EdgeOptions {
   lock?: DataDirLock;
   /** Makes the node's client of the broker (sim passes an in-memory one); default an MqttTransport to `brokerUrl`. */
   transport?: TransportFactory;
+  /** Where the edge notes when each pod reached its cache and when it sent the status saying it runs (shared/trace). */
+  podStartups?: PodStartupTrace;
   /** Where Events not yet acked wait: 'file' (default, `<dataDir>/events.json`, kept across restarts) or 'memory' (hollow fleets). */
   eventOutbox?: 'file' | 'memory';
   /** Run kube-proxy (its agent and its listeners on the node address); default true. Hollow fleets and in-process clusters pass false unless asked. */

@@ -101,6 +101,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     timing,
     logger: logger.child('status'),
     ...(options.statusFlushBatch !== undefined ? { batch: options.statusFlushBatch } : {}),
+    trace: options.podStartups,
   });
   const eventOutbox = await openEventOutbox(options, logger.child('events'), durable);
   const events = new EventSender({ outbox: eventOutbox, hub, isConnected, clock, timing, logger: logger.child('events') });
@@ -111,6 +112,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     logger: logger.child('metamanager'),
     onAck: (parentId) => statuses.onAck(parentId) || events.onAck(parentId),
     onLogRequest: answerLogRequests({ cache, runtime, clock, send: (draft) => hub.send(draft) }),
+    trace: options.podStartups,
   });
   // A lost cache holds no pods (an older copy: not the newest), but the runtime may still run
   // them: they run on, through restarts, until the cloud's answer to a hello says which.

@@ -22,6 +22,7 @@ import type { LinkProxy, LinkState } from './link-proxy.js';
  *   GET /edges, GET /edges/<node>/view, POST /edges/<node>/restart|crash|reboot (when `edges`
  *   is given; see edge-routes.ts)
  *   GET /etcd, POST /etcd/<member>/stop|start|kill (a demo on etcd; see etcd-routes.ts)
+ *   GET /debug/pod-startups           → the edges' pod startup marks (a fleet with --trace-pod-startup)
  * Errors answer { error, message } with 401 (no or a wrong token, when it has one), 404
  * (unknown node or path), 405 or 409 (busy).
  */
@@ -34,6 +35,8 @@ export interface ControlApiOptions {
   edges?: EdgeControl;
   /** The demo's etcd members (kedge demo --etcd N); enables POST /etcd/<member>/…. */
   etcd?: EtcdControl;
+  /** The edges' pod startup trace; enables GET /debug/pod-startups. */
+  podStartups?: () => unknown;
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -111,6 +114,10 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
   if (parts[0] === 'nodes') return routePods(options, method, parts, res);
   if (parts[0] === 'etcd') return routeEtcd(options.etcd, method, parts, res);
   if (parts[0] === 'edges') return routeEdges(options.edges, links, method, parts, res);
+  if (parts.join('/') === 'debug/pod-startups' && options.podStartups) {
+    if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /debug/pod-startups is not allowed; use GET`);
+    return reply(res, 200, options.podStartups());
+  }
   if (parts[0] !== 'links' || parts.length > 3) return fail(res, 404, 'NotFound', `no such path ${req.url}`);
   const [, node, action] = parts;
   if (node !== undefined && action === undefined && routeBulk(links, method, node, res)) return;

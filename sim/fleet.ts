@@ -1,3 +1,4 @@
+import type { PodStartupRecorder } from '../shared/trace/pod-startup-trace.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEdge, type EdgeHandle } from '../edge/main.js';
@@ -37,6 +38,8 @@ export interface FleetOptions {
   random?: () => number;
   /** Remove `dataDir` on stop (default false: a fleet started again finds its caches). */
   removeDataOnStop?: boolean;
+  /** One trace every edge notes its pods' startups in (`kedge fleet --trace-pod-startup`). */
+  podStartups?: PodStartupRecorder;
 }
 
 export interface Fleet {
@@ -49,6 +52,8 @@ export interface Fleet {
   nodePods(name: string): Promise<Pod[]> | undefined;
   /** Sums over every link, without listing them. */
   linkTotals(): LinkTotals;
+  /** The edges' pod startup trace, when started with one. */
+  readonly podStartups?: PodStartupRecorder;
   /** Stops every edge and link proxy; resolves once every socket, timer and file is released. */
   stop(): Promise<void>;
 }
@@ -108,6 +113,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       // Pod addresses in memory, from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
       eventOutbox: 'memory',
+      ...(options.podStartups && { podStartups: options.podStartups }),
       podCIDR: fallbackPodCIDR(index),
       clock,
       timing,
@@ -148,6 +154,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       return edge && podsOf(edge);
     },
     linkTotals: () => linkTotals(links),
+    podStartups: options.podStartups,
     stop,
   };
 }

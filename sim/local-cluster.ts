@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../shared/log.js';
 import { defaultTiming, type Timing } from '../shared/timing.js';
 import type { Transport, TransportIdentity } from '../shared/transport.js';
 import type { Pod } from '../shared/types.js';
+import { PodStartupRecorder, preciseWallTime } from '../shared/trace/pod-startup-trace.js';
 import { memoryWiring, mqttWiring, type ClusterWiring } from './cluster-wiring.js';
 import { fallbackPodCIDR } from './fallback-pod-cidr.js';
 import type { LinkProxy } from './link-proxy.js';
@@ -39,7 +40,7 @@ export interface ClusterOptions<C extends Clock> {
   nodeCidrMaskSize?: number;
   /** Where the edges keep sim pods' volumes: 'disk' (default, as `kedge edge`) or 'memory' (benches that read the records). */
   simVolumes?: SimVolumes;
-  /** The cloud notes each pod's way to Running (`kedge cloud --trace-pod-startup`). */
+  /** The cloud and the edges note each pod's way to Running in one trace (`podStartups`; `kedge cloud --trace-pod-startup`). */
   tracePodStartup?: boolean;
 }
 
@@ -62,6 +63,8 @@ export class Cluster<C extends Clock = Clock> {
     private readonly wiring: ClusterWiring,
     private readonly serviceProxy: boolean,
     private readonly simVolumes: SimVolumes,
+    /** The cloud's and the edges' one pod startup trace, when asked for. */
+    readonly podStartups?: PodStartupRecorder,
   ) {}
 
   static async start<C extends Clock>(options: ClusterOptions<C>): Promise<Cluster<C>> {
@@ -72,11 +75,12 @@ export class Cluster<C extends Clock = Clock> {
     if (transport === 'memory' && options.links) throw new Error("links: true is for transport 'mqtt' (in memory, cut, heal and reset need no proxy)");
     const wiring = transport === 'memory' ? memoryWiring({ clock, timing, logger }) : mqttWiring({ clock, timing, logger }, options.links ?? false);
     const dir = await mkdtemp(join(tmpdir(), 'kedge-cluster-'));
-    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets, nodeCidrMaskSize: options.nodeCidrMaskSize, tracePodStartup: options.tracePodStartup }).catch(async (err: unknown) => {
+    const podStartups = options.tracePodStartup ? new PodStartupRecorder(preciseWallTime) : undefined;
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud'), apiPort: 0, ...wiring.cloud, store: options.store ?? 'memory', clock, timing, logger, controlPlaneNode: options.controlPlaneNode, agentDaemonSets: options.agentDaemonSets, nodeCidrMaskSize: options.nodeCidrMaskSize, podStartups }).catch(async (err: unknown) => {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });
-    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring, options.serviceProxy ?? false, options.simVolumes ?? 'disk');
+    const cluster = new Cluster(dir, clock, timing, cloud, logger, wiring, options.serviceProxy ?? false, options.simVolumes ?? 'disk', podStartups);
     for (let i = 1; i <= (options.nodes ?? 2); i++) await cluster.startEdge(`edge-${i}`);
     return cluster;
   }
@@ -99,6 +103,7 @@ export class Cluster<C extends Clock = Clock> {
       random: () => 0.5,
       serviceProxy: this.serviceProxy,
       simVolumes: this.simVolumes,
+      ...(this.podStartups && { podStartups: this.podStartups }),
       // Pod addresses in memory (cheap), from the node's podCIDR; this one while the cloud has assigned none.
       networkPlugin: 'memory',
       podCIDR: this.podCIDRs.get(node)!,

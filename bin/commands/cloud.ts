@@ -1,3 +1,4 @@
+import { PodStartupRecorder, preciseWallTime } from '../../shared/trace/pod-startup-trace.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { defaultTiming, scaleTiming } from '../../shared/timing.js';
@@ -109,7 +110,7 @@ export function cloudCommand(): Command {
         nodeCidrMaskSize: o.nodeCidrMaskSize,
         controlPlaneNode: o.nodeName,
         agentDaemonSets: o.agentDaemonsets,
-        tracePodStartup: o.tracePodStartup,
+        ...(o.tracePodStartup && { podStartups: new PodStartupRecorder(preciseWallTime) }),
         logger,
       });
       // The demo (and scripts) wait for this exact line.

@@ -1,3 +1,4 @@
+import { PodStartupRecorder, preciseWallTime } from '../../shared/trace/pod-startup-trace.js';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
@@ -20,6 +21,7 @@ interface FleetCommandOptions {
   links?: boolean;
   timeScale: number;
   controlPort: number;
+  tracePodStartup?: boolean;
   logFormat: LogSettings['format'];
   logLevel: LogSettings['level'];
 }
@@ -56,13 +58,15 @@ async function start(o: FleetCommandOptions, logger: Logger): Promise<Running> {
     timing: scaleTiming(defaultTiming, o.timeScale),
     logger: warningsOnly(logger),
     links: Boolean(o.links),
+    ...(o.tracePodStartup && { podStartups: new PodStartupRecorder(preciseWallTime) }),
   });
   const running: Running = { stop: () => fleet.stop() };
   try {
     say(`kedge fleet: ${fleet.edges.size} hollow edges started`);
     // Anyone on the machine reaches 127.0.0.1: the control API wants the token kept in the data dir (0600).
     const controlToken = newToken();
-    const control = await startControlApi({ links: fleet.links, pods: (node) => fleet.nodePods(node), logger: logger.child('control'), port: o.controlPort, token: controlToken });
+    const podStartups = fleet.podStartups && (() => fleet.podStartups!.snapshot());
+    const control = await startControlApi({ links: fleet.links, pods: (node) => fleet.nodePods(node), logger: logger.child('control'), port: o.controlPort, token: controlToken, podStartups });
     const fleetFile = join(resolve(o.dataDir), FLEET_FILE);
     running.stop = async () => {
       await control.close();
@@ -108,7 +112,8 @@ export function fleetCommand(): Command {
     .option('--name-prefix <p>', 'nodes are named <p>-1 … <p>-N', nodeName, 'hollow')
     .option('--links', 'put a link proxy between every edge and the broker (cut/heal/reset, byte counts)')
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
-    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0));
+    .option('--control-port <port>', 'port of the control API on 127.0.0.1 (0: a free one)', port, 0)
+    .option('--trace-pod-startup', 'note when each pod reaches its edge and when the edge sends the status saying it runs; read at <control>/debug/pod-startups'));
   return requireEveryOption(command).action(async (o: FleetCommandOptions) => {
     if (o.podsPerNode > 0 && !o.kubeconfig) {
       command.error("error: --pods-per-node needs --kubeconfig (the cloud's admin kubeconfig, <cloud data dir>/kubeconfig) to create the pods");

@@ -8,7 +8,7 @@ import type { Transport } from '../../shared/transport.js';
 import { encode } from '../../shared/protocol/codec.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { objectKey, type Node, type NodeCondition, type Pod } from '../../shared/types.js';
-import { untraced, type PodStartupTrace } from '../tracing/pod-startup-trace.js';
+import { untraced, type PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import type { ApiClient } from '../client/client.js';
 import { humanDuration } from '../client/human-duration.js';
 import type { EventRecorder } from '../controllers/events.js';

@@ -3,7 +3,7 @@ import { isKedgeError, type ErrorCode } from '../../shared/errors.js';
 import type { Logger } from '../../shared/log.js';
 import type { EventMessage, HelloMessage, ObjectRef, PodStatusMessage, UsageMessage } from '../../shared/protocol/envelope.js';
 import { objectKey, type Node, type NodeCondition } from '../../shared/types.js';
-import type { PodStartupTrace } from '../tracing/pod-startup-trace.js';
+import type { PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import type { ApiClient } from '../client/client.js';
 import { timestamp } from '../client/object-meta.js';
 import type { BoundPods } from './bound-pods.js';

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { objectKey, type Pod } from '../../shared/types.js';
 import type { Informers } from '../informer/shared-informers.js';
-import type { PodStartupTrace } from './pod-startup-trace.js';
+import type { PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 
 /** Running with every container started: the end of Kubernetes' pod startup SLO. */
 export const podStarted = (pod: Pod): boolean =>

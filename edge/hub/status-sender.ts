@@ -1,3 +1,5 @@
+import { objectKey } from '../../shared/types.js';
+import type { PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { UpDraft, UpMessage } from '../../shared/protocol/envelope.js';
@@ -18,6 +20,8 @@ export interface StatusSenderDeps {
   logger: Logger;
   /** At most this many statuses per timing.statusResendMs window, so a reconnect does not flood the cloud. */
   batch?: number;
+  /** Where a pod's first status saying it runs is noted as sent. */
+  trace?: PodStartupTrace;
 }
 
 interface Sent extends LastSend {
@@ -115,6 +119,7 @@ export class StatusSender {
     const message = this.deps.hub.stamp(draft);
     // Registered before publishing: the cloud's ack may arrive before our PUBACK does.
     this.inFlight.set(message.id, sent);
+    if (entry.status.phase === 'Running') this.deps.trace?.mark(objectKey(entry.ref), 'statusSent');
     try {
       await this.deps.hub.publish(message);
     } catch (err) {

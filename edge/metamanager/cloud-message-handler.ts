@@ -1,3 +1,5 @@
+import { objectKey } from '../../shared/types.js';
+import type { PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../../shared/log.js';
 import type { DownMessage, LogRequestMessage, SyncedMessage, UpDraft } from '../../shared/protocol/envelope.js';
@@ -11,6 +13,8 @@ export interface CloudMessageHandlerDeps {
   onAck: (parentId: string) => void;
   /** The cloud asks for a container's log [SYNC-16]. */
   onLogRequest: (message: LogRequestMessage) => Promise<void>;
+  /** Where a pod's arrival in the cache is noted. */
+  trace?: PodStartupTrace;
 }
 
 /**
@@ -43,6 +47,7 @@ export class CloudMessageHandler {
           const why = cache.tombstoned(message.ref.uid) ? 'its uid was deleted' : 'not newer than the cached version';
           logger.info('ignored an apply', { ref: message.ref, why });
         }
+        if (message.ref.kind === 'Pod' && outcome !== 'ignored') this.deps.trace?.mark(objectKey(message.ref), 'received');
         return this.persistThenAck(message.id, outcome !== 'ignored');
       }
       case 'delete': {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { POD_STARTUP_PATH } from '../../cloud/apiserver/pipeline.js';
-import { STARTUP_POINTS, type StartupMarks } from '../../cloud/tracing/pod-startup-trace.js';
+import { STARTUP_POINTS, type StartupMarks } from '../../shared/trace/pod-startup-trace.js';
 import { FakeClock } from '../../shared/clock.js';
 import type { Pod } from '../../shared/types.js';
 import { Cluster } from '../../sim/local-cluster.js';

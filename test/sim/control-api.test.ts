@@ -48,11 +48,16 @@ describe('demo control API', () => {
       links.set(name, await startLinkProxy({ name, target: { host: '127.0.0.1', port: 9 }, clock, logger: silentLogger }));
     }
     edges = new FakeEdges();
-    api = await startControlApi({ links, edges, logger: silentLogger });
+    api = await startControlApi({ links, edges, logger: silentLogger, podStartups: () => ({ 'default/web': { received: 1, statusSent: 2 } }) });
   });
   afterEach(async () => {
     await api.close();
     for (const link of links.values()) await link.close();
+  });
+
+  it("serves the edges' pod startup trace to GET only", async () => {
+    expect(await call('GET', '/debug/pod-startups')).toEqual({ status: 200, body: { 'default/web': { received: 1, statusSent: 2 } } });
+    expect((await call('POST', '/debug/pod-startups')).status).toBe(405);
   });
 
   it('lists every link and shows one', async () => {

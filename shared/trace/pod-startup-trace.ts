@@ -1,12 +1,15 @@
 /**
- * The points a pod passes on its way from created to Running, in order, as the cloud sees them:
+ * The points a pod passes on its way from created to Running, in order. The cloud notes:
  * - created: the pod is in the cloud's pod informer (written, and fanned out by the watch);
  * - bound: the informer sees it with a node (the scheduler's binding, written and fanned out);
  * - sent: the hub first transmits it to its node;
  * - reported: the hub receives the node's status saying it runs;
  * - running: the informer sees it Running (the status written and fanned out).
+ * Its edge notes:
+ * - received: the edge applies it to its cache (edged starts it once that is persisted);
+ * - statusSent: the edge publishes the status saying it runs.
  */
-export const STARTUP_POINTS = ['created', 'bound', 'sent', 'reported', 'running'] as const;
+export const STARTUP_POINTS = ['created', 'bound', 'sent', 'received', 'statusSent', 'reported', 'running'] as const;
 export type StartupPoint = (typeof STARTUP_POINTS)[number];
 
 /** When a pod passed each point: wall-clock milliseconds (fractional). */
@@ -17,7 +20,7 @@ export interface PodStartupTrace {
   mark(pod: string, point: StartupPoint): void;
 }
 
-/** The trace of a cloud that traces nothing (the default). */
+/** The trace of a cloud or an edge that traces nothing (the default). */
 export const untraced: PodStartupTrace = { mark: () => {} };
 
 /** Pods the recorder keeps by default: the newest ones, so memory stays bounded however many pods come. */

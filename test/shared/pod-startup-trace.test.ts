@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PodStartupRecorder } from '../../cloud/tracing/pod-startup-trace.js';
+import { PodStartupRecorder } from '../../shared/trace/pod-startup-trace.js';
 
 describe('PodStartupRecorder', () => {
   it('keeps the first time a pod passed each point', () => {
