@@ -1,17 +1,5 @@
 import type { Socket } from 'node:net';
-
-/** What a pair asks of its proxy: is the cable in, and where forwarded bytes are counted. */
-export interface LinkView {
-  isUp(): boolean;
-  countUp(bytes: number): void;
-  countDown(bytes: number): void;
-}
-
-/**
- * While the cable is out a sender's bytes wait, as in its TCP send buffer, and arrive on heal.
- * Past this many bytes per direction the proxy stops reading, and the kernel's window closes.
- */
-const HOLD_LIMIT = 1 << 20;
+import { Lane, type LinkShaping, type LinkView } from './link-lane.js';
 
 /**
  * Closes a socket with an RST rather than a FIN. A socket still connecting is simply dropped,
@@ -23,55 +11,6 @@ export function resetSocket(socket: Socket): void {
   if (socket.destroyed) return;
   if (socket.connecting || (socket.writableEnded && !socket.writableFinished)) socket.destroy();
   else socket.resetAndDestroy();
-}
-
-/** One direction of a pair: forwards while the link is up, holds bytes while it is cut. */
-class Lane {
-  private held: Buffer[] = [];
-  private heldBytes = 0;
-  private blocked = false;
-
-  constructor(
-    private readonly from: Socket,
-    private readonly to: Socket,
-    private readonly link: LinkView,
-    private readonly count: (bytes: number) => void,
-  ) {
-    from.on('data', (chunk: Buffer) => this.onData(chunk));
-    to.on('drain', () => {
-      this.blocked = false;
-      this.resumeIfFree();
-    });
-  }
-
-  /** Delivers what was held during the cut, then lets bytes flow again. */
-  flush(): void {
-    const held = this.held;
-    this.held = [];
-    this.heldBytes = 0;
-    for (const chunk of held) this.forward(chunk);
-    this.resumeIfFree();
-  }
-
-  private onData(chunk: Buffer): void {
-    if (this.link.isUp()) return this.forward(chunk);
-    this.held.push(chunk);
-    this.heldBytes += chunk.length;
-    if (this.heldBytes >= HOLD_LIMIT) this.from.pause();
-  }
-
-  private forward(chunk: Buffer): void {
-    if (this.to.destroyed) return;
-    this.count(chunk.length);
-    if (!this.to.write(chunk)) {
-      this.blocked = true;
-      this.from.pause();
-    }
-  }
-
-  private resumeIfFree(): void {
-    if (this.link.isUp() && !this.blocked && !this.from.destroyed) this.from.resume();
-  }
 }
 
 /**
@@ -95,14 +34,25 @@ export class LinkPair {
       this.watch(client, undefined);
       return;
     }
-    this.lanes.push(new Lane(client, upstream, link, (n) => link.countUp(n)));
-    this.lanes.push(new Lane(upstream, client, link, (n) => link.countDown(n)));
-    this.watch(client, upstream);
-    this.watch(upstream, client);
+    const up = new Lane(client, upstream, link, 'up', (n) => link.countUp(n));
+    const down = new Lane(upstream, client, link, 'down', (n) => link.countDown(n));
+    this.lanes.push(up, down);
+    this.watch(client, upstream, up);
+    this.watch(upstream, client, down);
   }
 
   get open(): boolean {
     return !this.client.destroyed || (this.upstream !== undefined && !this.upstream.destroyed);
+  }
+
+  /** Bytes on their way through the shapers, up (client → upstream) and down. */
+  queued(): { up: number; down: number } {
+    return { up: this.lanes[0]?.queuedBytes ?? 0, down: this.lanes[1]?.queuedBytes ?? 0 };
+  }
+
+  /** The link's shaping changed (or ended). */
+  shape(shaping: LinkShaping | undefined): void {
+    for (const lane of this.lanes) lane.shape(shaping);
   }
 
   /** The cable is back: deliver held bytes, or reset a pair that lost an end meanwhile. */
@@ -113,27 +63,38 @@ export class LinkPair {
 
   /** Both ends get an RST. */
   reset(): void {
+    this.closeLanes();
     resetSocket(this.client);
     if (this.upstream) resetSocket(this.upstream);
   }
 
   /** Drops both ends (used when the proxy itself shuts down). */
   destroy(): void {
+    this.closeLanes();
     this.client.destroy();
     this.upstream?.destroy();
   }
 
-  private watch(socket: Socket, other: Socket | undefined): void {
+  /** `lane` carries `socket`'s bytes to `other`: a FIN follows them through it, in order. */
+  private watch(socket: Socket, other: Socket | undefined, lane?: Lane): void {
     socket.on('error', () => {}); // seen through 'close' (hadError) below
+    const passFin = (): void => lane?.afterQueued(() => other?.destroyed === false && other.end());
     socket.on('end', () => {
       if (!this.link.isUp() || !other) this.broken = true;
-      else if (!other.destroyed) other.end();
+      else passFin();
     });
     socket.on('close', (hadError: boolean) => {
       if (!this.link.isUp() || !other) this.broken = true;
       else if (hadError) resetSocket(other);
-      else if (!other.destroyed) other.end();
-      if (!this.open) this.onGone(this);
+      else passFin();
+      if (!this.open) {
+        this.closeLanes();
+        this.onGone(this);
+      }
     });
+  }
+
+  private closeLanes(): void {
+    for (const lane of this.lanes) lane.close();
   }
 }

@@ -2,7 +2,13 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { LinkCondition } from '../shared/wire/dashboard.js';
-import { LinkPair, type LinkView } from './link-pair.js';
+import { type LinkShaping, type LinkView } from './link-lane.js';
+import { LinkPair } from './link-pair.js';
+import { Flapper, type FlapSchedule, type FlapState } from './link-shape/flap.js';
+import { shapesNothing, type LinkProfile } from './link-shape/profile.js';
+import { clusterClock } from './link-shape/scaled-clock.js';
+import { emptyShapeCounters, type ShapeCounters } from './link-shape/shaped-lane.js';
+import { mulberry32 } from '../shared/seeded-random.js';
 
 export interface LinkProxyOptions {
   /** Usually the node whose link this is. */
@@ -13,6 +19,10 @@ export interface LinkProxyOptions {
   listenPort?: number;
   clock: Clock;
   logger: Logger;
+  /** The demo's `--time-scale`: profiles and flaps are in cluster time (default 1). */
+  timeScale?: number;
+  /** Jitter and loss draws of a profile without a seed (default Math.random). */
+  random?: () => number;
 }
 
 export interface LinkState {
@@ -25,7 +35,16 @@ export interface LinkState {
   /** Bytes forwarded client → target, and target → client. */
   bytesUp: number;
   bytesDown: number;
+  /** Set while the link is shaped (`kedge link shape`). */
+  profile?: LinkProfile;
+  /** Set while the link flaps on a schedule (`kedge link flap`). */
+  flap?: FlapState;
+  /** Bytes on their way through the shaping queues, each way. */
+  queuedUp: number;
+  queuedDown: number;
 }
+
+export type LinkCounters = ShapeCounters & { bytesUp: number; bytesDown: number };
 
 export interface LinkProxy {
   readonly name: string;
@@ -39,6 +58,10 @@ export interface LinkProxy {
   heal(): LinkState;
   /** Resets every current connection (RST to both ends); the link stays as it is. */
   reset(): LinkState;
+  /** Shapes every connection, current and future, by the profile; undefined: no shaping. */
+  shape(profile: LinkProfile | undefined): LinkState;
+  /** Cuts and heals the link on a schedule (replacing any before); undefined: stops flapping (healing). */
+  flap(schedule: FlapSchedule | undefined): LinkState;
   state(): LinkState;
   close(): Promise<void>;
 }
@@ -50,12 +73,18 @@ export interface LinkProxy {
 export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkProxy> {
   const { name, target, clock, logger } = options;
   const pairs = new Set<LinkPair>();
-  const counters = { bytesUp: 0, bytesDown: 0 };
+  const counters: LinkCounters = { bytesUp: 0, bytesDown: 0, ...emptyShapeCounters() };
+  const cluster = clusterClock(clock, options.timeScale ?? 1);
   let condition: LinkCondition = 'up';
   let since = clock.now();
+  let profile: LinkProfile | undefined;
+  let shaping: LinkShaping | undefined;
+  let flapper: Flapper | undefined;
+  let draw: () => number = Math.random;
 
   const view: LinkView = {
     isUp: () => condition === 'up',
+    shaping: () => shaping,
     countUp: (n) => (counters.bytesUp += n),
     countDown: (n) => (counters.bytesDown += n),
   };
@@ -74,21 +103,31 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
   server.on('error', (err) => logger.warn(`link proxy ${name}: ${err.message}`));
   const address = server.address() as AddressInfo;
 
-  const state = (): LinkState => ({
-    name,
-    state: condition,
-    since: new Date(since).toISOString(),
-    connections: [...pairs].filter((p) => p.open).length,
-    ...counters,
-  });
+  const state = (): LinkState => {
+    const queued = { queuedUp: 0, queuedDown: 0 };
+    for (const pair of pairs) {
+      const q = pair.queued();
+      queued.queuedUp += q.up;
+      queued.queuedDown += q.down;
+    }
+    return {
+      name,
+      state: condition,
+      since: new Date(since).toISOString(),
+      connections: [...pairs].filter((p) => p.open).length,
+      ...counters,
+      ...queued,
+      ...(profile && { profile }),
+      ...(flapper && { flap: flapper.state() }),
+    };
+  };
   const become = (next: LinkCondition): void => {
     if (condition === next) return;
     condition = next;
     since = clock.now();
   };
   let closing: Promise<void> | undefined;
-
-  return {
+  const proxy: LinkProxy = {
     name,
     host: address.address,
     port: address.port,
@@ -97,6 +136,20 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     cut() {
       become('cut');
       logger.info(`link ${name} cut`, { connections: pairs.size });
+      return state();
+    },
+    shape(next) {
+      profile = next;
+      draw = next?.seed !== undefined ? mulberry32(next.seed) : (options.random ?? Math.random);
+      shaping = next && !shapesNothing(next) ? { profile: next, clock: cluster, random: () => draw(), counters } : undefined;
+      for (const pair of pairs) pair.shape(shaping);
+      logger.info(next ? `link ${name} shaped: ${next.name}` : `link ${name} unshaped`);
+      return state();
+    },
+    flap(schedule) {
+      flapper?.stop();
+      flapper = schedule && new Flapper(schedule, { clock: cluster, cut: () => proxy.cut(), heal: () => proxy.heal() });
+      logger.info(schedule ? `link ${name} flaps: down ${schedule.downMs} ms every ${schedule.everyMs} ms` : `link ${name} stops flapping`);
       return state();
     },
     heal() {
@@ -114,9 +167,12 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        flapper?.stop();
+        flapper = undefined;
         server.close(() => resolve());
         for (const pair of pairs) pair.destroy();
         pairs.clear();
       })),
   };
+  return proxy;
 }
