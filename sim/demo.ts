@@ -139,7 +139,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const proxyUrls = new Map<string, string>();
     for (let i = 1; i <= o.nodes; i++) {
       const node = `edge-${i}`;
-      const link = await startLinkProxy({ name: node, target: hostAndPort(broker), clock: o.clock, logger: o.logger.child('links') });
+      const link = await startLinkProxy({ name: node, target: hostAndPort(broker), clock: o.clock, timeScale: o.timeScale, logger: o.logger.child('links') });
       stops.push(() => link.close());
       links.set(node, link);
       proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);

@@ -94,7 +94,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const startOne = async (node: string, index: number): Promise<void> => {
     let brokerUrl = options.brokerUrl;
     if (options.links) {
-      const link = await startLinkProxy({ name: node, target, clock, logger: logger.child('links') });
+      const link = await startLinkProxy({ name: node, target, clock, timeScale: timing.timeScale, logger: logger.child('links'), ...(options.random && { random: options.random }) });
       links.set(node, link);
       brokerUrl = `${broker.protocol}//${link.host}:${link.port}`;
     }

@@ -25,7 +25,8 @@ export interface LinkProxyOptions {
   random?: () => number;
 }
 
-export interface LinkState {
+/** Also what shaping did (ShapeCounters: delayed chunks and bytes, dropped segments). */
+export interface LinkState extends ShapeCounters {
   name: string;
   state: LinkCondition;
   /** When the link last changed state (or the proxy started), ISO 8601. */
