@@ -5,17 +5,19 @@ import { enforceTimeouts, KUBE_LISTENER_TIMEOUTS, timeoutOptions, type ListenerT
 import { sameSecret } from '../shared/digest.js';
 import type { Logger } from '../shared/log.js';
 import type { ObjectList, Pod } from '../shared/types.js';
-import { fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
+import { ControlError, fail, failWith, reply, replyLater, unknownNode } from './control-replies.js';
 import { routeEdges, type EdgeControl } from './edge-routes.js';
 import type { EtcdControl } from './demo-etcd.js';
 import { routeEtcd } from './etcd-routes.js';
 import type { LinkProxy, LinkState } from './link-proxy.js';
+import { SHAPE_ACTIONS, shapeLink, type ShapeAction } from './link-shape-routes.js';
 
 /**
  * The control API on 127.0.0.1 of a demo (what `kedge link` talks to) or a hollow fleet:
  *   GET /links                        → { items: LinkState[] }
  *   GET /links/<node>                 → LinkState
  *   POST /links/<node>/cut|heal|reset → LinkState
+ *   POST /links/<node>/shape?…, /flap?… → LinkState (link-shape-routes.ts; 400 for a bad parameter)
  *   POST /links/cut-all|heal-all|reset-all → LinkTotals (after acting on every link)
  *   GET /links/totals                 → LinkTotals (sums, without listing every link)
  *   GET /nodes/<node>/pods            → PodList of what that edge runs (when `pods` is given)
@@ -109,7 +111,8 @@ function routePods(options: ControlApiOptions, method: string, parts: string[], 
 
 function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResponse): void {
   const { links } = options;
-  const parts = new URL(req.url ?? '/', 'http://control').pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const url = new URL(req.url ?? '/', 'http://control');
+  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const method = req.method ?? 'GET';
   if (parts[0] === 'nodes') return routePods(options, method, parts, res);
   if (parts[0] === 'etcd') return routeEtcd(options.etcd, method, parts, res);
@@ -131,9 +134,16 @@ function route(options: ControlApiOptions, req: IncomingMessage, res: ServerResp
     if (method !== 'GET') return fail(res, 405, 'MethodNotAllowed', `${method} /links/${node} is not allowed; use GET`);
     return reply(res, 200, link.state());
   }
-  if (!Object.hasOwn(actions, action)) return fail(res, 404, 'NotFound', `no link action "${action}" (cut, heal or reset)`);
+  const shaping = (SHAPE_ACTIONS as readonly string[]).includes(action);
+  if (!shaping && !Object.hasOwn(actions, action)) return fail(res, 404, 'NotFound', `no link action "${action}" (cut, heal, reset, shape or flap)`);
   if (method !== 'POST') return fail(res, 405, 'MethodNotAllowed', `${method} /links/${node}/${action} is not allowed; use POST`);
-  reply(res, 200, actions[action as keyof typeof actions](link));
+  if (!shaping) return reply(res, 200, actions[action as keyof typeof actions](link));
+  try {
+    reply(res, 200, shapeLink(link, action as ShapeAction, url.searchParams));
+  } catch (err) {
+    if (!(err instanceof ControlError)) throw err;
+    failWith(res, err);
+  }
 }
 
 export async function startControlApi(options: ControlApiOptions): Promise<ControlApi> {

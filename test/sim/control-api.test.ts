@@ -87,6 +87,33 @@ describe('demo control API', () => {
     expect(links.get('edge-1')!.state().state).toBe('up');
   });
 
+  it('shapes a link by a named profile or by fields; clear removes it and any flap', async () => {
+    const satellite = await call('POST', '/links/edge-1/shape?profile=satellite');
+    expect(satellite).toMatchObject({ status: 200, body: { name: 'edge-1', profile: { name: 'satellite', latencyMs: 300, lossPercent: 1, rateUpBps: 256_000 } } });
+    expect(links.get('edge-1')!.state().profile?.name).toBe('satellite');
+    const custom = await call('POST', '/links/edge-1/shape?latency=600ms&jitter=100ms&loss=2%25&rate=64kbit&rateDown=1mbit');
+    expect(custom.body.profile).toEqual({ name: 'custom', latencyMs: 600, jitterMs: 100, lossPercent: 2, rateUpBps: 64_000, rateDownBps: 1_000_000 });
+    expect(await call('POST', '/links/edge-1/flap?down=5s&every=30s&seed=7')).toMatchObject({ status: 200, body: { flap: { downMs: 5000, everyMs: 30_000, seed: 7, phase: 'up', flaps: 0 } } });
+    const cleared = await call('POST', '/links/edge-1/shape?clear=true');
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty('profile');
+    expect(cleared.body).not.toHaveProperty('flap');
+    expect(await call('POST', '/links/edge-1/flap?down=1s&every=2s')).toMatchObject({ status: 200, body: { flap: { downMs: 1000 } } });
+    expect((await call('POST', '/links/edge-1/flap?stop=true')).body).not.toHaveProperty('flap');
+    expect(links.get('edge-2')!.state()).not.toHaveProperty('profile');
+  });
+
+  it('answers 400 naming the bad parameter (bounded values), and changes nothing', async () => {
+    expect(await call('POST', '/links/edge-1/shape?latency=1000000000s')).toEqual({ status: 400, body: { error: 'BadRequest', message: 'latency: "1000000000s" is more than 1m0s' } });
+    expect((await call('POST', '/links/edge-1/shape?profile=moon')).body.message).toBe('profile: "moon" is not a profile (satellite, 3g, wifi-flaky, lan)');
+    expect((await call('POST', '/links/edge-1/shape')).status).toBe(400);
+    expect((await call('POST', '/links/edge-1/shape?latency=1s&bogus=1')).body.message).toMatch(/^bogus: unknown field/);
+    expect((await call('POST', '/links/edge-1/flap?down=30s&every=5s')).body).toEqual({ error: 'BadRequest', message: 'every: must be more than down (30s)' });
+    expect((await call('GET', '/links/edge-1/shape?profile=lan')).status).toBe(405);
+    expect(links.get('edge-1')!.state()).not.toHaveProperty('profile');
+    expect(links.get('edge-1')!.state()).not.toHaveProperty('flap');
+  });
+
   it('lists each edge with its process and its link', async () => {
     links.get('edge-2')!.cut();
     expect(await call('GET', '/edges')).toEqual({
