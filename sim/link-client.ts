@@ -13,6 +13,14 @@ export class LinkCommandError extends Error {
 
 export type LinkAction = 'cut' | 'heal' | 'reset';
 
+/** The fields of a shape or flap request, as texts; undefined ones are left out. */
+export type LinkFields = Record<string, string | undefined>;
+
+function query(fields: LinkFields): string {
+  const defined = Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined);
+  return new URLSearchParams(defined).toString();
+}
+
 const REQUEST_TIMEOUT_MS = 5_000;
 /** An edge restart answers once the new process is ready (its stop, then up to 20 s): as long as the dashboard waits. */
 const RESTART_TIMEOUT_MS = 30_000;
@@ -48,6 +56,16 @@ export class LinkClient {
 
   async act(node: string, action: LinkAction): Promise<LinkState> {
     return (await this.request('POST', `/links/${encodeURIComponent(node)}/${action}`)) as LinkState;
+  }
+
+  /** Shapes the node's link (fields as `kedge link shape` takes them: profile, latency, …, clear), checked by the demo too. */
+  async shape(node: string, fields: LinkFields): Promise<LinkState> {
+    return (await this.request('POST', `/links/${encodeURIComponent(node)}/shape?${query(fields)}`)) as LinkState;
+  }
+
+  /** Flaps the node's link (down, every, seed) or stops it (stop). */
+  async flap(node: string, fields: LinkFields): Promise<LinkState> {
+    return (await this.request('POST', `/links/${encodeURIComponent(node)}/flap?${query(fields)}`)) as LinkState;
   }
 
   /** Ends the node's edge process and starts it again (as the dashboard's buttons); resolves once it is ready. */

@@ -5,7 +5,7 @@ import type { LinkProxy, LinkState } from './link-proxy.js';
 export const SHAPE_ACTIONS = ['shape', 'flap'] as const;
 export type ShapeAction = (typeof SHAPE_ACTIONS)[number];
 
-const invalid = (problems: FieldProblem[]): ControlError => new ControlError(400, 'BadRequest', describeProblems(problems, (field) => field));
+const invalid = (problems: FieldProblem[]): ControlError => new ControlError(400, 'BadRequest', describeProblems(problems));
 
 /**
  * POST /links/<node>/shape?profile=satellite | ?latency=600ms&jitter=100ms&loss=2%25&rate=64kbit

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { EDGE_RESTARTS, type EdgeProcessInfo, type EdgeRestart } from '../../sim/edge-routes.js';
 import { nodeName } from '../options.js';
-import { runOnDemo, withDemoOptions, type LinkOptions } from './link.js';
+import { runOnDemo, withDemoOptions, type LinkOptions } from './on-demo.js';
 
 /** As the dashboard's buttons (and the control API's POST /edges/<node>/<verb>). */
 const verbs: Record<EdgeRestart, { description: string; doing: string; done: string }> = {

@@ -4,7 +4,7 @@ import type { EtcdMemberAction, EtcdMemberInfo } from '../../sim/demo-etcd.js';
 import { kedgeCommandFor } from '../../sim/demo-file.js';
 import { textTable } from '../text-table.js';
 import { withParentDataDir } from './demo-edges.js';
-import { runOnDemo, withDemoOptions, type LinkOptions } from './link.js';
+import { runOnDemo, withDemoOptions, type LinkOptions } from './on-demo.js';
 
 const verbs: Record<EtcdMemberAction, string> = {
   stop: 'Stop an etcd member of a demo on etcd (SIGTERM): it leaves cleanly, its data stays',

@@ -1,15 +1,12 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { textTable } from '../text-table.js';
-import { realClock } from '../../shared/clock.js';
-import { DEFAULT_DEMO_DATA_DIR } from '../../sim/demo-file.js';
-import { LinkClient, LinkCommandError, type LinkAction } from '../../sim/link-client.js';
+import type { LinkAction } from '../../sim/link-client.js';
+import { describeProfile } from '../../sim/link-shape/profile.js';
 import type { LinkState } from '../../sim/link-proxy.js';
 import { nodeName } from '../options.js';
+import { flapCommand, flapText, shapeCommand } from './link-shape.js';
+import { runOnDemo, withDemoOptions, type LinkOptions } from './on-demo.js';
 
-export interface LinkOptions {
-  dataDir: string;
-  output: 'text' | 'json';
-}
 
 const describe: Record<LinkAction, string> = {
   cut: "Pull the edge's cable: bytes stop both ways, no FIN, no RST; both ends find out by keepalive",
@@ -17,34 +14,18 @@ const describe: Record<LinkAction, string> = {
   reset: "Reset every connection on the edge's link (both ends get an RST); the link stays as it is",
 };
 
-/** --data-dir (of the running demo) and -o text|json, as every command on a running demo takes. */
-export function withDemoOptions(command: Command): Command {
-  return command
-    .option('--data-dir <dir>', 'data dir of the running demo', DEFAULT_DEMO_DATA_DIR)
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
-}
-
 function summary(s: LinkState): string {
   return `${s.state} since ${s.since} (${s.connections} connection${s.connections === 1 ? '' : 's'})`;
 }
 
 function table(states: LinkState[]): string {
-  const rows = [['NODE', 'LINK', 'SINCE', 'CONNECTIONS', 'BYTES-UP', 'BYTES-DOWN']];
-  for (const s of states) rows.push([s.name, s.state, s.since, String(s.connections), String(s.bytesUp), String(s.bytesDown)]);
-  return textTable(rows);
-}
-
-/** Runs one command on the running demo: prints its result, or the problem on stderr with exit code 1. */
-export async function runOnDemo(o: LinkOptions, work: (client: LinkClient) => Promise<{ json: unknown; text: string }>): Promise<void> {
-  try {
-    const client = await LinkClient.connect(o.dataDir, realClock);
-    const out = await work(client);
-    process.stdout.write((o.output === 'json' ? JSON.stringify(out.json, null, 2) : out.text) + '\n');
-  } catch (err) {
-    const message = err instanceof LinkCommandError ? err.message : `cannot reach the demo: ${(err as Error).message}`;
-    process.stderr.write(`error: ${message}\n`);
-    process.exitCode = 1;
+  const rows = [['NODE', 'LINK', 'SINCE', 'CONNECTIONS', 'BYTES-UP', 'BYTES-DOWN', 'PROFILE', 'SHAPE', 'FLAP', 'DELAYED', 'DROPPED', 'QUEUED']];
+  for (const s of states) {
+    const shaping = [s.profile?.name ?? '-', s.profile ? describeProfile(s.profile) : '-', s.flap ? flapText(s.flap) : '-'];
+    const counts = [s.delayedChunks, s.droppedSegments, s.queuedUp + s.queuedDown].map(String);
+    rows.push([s.name, s.state, s.since, String(s.connections), String(s.bytesUp), String(s.bytesDown), ...shaping, ...counts]);
   }
+  return textTable(rows);
 }
 
 function actionCommand(action: LinkAction): Command {
@@ -71,9 +52,11 @@ export function linkCommand(): Command {
       }),
   );
   return new Command('link')
-    .description("Cut, heal or reset the network link between a running demo's edge and the broker.")
+    .description("Cut, heal, reset, shape or flap the network link between a running demo's edge and the broker.")
     .addCommand(actionCommand('cut'))
     .addCommand(actionCommand('heal'))
     .addCommand(actionCommand('reset'))
+    .addCommand(shapeCommand())
+    .addCommand(flapCommand())
     .addCommand(status);
 }

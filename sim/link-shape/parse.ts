@@ -29,9 +29,19 @@ const RATE_UNIT: Record<string, number> = { bit: 1, kbit: 1e3, mbit: 1e6, gbit: 
 type Input = Record<string, unknown>;
 const shown = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : String(JSON.stringify(v)));
 
+/** How a field is called where the input came from: `--rate-up` for the CLI, `rateUp` elsewhere. */
+export type FieldNamer = (field: string) => string;
+
 class Checker {
   readonly problems: FieldProblem[] = [];
-  constructor(readonly input: Input) {}
+  constructor(
+    readonly input: Input,
+    readonly name: FieldNamer,
+  ) {}
+
+  names(fields: readonly string[]): string {
+    return fields.map(this.name).join(', ');
+  }
 
   problem(field: string | undefined, message: string): undefined {
     this.problems.push({ field, message });
@@ -40,7 +50,7 @@ class Checker {
 
   only(allowed: readonly string[]): void {
     for (const key of Object.keys(this.input)) {
-      if (this.input[key] !== undefined && !allowed.includes(key)) this.problem(key, `unknown field (allowed: ${allowed.join(', ')})`);
+      if (this.input[key] !== undefined && !allowed.includes(key)) this.problem(key, `unknown field (allowed: ${this.names(allowed)})`);
     }
   }
 
@@ -103,15 +113,15 @@ function baseProfile(c: Checker): LinkProfile | undefined {
 }
 
 /** `clear`, or a profile: a named one, explicit fields, or a named one with fields changed (then called `custom`). */
-export function parseShape(input: Input): Parsed<ShapeRequest> {
-  const c = new Checker(input);
+export function parseShape(input: Input, name: FieldNamer = (f) => f): Parsed<ShapeRequest> {
+  const c = new Checker(input, name);
   c.only(SHAPE_FIELDS);
   const given = SHAPE_FIELDS.filter((f) => input[f] !== undefined && f !== 'clear');
   if (c.flag('clear')) {
-    if (given.length > 0) c.problem('clear', `goes alone (it removes the profile and any flap), not with ${given.join(', ')}`);
+    if (given.length > 0) c.problem('clear', `goes alone (it removes the profile and any flap), not with ${c.names(given)}`);
     return c.result<ShapeRequest>({ clear: true });
   }
-  if (given.length === 0) c.problem(undefined, `give a profile, clear, or at least one of ${SHAPING_FIELDS.join(', ')}`);
+  if (given.length === 0) c.problem(undefined, `give ${c.names(['profile', 'clear'])}, or at least one of ${c.names(SHAPING_FIELDS)}`);
   const base = baseProfile(c);
   const latencyMs = c.duration('latency', LIMITS.latencyMs);
   const jitterMs = c.duration('jitter', LIMITS.jitterMs);
@@ -129,12 +139,12 @@ export function parseShape(input: Input): Parsed<ShapeRequest> {
 }
 
 /** `stop`, or a schedule: down (above 0, at most 1h) every (more than down, at most 24h), maybe a seed. */
-export function parseFlap(input: Input): Parsed<FlapRequest> {
-  const c = new Checker(input);
+export function parseFlap(input: Input, name: FieldNamer = (f) => f): Parsed<FlapRequest> {
+  const c = new Checker(input, name);
   c.only(FLAP_FIELDS);
   if (c.flag('stop')) {
     const given = FLAP_FIELDS.filter((f) => input[f] !== undefined && f !== 'stop');
-    if (given.length > 0) c.problem('stop', `goes alone, not with ${given.join(', ')}`);
+    if (given.length > 0) c.problem('stop', `goes alone, not with ${c.names(given)}`);
     return c.result<FlapRequest>({ stop: true });
   }
   const downMs = c.duration('down', MAX_FLAP_DOWN_MS);
@@ -143,12 +153,12 @@ export function parseFlap(input: Input): Parsed<FlapRequest> {
   if (input.down === undefined) c.problem('down', 'required: how long the link stays down, such as 5s');
   if (input.every === undefined) c.problem('every', 'required: how often it goes down, such as 30s');
   if (downMs === 0) c.problem('down', 'must be more than 0');
-  if (downMs !== undefined && everyMs !== undefined && everyMs <= downMs) c.problem('every', `must be more than down (${formatGoDuration(downMs)})`);
+  if (downMs !== undefined && everyMs !== undefined && everyMs <= downMs) c.problem('every', `must be more than ${name('down')} (${formatGoDuration(downMs)})`);
   if (downMs === undefined || everyMs === undefined) return c.result<FlapRequest>(undefined);
   return c.result<FlapRequest>({ schedule: { downMs, everyMs, ...(seed !== undefined && { seed }) } });
 }
 
 /** Problems as one message, each with its field named as `name(field)` says (a flag, a query parameter). */
-export function describeProblems(problems: FieldProblem[], name: (field: string) => string): string {
+export function describeProblems(problems: FieldProblem[], name: FieldNamer = (f) => f): string {
   return problems.map((p) => (p.field === undefined ? p.message : `${name(p.field)}: ${p.message}`)).join('; ');
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { describeProblems, parseFlap, parseShape } from '../../../sim/link-shape/parse.js';
 import { describeProfile, NAMED_PROFILES } from '../../../sim/link-shape/profile.js';
 
-const messages = (input: Record<string, unknown>, parse: typeof parseShape | typeof parseFlap = parseShape): string =>
-  describeProblems(parse(input).problems ?? [], (f) => `--${f}`);
+const flag = (field: string): string => `--${field}`;
+const messages = (input: Record<string, unknown>, parse: typeof parseShape | typeof parseFlap = parseShape): string => describeProblems(parse(input, flag).problems ?? [], flag);
 
 describe('parseShape', () => {
   it('explicit fields, with units', () => {
@@ -25,11 +25,12 @@ describe('parseShape', () => {
   it('clear, alone', () => {
     expect(parseShape({ clear: true }).value).toEqual({ clear: true });
     expect(parseShape({ clear: 'true' }).value).toEqual({ clear: true });
-    expect(messages({ clear: true, profile: 'lan' })).toBe('--clear: goes alone (it removes the profile and any flap), not with profile');
+    expect(messages({ clear: true, profile: 'lan' })).toBe('--clear: goes alone (it removes the profile and any flap), not with --profile');
   });
 
   it('names every bad field, and refuses values past the bounds', () => {
-    expect(messages({})).toBe('give a profile, clear, or at least one of latency, jitter, loss, rate, rateUp, rateDown');
+    expect(messages({})).toBe('give --profile, --clear, or at least one of --latency, --jitter, --loss, --rate, --rateUp, --rateDown');
+    expect(describeProblems(parseShape({}).problems!)).toBe('give profile, clear, or at least one of latency, jitter, loss, rate, rateUp, rateDown');
     expect(messages({ profile: 'moon' })).toBe('--profile: "moon" is not a profile (satellite, 3g, wifi-flaky, lan)');
     expect(messages({ latency: 'fast' })).toBe('--latency: "fast" is not a duration such as 600ms or 5s');
     expect(messages({ latency: '1000000000s' })).toBe('--latency: "1000000000s" is more than 1m0s');
@@ -59,10 +60,10 @@ describe('parseFlap', () => {
 
   it('names every bad field', () => {
     expect(messages({}, parseFlap)).toBe('--down: required: how long the link stays down, such as 5s; --every: required: how often it goes down, such as 30s');
-    expect(messages({ down: '30s', every: '30s' }, parseFlap)).toBe('--every: must be more than down (30s)');
+    expect(messages({ down: '30s', every: '30s' }, parseFlap)).toBe('--every: must be more than --down (30s)');
     expect(messages({ down: '0s', every: '30s' }, parseFlap)).toBe('--down: must be more than 0');
     expect(messages({ down: '5s', every: '2d' }, parseFlap)).toBe('--every: "2d" is not a duration such as 600ms or 5s');
     expect(messages({ down: '5s', every: '25h' }, parseFlap)).toBe('--every: "25h" is more than 24h0m0s');
-    expect(messages({ stop: true, down: '5s' }, parseFlap)).toBe('--stop: goes alone, not with down');
+    expect(messages({ stop: true, down: '5s' }, parseFlap)).toBe('--stop: goes alone, not with --down');
   });
 });
