@@ -1,5 +1,5 @@
 import { ControlError } from './control-replies.js';
-import { describeProblems, parseFlap, parseShape, type FieldProblem } from './link-shape/parse.js';
+import { describeProblems, parseFlap, parseShape, type FieldProblem, type FlapRequest, type ShapeRequest } from './link-shape/parse.js';
 import type { LinkProxy, LinkState } from './link-proxy.js';
 
 export const SHAPE_ACTIONS = ['shape', 'flap'] as const;
@@ -17,11 +17,20 @@ export function shapeLink(link: LinkProxy, action: ShapeAction, query: URLSearch
   if (action === 'flap') {
     const flap = parseFlap(input);
     if (flap.problems) throw invalid(flap.problems);
-    return link.flap(flap.value.stop ? undefined : flap.value.schedule);
+    return flapBy(link, flap.value);
   }
   const shape = parseShape(input);
   if (shape.problems) throw invalid(shape.problems);
-  if (!shape.value.clear) return link.shape(shape.value.profile);
+  return shapeBy(link, shape.value);
+}
+
+/** Shapes the link, or clears its profile and stops any flap. */
+export function shapeBy(link: LinkProxy, request: ShapeRequest): LinkState {
+  if (!request.clear) return link.shape(request.profile);
   link.flap(undefined);
   return link.shape(undefined);
+}
+
+export function flapBy(link: LinkProxy, request: FlapRequest): LinkState {
+  return link.flap(request.stop ? undefined : request.schedule);
 }

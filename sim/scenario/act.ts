@@ -59,6 +59,10 @@ export async function act(step: ActionStep, d: ActDeps): Promise<string | undefi
     case 'heal':
       for (const node of step.nodes) cluster.link(node, step.kind);
       return undefined;
+    case 'shape':
+    case 'flap':
+      cluster.shapeLink(step);
+      return undefined;
     case 'crash':
     case 'restart':
     case 'reboot': {

@@ -42,6 +42,9 @@ export async function startCloudsCluster(o: CloudsClusterOptions): Promise<Scena
       link() {
         throw new Error('with several clouds the edges have no link proxies: cut and heal are for one cloud');
       },
+      shapeLink() {
+        throw new Error('with several clouds the edges have no link proxies: shape and flap are for one cloud');
+      },
       async restartEdge(node, how) {
         await c.edges.edges.restartProcess(node, how);
       },

@@ -18,12 +18,17 @@ import { actOnEdgeComponent } from './edge-component.js';
 import { httpGet } from './http-get.js';
 import type { EdgeConnection } from './judge.js';
 import type { Reply } from './judge-service.js';
+import { flapBy, shapeBy } from '../link-shape-routes.js';
+import type { LinkProxy } from '../link-proxy.js';
+import type { FlapStep, ShapeStep } from './types.js';
 
 /** What a scenario acts on and looks at: the seam between the runner and a running demo. */
 export interface ScenarioCluster {
   readonly api: ApiClient;
   readonly nodes: readonly string[];
   link(node: string, action: 'cut' | 'heal'): void;
+  /** Shapes or flaps the node's link (profiles and flaps are in cluster time). */
+  shapeLink(step: ShapeStep | FlapStep): void;
   /** Ends the edge process (kill -9 with `crash`) and starts it again (as after a reboot with `reboot`). */
   restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void>;
   component(name: string, action: 'stop' | 'start'): Promise<void>;
@@ -115,6 +120,11 @@ async function demoCluster(demo: Demo, dataDir: string, clock: Clock): Promise<S
   if (!token) throw new Error(`no admin token in ${dataDir}`);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const handle = remoteHandler(demo.apiUrl, agent);
+  const linkOf = (node: string): LinkProxy => {
+    const link = demo.links.get(node);
+    if (!link) throw new Error(`no link for node "${node}"`);
+    return link;
+  };
   const localApi = (node: string): string => {
     const entry = demo.nodes.find((n) => n.name === node);
     if (!entry) throw new Error(`no node "${node}" in this demo`);
@@ -124,10 +134,14 @@ async function demoCluster(demo: Demo, dataDir: string, clock: Clock): Promise<S
     api: createLoopbackClient(handle, token),
     nodes: demo.nodes.map((n) => n.name),
     link(node, action) {
-      const link = demo.links.get(node);
-      if (!link) throw new Error(`no link for node "${node}"`);
+      const link = linkOf(node);
       if (action === 'cut') link.cut();
       else link.heal();
+    },
+    shapeLink(step) {
+      const link = linkOf(step.node);
+      if (step.kind === 'shape') shapeBy(link, step.request);
+      else flapBy(link, step.request);
     },
     async restartEdge(node, how) {
       await demo.restartEdge(node, how);

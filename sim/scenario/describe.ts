@@ -1,5 +1,6 @@
 import { describeCloudStep, describeLeaders } from './cloud-step.js';
-import type { Expectation, PodRef, PodsExpectation, ServiceExpectation, Step } from './types.js';
+import { describeProfile } from '../link-shape/profile.js';
+import type { Expectation, FlapStep, PodRef, PodsExpectation, ServiceExpectation, ShapeStep, Step } from './types.js';
 
 /** Milliseconds as a short Go-style duration: "1m30s", "40s", "2.5s", "300ms". */
 export function formatDuration(ms: number): string {
@@ -76,6 +77,17 @@ export function describeExpectation(e: Expectation): string {
   }
 }
 
+function describeLinkStep(step: ShapeStep | FlapStep): string {
+  if (step.kind === 'shape') {
+    const r = step.request;
+    return r.clear ? `unshape ${step.node}'s link (and stop any flap)` : `shape ${step.node}'s link: ${r.profile.name} (${describeProfile(r.profile)})`;
+  }
+  const r = step.request;
+  if (r.stop) return `stop flapping ${step.node}'s link`;
+  const seed = r.schedule.seed === undefined ? '' : ` (random, seed ${r.schedule.seed})`;
+  return `flap ${step.node}'s link: down ${formatDuration(r.schedule.downMs)} every ${formatDuration(r.schedule.everyMs)}${seed}`;
+}
+
 /** A step in words, as progress lines and the report show it. Pure. */
 export function describeStep(step: Step): string {
   switch (step.kind) {
@@ -96,6 +108,9 @@ export function describeStep(step: Step): string {
       return `${step.action} etcd member ${step.member}`;
     case 'cloud':
       return describeCloudStep(step);
+    case 'shape':
+    case 'flap':
+      return describeLinkStep(step);
     case 'expect': {
       const within = step.withinMs > 0 ? ` within ${formatDuration(step.withinMs)}` : '';
       const lasting = step.forMs > 0 ? ` for ${formatDuration(step.forMs)}` : '';

@@ -4,6 +4,7 @@ import { Fields, isMapping, type Mapping } from './fields.js';
 import { findKind, objectProblems } from './manifests.js';
 import { parseCloudStep } from './cloud-step.js';
 import { parseExpectation, type NodeCheck } from './parse-expect.js';
+import { linkStep } from './parse-link.js';
 import { etcdStep, MAX_ETCD_MEMBERS } from './parse-quorum.js';
 import { EDGE_ACTIONS, type EdgeAction, type Scenario, type Step, type StepKind } from './types.js';
 
@@ -18,7 +19,7 @@ export class ScenarioFileError extends Error {
   }
 }
 
-const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'stop', 'start', 'etcd', 'wait', 'cloud', 'expect'];
+const STEP_KINDS: readonly StepKind[] = ['apply', 'delete', 'scale', ...EDGE_ACTIONS, 'shape', 'flap', 'stop', 'start', 'etcd', 'wait', 'cloud', 'expect'];
 const NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export const MAX_NODES = 20;
 export const MAX_CLOUDS = 5;
@@ -131,6 +132,9 @@ function step(value: unknown, index: number, { check, etcd, clouds }: Context, p
       return expectStep(f, check, etcd);
     case 'cloud':
       return parseCloudStep(f, clouds);
+    case 'shape':
+    case 'flap':
+      return linkStep(f, kind, check);
     default:
       return edge(f, kind, check);
   }

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/types.js';
+import type { FlapRequest, ShapeRequest } from '../link-shape/parse.js';
 
 /**
  * A scenario: a script of steps acted out against a demo it starts itself (docs/scenarios.md).
@@ -96,7 +97,21 @@ export interface CloudStep {
   target: string;
 }
 
-export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | EtcdStep | WaitStep | CloudStep | ExpectStep;
+/** `shape: { node: edge-1, profile: satellite }` (or fields, or `clear: true`): the edge's link proxy shapes its bytes. */
+export interface ShapeStep {
+  kind: 'shape';
+  node: string;
+  request: ShapeRequest;
+}
+
+/** `flap: { node: edge-1, down: 5s, every: 30s }` (or `stop: true`): the link is cut and healed on that schedule. */
+export interface FlapStep {
+  kind: 'flap';
+  node: string;
+  request: FlapRequest;
+}
+
+export type Step = ApplyStep | DeleteStep | ScaleStep | EdgeStep | ComponentStep | EtcdStep | WaitStep | CloudStep | ShapeStep | FlapStep | ExpectStep;
 export type StepKind = Step['kind'];
 
 /** A pod's phase as kubectl's STATUS shows it: a pod being deleted is Terminating. */

@@ -3,6 +3,7 @@ import type { Cancel, FakeClock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import type { Node, Pod } from '../../shared/types.js';
 import type { ScenarioCluster } from '../../sim/scenario/cluster.js';
+import type { FlapStep, ShapeStep } from '../../sim/scenario/types.js';
 import type { EdgeConnection } from '../../sim/scenario/judge.js';
 import type { Reply } from '../../sim/scenario/judge-service.js';
 import { FakeApiClient } from '../support/fake-api-client.js';
@@ -67,6 +68,10 @@ export class FakeScenarioCluster implements ScenarioCluster {
       this.offline.delete(node);
       void this.setReady(node, 'True');
     }
+  }
+
+  shapeLink(step: ShapeStep | FlapStep): void {
+    this.actions.push(`${step.kind} ${step.node}`);
   }
 
   async restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void> {
