@@ -70,8 +70,11 @@ export class FakeScenarioCluster implements ScenarioCluster {
     }
   }
 
+  readonly linkSteps: (ShapeStep | FlapStep)[] = [];
+
   shapeLink(step: ShapeStep | FlapStep): void {
     this.actions.push(`${step.kind} ${step.node}`);
+    this.linkSteps.push(step);
   }
 
   async restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void> {

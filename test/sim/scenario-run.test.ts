@@ -188,6 +188,17 @@ describe('running scenario steps', () => {
     expect(report).toMatchObject({ passed: false, error: 'step 8: no component "kedge-cni" on this edge' });
   });
 
+  it('shapes and flaps links through the cluster, reporting each step in words', async () => {
+    const { report, cluster } = await run([
+      { shape: { node: 'edge-1', profile: 'satellite' } },
+      { flap: { node: 'edge-2', down: '5s', every: '30s' } },
+      { shape: { node: 'edge-1', clear: true } },
+    ]);
+    expect(report.passed).toBe(true);
+    expect(cluster.actions).toEqual(['shape edge-1', 'flap edge-2', 'shape edge-1']);
+    expect(cluster.linkSteps.map((s) => s.request)).toEqual([{ profile: expect.objectContaining({ name: 'satellite' }) }, { schedule: { downMs: 5000, everyMs: 30_000 } }, { clear: true }]);
+  });
+
   it('ends a run when interrupted, stopping its own timers', async () => {
     const { report, clock } = await run([{ wait: '10m' }, { cut: 'edge-1' }], { abortAfterMs: 2_000 });
     expect(report).toMatchObject({ passed: false, error: 'step 1: interrupted' });
