@@ -168,7 +168,7 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        flapper?.stop();
+        flapper?.cancel();
         flapper = undefined;
         server.close(() => resolve());
         for (const pair of pairs) pair.destroy();

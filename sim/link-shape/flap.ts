@@ -61,10 +61,15 @@ export class Flapper {
 
   /** Ends the schedule; a link it holds down is healed. */
   stop(): void {
-    this.timer?.();
-    this.timer = undefined;
+    this.cancel();
     if (this.phase === 'down') this.deps.heal();
     this.phase = 'up';
+  }
+
+  /** Ends the schedule and leaves the link as it is (the proxy is closing). */
+  cancel(): void {
+    this.timer?.();
+    this.timer = undefined;
   }
 
   private startCycle(): void {

@@ -1,3 +1,5 @@
+import { formatGoDuration } from '../../shared/go-duration.js';
+
 /**
  * A link profile: how a link proxy shapes the bytes it forwards (docs/operations.md, "Shaping a
  * link"). Durations are milliseconds of cluster time, rates bits per second of cluster time.
@@ -79,7 +81,8 @@ export function formatRate(bps: number): string {
 /** One word for a table: `300ms±20ms,loss=1%,up=256kbit,down=256kbit`, `-` when nothing is shaped. */
 export function describeProfile(p: LinkProfile): string {
   const parts: string[] = [];
-  if (p.latencyMs > 0 || p.jitterMs > 0) parts.push(p.jitterMs > 0 ? `${p.latencyMs}ms±${p.jitterMs}ms` : `${p.latencyMs}ms`);
+  const ms = formatGoDuration;
+  if (p.latencyMs > 0 || p.jitterMs > 0) parts.push(p.jitterMs > 0 ? `${ms(p.latencyMs)}±${ms(p.jitterMs)}` : ms(p.latencyMs));
   if (p.lossPercent > 0) parts.push(`loss=${p.lossPercent}%`);
   if (p.rateUpBps > 0) parts.push(`up=${formatRate(p.rateUpBps)}`);
   if (p.rateDownBps > 0) parts.push(`down=${formatRate(p.rateDownBps)}`);
