@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { formatGoDuration } from '../../shared/go-duration.js';
-import type { LinkFields } from '../../sim/link-client.js';
+import type { LinkClient, LinkFields } from '../../sim/link-client.js';
 import type { FlapState } from '../../sim/link-shape/flap.js';
-import { describeProblems, FLAP_FIELDS, parseFlap, parseShape, SHAPE_FIELDS, type FieldProblem } from '../../sim/link-shape/parse.js';
+import { describeProblems, FLAP_FIELDS, parseFlap, parseShape, SHAPE_FIELDS, type FieldNamer, type FieldProblem } from '../../sim/link-shape/parse.js';
 import { describeProfile, PROFILE_NAMES } from '../../sim/link-shape/profile.js';
 import type { LinkState } from '../../sim/link-proxy.js';
 import { nodeName } from '../options.js';
@@ -21,6 +21,26 @@ function fieldsOf(o: Given, names: readonly string[]): LinkFields {
 function refuse(problems: FieldProblem[]): void {
   process.stderr.write(`error: ${describeProblems(problems, flag)}\n`);
   process.exitCode = 1;
+}
+
+interface LinkRequest {
+  fields: readonly string[];
+  parse(fields: LinkFields, name: FieldNamer): { problems?: FieldProblem[] };
+  send(client: LinkClient, node: string, fields: LinkFields): Promise<LinkState>;
+  text(state: LinkState): string;
+}
+
+/** Checks the flags here (naming them), then asks the demo, which checks them again. */
+function linkRequest(command: Command, r: LinkRequest): Command {
+  return withDemoOptions(command).action((node: string, o: Given) => {
+    const fields = fieldsOf(o, r.fields);
+    const { problems } = r.parse(fields, flag);
+    if (problems) return refuse(problems);
+    return runOnDemo(o, async (client) => {
+      const state = await r.send(client, node, fields);
+      return { json: state, text: r.text(state) };
+    });
+  });
 }
 
 /** `down 5s every 30s`, `… seed 7`, and where the cycle is. */
@@ -54,15 +74,7 @@ export function shapeCommand(): Command {
     .option('--rate-down <rate>', 'rate cap broker → edge')
     .option('--seed <n>', 'seeds the jitter and loss draws (a replayable run)')
     .option('--clear', 'remove the profile and stop any flap');
-  return withDemoOptions(command).action((node: string, o: Given) => {
-    const fields = fieldsOf(o, SHAPE_FIELDS);
-    const parsed = parseShape(fields, flag);
-    if (parsed.problems) return refuse(parsed.problems);
-    return runOnDemo(o, async (client) => {
-      const state = await client.shape(node, fields);
-      return { json: state, text: shapeText(state) };
-    });
-  });
+  return linkRequest(command, { fields: SHAPE_FIELDS, parse: parseShape, send: (client, node, fields) => client.shape(node, fields), text: shapeText });
 }
 
 export function flapCommand(): Command {
@@ -73,13 +85,5 @@ export function flapCommand(): Command {
     .option('--every <duration>', 'how often it goes down, e.g. 30s')
     .option('--seed <n>', 'a random pattern around the schedule, replayable with the same seed')
     .option('--stop', 'stop flapping (the link is healed)');
-  return withDemoOptions(command).action((node: string, o: Given) => {
-    const fields = fieldsOf(o, FLAP_FIELDS);
-    const parsed = parseFlap(fields, flag);
-    if (parsed.problems) return refuse(parsed.problems);
-    return runOnDemo(o, async (client) => {
-      const state = await client.flap(node, fields);
-      return { json: state, text: flapSummary(state) };
-    });
-  });
+  return linkRequest(command, { fields: FLAP_FIELDS, parse: parseFlap, send: (client, node, fields) => client.flap(node, fields), text: flapSummary });
 }
