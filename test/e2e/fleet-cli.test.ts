@@ -6,6 +6,7 @@ import { readEdgeToken } from '../../cloud/apiserver/auth/credentials.js';
 import { createRemoteClient } from '../../cloud/apiserver/http/remote-handler.js';
 import { realClock } from '../../shared/clock.js';
 import type { ObjectList, Pod } from '../../shared/types.js';
+import type { LinkState } from '../../sim/link-proxy.js';
 import type { LinkTotals } from '../../sim/control-api.js';
 import { FLEET_FILE } from '../../sim/fleet.js';
 import { FLEET_LABEL, readKubeconfig } from '../../sim/fleet-pods.js';
@@ -88,6 +89,10 @@ describe('kedge fleet as a process', () => {
     const node = pods[0]!.spec!.nodeName!;
     const held = (await (await fetch(`${control}/nodes/${node}/pods`, auth)).json()) as ObjectList<Pod>;
     expect(held.items.map((p) => p.metadata.name).sort()).toEqual(pods.filter((p) => p.spec?.nodeName === node).map((p) => p.metadata.name).sort());
+    // A hollow edge's link takes a profile as a demo's does (in the fleet's cluster time), and carries its traffic shaped.
+    const shaped = await fetch(`${control}/links/${node}/shape?profile=3g`, { ...auth, method: 'POST' });
+    expect(((await shaped.json()) as LinkState).profile).toMatchObject({ name: '3g', latencyMs: 150 });
+    await waitFor(async () => ((await (await fetch(`${control}/links/${node}`, auth)).json()) as LinkState).delayedChunks > 0, 'traffic through the shaped link', 20_000, 100);
 
     await fleet.stop();
     expect(await fleet.exited).toBe(0);
