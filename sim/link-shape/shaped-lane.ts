@@ -50,6 +50,7 @@ export class ShapedLane {
   private bytes = 0;
   private full = false;
   private timer: Cancel | undefined;
+  private timedFor: Pending | undefined;
   private wake: Cancel | undefined;
 
   constructor(
@@ -111,7 +112,7 @@ export class ShapedLane {
   close(): void {
     this.timer?.();
     this.wake?.();
-    this.timer = this.wake = undefined;
+    this.timer = this.wake = this.timedFor = undefined;
   }
 
   private deliverDue(): void {
@@ -129,13 +130,16 @@ export class ShapedLane {
     this.checkFull();
   }
 
+  /** One timer, for the chunk at the head (kept while the head stays the same one). */
   private schedule(now: number): void {
-    this.timer?.();
-    this.timer = undefined;
     const next = this.fifo[this.head];
+    if (this.timer && next === this.timedFor) return;
+    this.timer?.();
+    this.timer = this.timedFor = undefined;
     if (!next || !this.deps.canDeliver()) return;
+    this.timedFor = next;
     this.timer = this.deps.clock.setTimer(next.at - now, () => {
-      this.timer = undefined;
+      this.timer = this.timedFor = undefined;
       this.deliverDue();
     });
   }
