@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { etcdTargets } from './report-etcd.js';
 import { apiRulesTargets } from './report-api-rules.js';
+import { brokerTargets } from './report-broker.js';
 import { cdf, lineChart } from './svg.js';
 
 /* Renders bench results into docs/benchmarks.md (between markers) and SVG plots in docs/img/. */
@@ -60,6 +61,7 @@ export function targets(r: Results): Target[] {
     ...etcdTargets(r, t),
     ...failoverTargets(r, t),
     ...apiRulesTargets(r, t),
+    ...brokerTargets(r, t),
   ];
 }
 
