@@ -33,7 +33,8 @@ export class CoalescedWrites {
     this.flush();
   };
 
-  private flush(): void {
+  /** Hands what waits to the socket now (before it is destroyed: a CONNACK refusing the client still goes). */
+  flush(): void {
     if (this.pendingBytes === 0) return;
     this.pendingBytes = 0;
     this.socket.uncork();

@@ -141,6 +141,7 @@ export class GuardedConnection extends Duplex {
     this.connectTimer?.();
     this.budget?.release();
     this.waiting?.();
+    this.writes.flush();
     this.socket.destroy();
     done(err);
   }

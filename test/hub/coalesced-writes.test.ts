@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 import { COALESCE_BYTES, CoalescedWrites } from '../../cloud/hub/coalesced-writes.js';
-import { GuardedConnection, type ConnectionLimits } from '../../cloud/hub/connection-guard.js';
+import { GuardedConnection } from '../../cloud/hub/connection-guard.js';
 import { DEFAULT_LIMITS } from '../../cloud/hub/broker.js';
 import { RateBudgets } from '../../cloud/hub/rate-budgets.js';
 import { FakeClock } from '../../shared/clock.js';
@@ -49,9 +49,8 @@ describe('writes coalesced per turn of the event loop', () => {
 
   it('a guarded connection writes each PUBLISH (and a PUBACK after it) in one system call, not one per piece', async () => {
     const socket = new RecordingSocket();
-    const limits: ConnectionLimits = DEFAULT_LIMITS;
     const clock = new FakeClock();
-    const conn = new GuardedConnection(socket as unknown as Socket, limits, clock, { refused: () => {}, throttled: () => {} }, new RateBudgets(1, 1, clock));
+    const conn = new GuardedConnection(socket as unknown as Socket, DEFAULT_LIMITS, clock, { refused: () => {}, throttled: () => {} }, new RateBudgets(1, 1, clock));
     conn.admitAsCloud();
     const publish = { cmd: 'publish', topic: 'kedge/v1/edge-1/down', payload: Buffer.alloc(300), qos: 1, messageId: 7, dup: false, retain: false } as const;
     mqttPacket.writeToStream(publish, conn); // as aedes writes: header, topic, id and payload, corked
@@ -60,5 +59,14 @@ describe('writes coalesced per turn of the event loop', () => {
     expect(socket.batches).toHaveLength(1);
     expect(socket.batches[0]).toEqual(Buffer.concat([mqttPacket.generate(publish), mqttPacket.generate({ cmd: 'puback', messageId: 8 })]));
     conn.destroy();
+  });
+
+  it('what waits goes to the socket before the connection is destroyed in the same turn', () => {
+    const socket = new RecordingSocket();
+    const clock = new FakeClock();
+    const conn = new GuardedConnection(socket as unknown as Socket, DEFAULT_LIMITS, clock, { refused: () => {}, throttled: () => {} }, new RateBudgets(1, 1, clock));
+    mqttPacket.writeToStream({ cmd: 'connack', returnCode: 4, sessionPresent: false }, conn);
+    conn.destroy();
+    expect(socket.batches).toEqual([mqttPacket.generate({ cmd: 'connack', returnCode: 4, sessionPresent: false })]);
   });
 });
