@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_LIMITS } from '../cloud/hub/broker.js';
 import { mosquittoContender, workerContender, type BrokerContender } from './broker-contenders.js';
-import { BrokerLoad, PAYLOAD_BYTES, SHAPES, type LoadSettings, type Shape, type ShapeFigures } from './broker-load.js';
+import { benchNode, BrokerLoad, PAYLOAD_BYTES, SHAPES, type LoadSettings, type Shape, type ShapeFigures } from './broker-load.js';
 import { interleavedRounds } from './interleave.js';
 import { median, round } from './stats.js';
 
@@ -36,7 +36,7 @@ function contenders(cpuProfileDir: string | undefined, log: (line: string) => vo
 }
 
 async function measureOnce(contender: BrokerContender, settings: LoadSettings): Promise<Record<Shape, ShapeFigures>> {
-  const nodes = Array.from({ length: settings.nodes }, (_, i) => `bench-${i}`);
+  const nodes = Array.from({ length: settings.nodes }, (_, i) => benchNode(i));
   const broker = await contender.start(nodes);
   try {
     const load = await BrokerLoad.connect(broker.url, settings);
