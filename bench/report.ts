@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { etcdTargets } from './report-etcd.js';
 import { apiRulesTargets } from './report-api-rules.js';
 import { STAGES } from './startup-stages.js';
+import { brokerTargets } from './report-broker.js';
 import { cdf, lineChart } from './svg.js';
 
 /* Renders bench results into docs/benchmarks.md (between markers) and SVG plots in docs/img/. */
@@ -64,6 +65,7 @@ export function targets(r: Results): Target[] {
     ...etcdTargets(r, t),
     ...failoverTargets(r, t),
     ...apiRulesTargets(r, t),
+    ...brokerTargets(r, t),
   ];
 }
 

@@ -17,16 +17,17 @@ import { runSchedulerBench } from './scheduler.js';
 import { runStoreBench } from './store.js';
 import { runEtcdBench } from './etcd.js';
 import { formatApiRules, runApiRulesBench } from './api-rules.js';
+import { formatBroker, runBrokerBench } from './broker.js';
 
 /*
- * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover,api-rules]
+ * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover,api-rules,broker]
  * [--store etcd --etcd-members M] (or KEDGE_BENCH_STORE=etcd): the scale suite's cloud on an etcd cluster of M members
  * (default 3) that the bench starts; its figures go to `scaleEtcd`, apart from the embedded store's.
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
  */
-const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd', 'failover', 'api-rules'];
+const SUITES = ['store', 'reconnect', 'scale', 'scheduler', 'edge', 'proxy', 'streams', 'etcd', 'failover', 'api-rules', 'broker'];
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const resultsDir = join(root, 'bench', 'results');
 const { values } = parseArgs({
@@ -115,6 +116,12 @@ if (only.has('api-rules')) {
   const apiRules = await runApiRulesBench({ pods, log });
   for (const line of formatApiRules(apiRules).split('\n')) log(line);
   results.apiRules = apiRules;
+}
+if (only.has('broker')) {
+  log('broker: kedge\'s embedded broker (rate limit on and off), plain aedes and Mosquitto, each in its own process: 32 nodes and the hub, QoS 1, 300-byte messages, 64 in flight; fan-in, fan-out, one node; median of 3 interleaved rounds of 2 s per load');
+  const broker = await runBrokerBench({ rounds: 3, seconds: 2, log });
+  for (const line of formatBroker(broker).split('\n')) log(line);
+  results.broker = broker;
 }
 const date = new Date().toISOString();
 Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((performance.now() - began) / 1000) });

@@ -10,7 +10,7 @@ import { isLoopbackAddress } from './network.js';
  * credential (obtained by joining); and, from this machine only, a node with the shared edge
  * token (the demo, fleets, benchmarks).
  */
-export function brokerAccess(credentials: Pick<Credentials, 'hub' | 'edge'>, nodes: NodeCredentials): Authenticate {
+export function brokerAccess(credentials: Pick<Credentials, 'hub' | 'edge'>, nodes: Pick<NodeCredentials, 'verify'>): Authenticate {
   return async (user, password, peer) => {
     if (user === CLOUD_USERNAME) return sameSecret(password, credentials.hub) ? 'cloud' : false;
     if (sameSecret(password, credentials.edge) && isLoopbackAddress(peer.address)) return 'node';

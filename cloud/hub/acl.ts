@@ -1,4 +1,4 @@
-import { isValidNodeName, parseTopic, type Channel } from '../../shared/protocol/topics.js';
+import { channelTopic, isValidNodeName, parseTopic, type Channel } from '../../shared/protocol/topics.js';
 
 /** The MQTT username of the cloud hub; every other username is a node name. */
 export const CLOUD_USERNAME = 'kedge-cloud';
@@ -43,11 +43,33 @@ export function ownClientId(who: BrokerIdentity): string {
 const NODE_PUBLISHES: readonly Channel[] = ['up', 'presence', 'stream-up'];
 const NODE_SUBSCRIBES: readonly Channel[] = ['down', 'stream-down'];
 
-/** A node may publish only to its own `up`, `presence` and `stream-up` topics; the cloud anywhere. */
+/**
+ * What one connection may do with topics, worked out once from its identity when it is
+ * admitted: a node may publish only to its own `up`, `presence` and `stream-up` topics and
+ * subscribe only to its own `down` and `stream-down` (no wildcards); the cloud anything. The
+ * check per message is then a lookup among the node's five topics, not a parse of the topic.
+ * Nothing can go stale: the rules are fixed, a connection's identity never changes, and the
+ * connections of a revoked credential are closed.
+ */
+export interface TopicRights {
+  mayPublish(topic: string): boolean;
+  maySubscribe(topicFilter: string): boolean;
+}
+
+const EVERYTHING: TopicRights = { mayPublish: () => true, maySubscribe: () => true };
+const NOTHING: TopicRights = { mayPublish: () => false, maySubscribe: () => false };
+
+export function topicRights(who: BrokerIdentity): TopicRights {
+  if (who.role === 'cloud') return EVERYTHING;
+  if (!isValidNodeName(who.node)) return NOTHING;
+  const publishes = new Set(NODE_PUBLISHES.map((channel) => channelTopic(who.node, channel)));
+  const subscribes = new Set(NODE_SUBSCRIBES.map((channel) => channelTopic(who.node, channel)));
+  return { mayPublish: (topic) => publishes.has(topic), maySubscribe: (filter) => subscribes.has(filter) };
+}
+
+/** topicRights' publish rule, for one topic. */
 export function mayPublish(who: BrokerIdentity, topic: string): boolean {
-  if (who.role === 'cloud') return true;
-  const parsed = parseTopic(topic);
-  return parsed !== undefined && parsed.node === who.node && NODE_PUBLISHES.includes(parsed.channel);
+  return topicRights(who).mayPublish(topic);
 }
 
 /** Only presence is retained: a retained message anywhere else would reach a later subscriber as if it were new. */
@@ -55,9 +77,7 @@ export function mayRetain(topic: string): boolean {
   return parseTopic(topic)?.channel === 'presence';
 }
 
-/** A node may subscribe only to its own `down` and `stream-down` topics (no wildcards); the cloud to anything. */
+/** topicRights' subscribe rule, for one topic filter. */
 export function maySubscribe(who: BrokerIdentity, topicFilter: string): boolean {
-  if (who.role === 'cloud') return true;
-  const parsed = parseTopic(topicFilter);
-  return parsed !== undefined && parsed.node === who.node && NODE_SUBSCRIBES.includes(parsed.channel);
+  return topicRights(who).maySubscribe(topicFilter);
 }

@@ -1,6 +1,6 @@
 import type { AuthenticateError, Client, ConnectPacket } from 'aedes';
 import type { Authenticate, RefusalReason } from './broker.js';
-import { identify, ownClientId, ownsClientId, type BrokerIdentity } from './acl.js';
+import { identify, ownClientId, ownsClientId, topicRights, type BrokerIdentity, type TopicRights } from './acl.js';
 import type { GuardedConnection } from './connection-guard.js';
 
 /** CONNACK return codes of MQTT 3.1.1. */
@@ -30,7 +30,8 @@ type Done = (error: AuthenticateError | null, success: boolean | null) => void;
  * leaves no entry behind. Also knows the node connections, and the cloud clients listening.
  */
 export class Admission {
-  private readonly identities = new WeakMap<Client, BrokerIdentity>();
+  /** Who each admitted connection is, and its topic rights (worked out once, at admission). */
+  private readonly grants = new WeakMap<Client, { who: BrokerIdentity; rights: TopicRights }>();
   private readonly keepalives = new WeakMap<Client, number>();
   /** Node connections from admission until their socket closes. */
   readonly nodes = new Set<Client>();
@@ -40,7 +41,12 @@ export class Admission {
   constructor(private readonly deps: AdmissionDeps) {}
 
   identityOf(client: Client | null): BrokerIdentity | undefined {
-    return client ? this.identities.get(client) : undefined;
+    return client ? this.grants.get(client)?.who : undefined;
+  }
+
+  /** What an admitted connection may publish and subscribe to; undefined for any other. */
+  rightsOf(client: Client | null): TopicRights | undefined {
+    return client ? this.grants.get(client)?.rights : undefined;
   }
 
   readonly preConnect = (client: Client, packet: ConnectPacket, done: (error: Error | null, success: boolean) => void): void => {
@@ -93,7 +99,7 @@ export class Admission {
 
   /** From here, not from clientReady: a revocation may come before the CONNACK is out. */
   private admit(client: Client, who: BrokerIdentity): void {
-    this.identities.set(client, who);
+    this.grants.set(client, { who, rights: topicRights(who) });
     if (who.role === 'node') {
       this.nodes.add(client);
       // On the socket, not on clientDisconnect: a client that fails before aedes registers it has none.

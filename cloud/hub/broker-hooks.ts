@@ -5,7 +5,7 @@ import type { Counters } from '../../shared/counters.js';
 import type { Logger } from '../../shared/log.js';
 import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { topics } from '../../shared/protocol/topics.js';
-import { mayPublish, mayRetain, maySubscribe } from './acl.js';
+import { mayRetain } from './acl.js';
 import { peerOf, type Admission } from './broker-admission.js';
 
 export const DENIED = 'kedge_broker_denied_total';
@@ -26,8 +26,7 @@ export function topicAuthorizers(admission: Admission, counters: Counters, clock
   return {
     authorizePublish: (client, packet, done) => {
       // A null client is an obsolete will from shared persistence: nobody to vouch for it.
-      const who = admission.identityOf(client);
-      if (!who || !mayPublish(who, packet.topic)) {
+      if (!admission.rightsOf(client)?.mayPublish(packet.topic)) {
         deny('publish', client, packet.topic);
         return done(new Error(`not authorized to publish to ${packet.topic}`));
       }
@@ -38,8 +37,7 @@ export function topicAuthorizers(admission: Admission, counters: Counters, clock
       done(null);
     },
     authorizeSubscribe: (client, sub, done) => {
-      const who = admission.identityOf(client);
-      if (who && maySubscribe(who, sub.topic)) return done(null, sub);
+      if (admission.rightsOf(client)?.maySubscribe(sub.topic)) return done(null, sub);
       deny('subscribe', client, sub.topic);
       done(null, null); // SUBACK 0x80 for this topic; the connection stays up
     },

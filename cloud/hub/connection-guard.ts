@@ -1,6 +1,7 @@
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Cancel, Clock } from '../../shared/clock.js';
+import { CoalescedWrites } from './coalesced-writes.js';
 import { PacketFramer } from './packet-framer.js';
 import type { Budget, RateBudgets, TokenBucket } from './rate-budgets.js';
 
@@ -60,6 +61,7 @@ export class GuardedConnection extends Duplex {
   /** Until the first whole packet is in. */
   private connectTimer: Cancel | undefined;
   private maxQueuedBytes: number;
+  private readonly writes: CoalescedWrites;
 
   constructor(
     private readonly socket: Socket,
@@ -71,6 +73,7 @@ export class GuardedConnection extends Duplex {
     super({ allowHalfOpen: false });
     this.remoteAddress = socket.remoteAddress;
     this.framer = new PacketFramer(limits.maxPacketBytes);
+    this.writes = new CoalescedWrites(socket);
     this.bucket = budgets.anonymous();
     this.maxQueuedBytes = limits.maxQueuedBytes;
     this.connectTimer = clock.setTimer(limits.connectTimeoutMs, () => {
@@ -110,8 +113,9 @@ export class GuardedConnection extends Duplex {
     if (!this.waiting) this.socket.resume();
   }
 
+  /** To the socket, with what else this turn of the event loop writes; a client (not the hub) with more queued than its bound is cut off. */
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.socket.write(chunk); // a failure surfaces as the socket's error, which destroys this
+    this.writes.write(chunk);
     const queued = this.socket.writableLength;
     if (queued > this.maxQueuedBytes && !this.destroyed) {
       this.events.refused('slow-client', `${queued} bytes queued for a client that does not read (limit ${this.maxQueuedBytes})`);
@@ -119,6 +123,15 @@ export class GuardedConnection extends Duplex {
     }
     done();
   }
+
+  /**
+   * mqtt-packet corks the stream around the pieces of each packet (header, topic, id, payload):
+   * no need, the socket under it is corked already (CoalescedWrites). Without this the pieces
+   * would wait in this stream's buffer for a tick, then pass to the socket one by one.
+   */
+  override cork(): void {}
+
+  override uncork(): void {}
 
   override _final(done: (err?: Error | null) => void): void {
     this.socket.end(done);
@@ -128,12 +141,13 @@ export class GuardedConnection extends Duplex {
     this.connectTimer?.();
     this.budget?.release();
     this.waiting?.();
+    this.writes.flush();
     this.socket.destroy();
     done(err);
   }
 
   private onData(chunk: Buffer): void {
-    const framed = this.framer.feed(chunk, () => this.bucket?.take(this.clock.now()) ?? true);
+    const framed = this.framer.feed(chunk, this.mayPublish);
     if (framed.oversized !== undefined || framed.malformed) {
       const detail = framed.malformed ? 'a remaining length longer than 4 bytes' : `${framed.oversized} bytes (limit ${this.limits.maxPacketBytes})`;
       this.events.refused(framed.malformed ? 'not-mqtt' : 'oversized-packet', detail);
@@ -148,6 +162,9 @@ export class GuardedConnection extends Duplex {
     if (passed.length > 0 && !this.push(passed)) this.socket.pause();
     if (framed.stoppedAt !== undefined) this.hold(chunk.subarray(framed.stoppedAt));
   }
+
+  /** Whether the next PUBLISH may pass now: a token from the budget (the hub has none to spend). */
+  private readonly mayPublish = (): boolean => this.bucket?.take(this.clock.now()) ?? true;
 
   /** Holds `rest` until a tenth of a second's worth of PUBLISHes may pass (or one, at low rates). */
   private hold(rest: Buffer): void {

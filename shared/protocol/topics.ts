@@ -12,12 +12,17 @@ export const TOPIC_ROOT = 'kedge/v1';
 export type Channel = 'down' | 'up' | 'presence' | 'stream-down' | 'stream-up';
 const CHANNELS: readonly string[] = ['down', 'up', 'presence', 'stream-down', 'stream-up'] satisfies Channel[];
 
+/** The topic of `node`'s `channel`. */
+export function channelTopic(node: string, channel: Channel): string {
+  return `${TOPIC_ROOT}/${node}/${channel}`;
+}
+
 export const topics = {
-  down: (node: string): string => `${TOPIC_ROOT}/${node}/down`,
-  up: (node: string): string => `${TOPIC_ROOT}/${node}/up`,
-  presence: (node: string): string => `${TOPIC_ROOT}/${node}/presence`,
-  streamDown: (node: string): string => `${TOPIC_ROOT}/${node}/stream-down`,
-  streamUp: (node: string): string => `${TOPIC_ROOT}/${node}/stream-up`,
+  down: (node: string): string => channelTopic(node, 'down'),
+  up: (node: string): string => channelTopic(node, 'up'),
+  presence: (node: string): string => channelTopic(node, 'presence'),
+  streamDown: (node: string): string => channelTopic(node, 'stream-down'),
+  streamUp: (node: string): string => channelTopic(node, 'stream-up'),
   allUp: `${TOPIC_ROOT}/+/up`,
   allStreamUp: `${TOPIC_ROOT}/+/stream-up`,
   allPresence: `${TOPIC_ROOT}/+/presence`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identify, mayPublish, mayRetain, maySubscribe, ownsClientId } from '../../cloud/hub/acl.js';
+import { identify, mayPublish, mayRetain, maySubscribe, ownsClientId, topicRights } from '../../cloud/hub/acl.js';
 
 describe('broker identities', () => {
   it.each([
@@ -45,6 +45,22 @@ describe('topic ACLs', () => {
     [edge, 'kedge/v1/edge-1/stream', false],
     [cloud, 'kedge/v1/edge-1/down', true],
     [cloud, 'kedge/v1/edge-1/stream-down', true],
+    // Near misses of a node's own topics.
+    [edge, 'kedge/v1/edge-10/up', false],
+    [edge, 'kedge/v1/edge-/up', false],
+    [edge, 'kedge/v1/edge-1/up/', false],
+    [edge, 'kedge/v1/edge-1/up/x', false],
+    [edge, '/kedge/v1/edge-1/up', false],
+    [edge, 'kedge/v1//edge-1/up', false],
+    [edge, 'kedge/v2/edge-1/up', false],
+    [edge, 'KEDGE/v1/edge-1/up', false],
+    [edge, 'kedge/v1/Edge-1/up', false],
+    [edge, 'kedge/v1/edge-1/UP', false],
+    [edge, 'kedge/v1/+/up', false],
+    [edge, 'kedge/v1/edge-1/#', false],
+    [edge, '', false],
+    [{ role: 'node', node: 'Bad/Name' }, 'kedge/v1/Bad/Name/up', false],
+    [{ role: 'node', node: 'kedge-cloud-x' }, 'kedge/v1/kedge-cloud-x/up', false],
   ] as const)('publish %j to %s: %s', (who, topic, ok) => expect(mayPublish(who, topic)).toBe(ok));
 
   it.each([
@@ -69,4 +85,23 @@ describe('retained topics', () => {
     ['kedge/v1/edge-1/stream-up', false],
     ['kedge/v1/edge-1/stream-down', false],
   ] as const)('%s: %s', (topic, ok) => expect(mayRetain(topic)).toBe(ok));
+});
+
+describe('topic rights, worked out once per connection', () => {
+  it("are a node's own five topics, and nothing of another node with a name that starts the same", () => {
+    const rights = topicRights({ role: 'node', node: 'edge-1' });
+    const mine = ['up', 'presence', 'stream-up'].map((c) => `kedge/v1/edge-1/${c}`);
+    expect(mine.every((t) => rights.mayPublish(t))).toBe(true);
+    expect(['down', 'stream-down'].every((c) => rights.maySubscribe(`kedge/v1/edge-1/${c}`))).toBe(true);
+    expect(mine.some((t) => rights.maySubscribe(t))).toBe(false);
+    const other = topicRights({ role: 'node', node: 'edge-10' });
+    expect(mine.some((t) => other.mayPublish(t))).toBe(false);
+    expect(other.mayPublish('kedge/v1/edge-10/up')).toBe(true);
+  });
+
+  it('give the cloud every topic, and an identity that is no valid node none', () => {
+    expect(topicRights({ role: 'cloud' }).mayPublish('anything/at/all')).toBe(true);
+    const bad = topicRights({ role: 'node', node: 'a/b' });
+    expect([bad.mayPublish('kedge/v1/a/b/up'), bad.maySubscribe('kedge/v1/a/b/down')]).toEqual([false, false]);
+  });
 });

@@ -57,6 +57,22 @@ describe('broker: the rate limit is per node, not per connection', () => {
     await waitFor(() => from('edge-1').length === 2 * BURST, 'the rest, once the budget allows');
   });
 
+  it('the hub is not limited (as kube exempts system:masters from API priority and fairness); a node past its burst is', async () => {
+    await start();
+    const edge = await connect('edge-1', 'edge-1');
+    const atEdge: string[] = [];
+    edge.on('message', (_t, p) => atEdge.push(p.toString()));
+    await edge.subscribeAsync(topics.down('edge-1'), { qos: 1 });
+    const hub = await connect('kedge-cloud-h', 'kedge-cloud');
+    for (let i = 0; i < 20 * BURST; i++) hub.publish(topics.down('edge-1'), `d${i}`, { qos: 0 });
+    await waitFor(() => atEdge.length === 20 * BURST, "twenty times a node's burst from the hub, the clock standing still");
+    expect(counters.get(THROTTLED)).toBe(0);
+    burst(edge, 'edge-1', 0, 2 * BURST);
+    await waitFor(() => counters.get(THROTTLED) === 1, 'the node is throttled');
+    await wallDelay(50);
+    expect(from('edge-1')).toHaveLength(BURST);
+  });
+
   it('a second connection (taking over the first) spends the same budget; another node has its own', async () => {
     await start();
     const first = await connect('edge-1', 'edge-1');

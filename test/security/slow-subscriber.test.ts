@@ -108,6 +108,8 @@ class UnreadSocket extends EventEmitter {
   }
   pause(): void {}
   resume(): void {}
+  cork(): void {}
+  uncork(): void {}
   end(done?: () => void): void {
     done?.();
   }
