@@ -2,6 +2,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { etcdTargets } from './report-etcd.js';
 import { apiRulesTargets } from './report-api-rules.js';
+import { scaleGrowthTargets } from './report-scale.js';
 import { STAGES } from './startup-stages.js';
 import { brokerTargets } from './report-broker.js';
 import { cdf, lineChart } from './svg.js';
@@ -45,6 +46,7 @@ export function targets(r: Results): Target[] {
     t('cloud CPU (cores, average over the run)', r.cloudCpuCores, '(2 on this machine)'),
     t('fleet CPU (cores, average: 1,000 hollow edges in one process)', r.fleetCpuCores, '(2 on this machine)'),
     t('memory per hollow edge (MiB)', r.memoryPerHollowEdgeMiB, '(KubeEdge edgecore ~70)'),
+    ...scaleGrowthTargets(r),
     t('durable store writes/s at 1k objects', r.store?.rows?.[0]?.writesPerSecond, '≥ 2,000', (v) => v >= 2000),
     t('durable store: 50k / 1k writes/s', r.store?.largeToSmallRatio, '≥ 0.8', (v) => v >= 0.8),
     t('reconnect, 1 node, 100 pods, 50 changes: p50 after MQTT is back (ms)', r.reconnect?.singleNode?.p50FromConnectMs, '< 500', (v) => v < 500),

@@ -23,6 +23,8 @@ import { formatBroker, runBrokerBench } from './broker.js';
  * npm run bench [-- --nodes N --pods P --rate R --edge-pods E --only store,reconnect,scale,scheduler,edge,proxy,streams,etcd,failover,api-rules,broker]
  * [--store etcd --etcd-members M] (or KEDGE_BENCH_STORE=etcd): the scale suite's cloud on an etcd cluster of M members
  * (default 3) that the bench starts; its figures go to `scaleEtcd`, apart from the embedded store's.
+ * [--save-as KEY]: the scale suite's figures go to KEY (e.g. `--nodes 2000 --pods 20000 --save-as scale2000`),
+ * and the report sets them beside the 1,000-node run's with how each grew.
  * Runs the suites, writes bench/results/latest.json and a dated copy, regenerates docs/benchmarks.md.
  * A partial run (--only) keeps the other suites' last figures in latest.json and the report; the
  * dated copy holds only what was measured.
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     only: { type: 'string', default: SUITES.join(',') },
     store: { type: 'string', default: process.env.KEDGE_BENCH_STORE ?? 'durable' },
     'etcd-members': { type: 'string', default: '3' },
+    // The scale suite's figures under this key of latest.json (e.g. scale2000), beside the 1,000-node run's.
+    'save-as': { type: 'string' },
   },
 });
 const only = new Set(values.only.split(','));
@@ -70,6 +74,9 @@ if (only.has('scale')) {
     const members = Number(values['etcd-members']);
     log(`scale: ${nodes} hollow nodes, ${pods} pods, the cloud on etcd of ${members} member(s)`);
     results.scaleEtcd = await runScaleBench({ ...scale, etcdMembers: members });
+  } else if (values['save-as']) {
+    log(`scale: ${nodes} hollow nodes, ${pods} pods, saved as ${values['save-as']}`);
+    results[values['save-as']] = await runScaleBench(scale);
   } else {
     log(`scale: ${nodes} hollow nodes, ${pods} pods`);
     Object.assign(results, await runScaleBench(scale));
@@ -128,12 +135,14 @@ Object.assign(results, { date, commit: commit(), durationSeconds: Math.round((pe
 
 await mkdir(resultsDir, { recursive: true });
 const latestPath = join(resultsDir, 'latest.json');
-// The scale suite on etcd leaves the embedded store's scale figures as they were.
+// The scale suite on etcd, or saved under its own key, leaves the 1,000-node embedded figures as they were.
 const onEtcd = values.store === 'etcd' && only.has('scale');
-const partial = SUITES.some((s) => !only.has(s)) || onEtcd;
+const savedApart = onEtcd || (values['save-as'] !== undefined && only.has('scale'));
+const scaleLabel = onEtcd ? 'scale on etcd' : `scale as ${values['save-as']}`;
+const partial = SUITES.some((s) => !only.has(s)) || savedApart;
 const previous = partial ? ((await readFile(latestPath, 'utf8').then(JSON.parse, () => ({}))) as Record<string, unknown>) : {};
 // Said in the report, so that the other figures are not taken for this run's.
-const latest = { ...previous, ...results, ...(partial ? { onlySuites: [...only].map((s) => (s === 'scale' && onEtcd ? 'scale on etcd' : s)) } : {}) };
+const latest = { ...previous, ...results, ...(partial ? { onlySuites: [...only].map((s) => (s === 'scale' && savedApart ? scaleLabel : s)) } : {}) };
 await writeFile(latestPath, JSON.stringify(latest, null, 2) + '\n');
 await writeFile(join(resultsDir, `${date.replace(/[:.]/g, '-')}.json`), JSON.stringify(results, null, 2) + '\n');
 await writeReport(latest, resultsDir, join(root, 'docs'));
