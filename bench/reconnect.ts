@@ -35,15 +35,17 @@ interface HealTiming {
   fromConnectMs: number;
   messages: number;
   bytes: number;
+  bytesDown: number;
 }
 
 async function healAndTime(cluster: Cluster, nodes: string[]): Promise<HealTiming> {
-  const traffic = (): number => nodes.reduce((sum, n) => sum + cluster.link(n).state().bytesUp + cluster.link(n).state().bytesDown, 0);
+  const down = (): number => nodes.reduce((sum, n) => sum + cluster.link(n).state().bytesDown, 0);
+  const traffic = (): number => nodes.reduce((sum, n) => sum + cluster.link(n).state().bytesUp, down());
   const messages = (): number => {
     const s = cluster.cloud.hub.stats();
     return s.sent + s.resent + s.received;
   };
-  const [bytes0, messages0] = [traffic(), messages()];
+  const [bytes0, down0, messages0] = [traffic(), down(), messages()];
   const connected = nodes.map((n) => firstValueFrom(cluster.edge(n).connectivity$.pipe(skip(1), filter((c) => c.connected))));
   const healedAt = performance.now();
   for (const n of nodes) cluster.link(n).heal();
@@ -52,7 +54,28 @@ async function healAndTime(cluster: Cluster, nodes: string[]): Promise<HealTimin
   await until(() => converged(cluster, nodes), 'convergence');
   const doneAt = performance.now();
   await Promise.all(connected);
-  return { fromHealMs: doneAt - healedAt, fromConnectMs: doneAt - (lastConnect || doneAt), messages: messages() - messages0, bytes: traffic() - bytes0 };
+  return { fromHealMs: doneAt - healedAt, fromConnectMs: doneAt - (lastConnect || doneAt), messages: messages() - messages0, bytes: traffic() - bytes0, bytesDown: down() - down0 };
+}
+
+const CHANGES_MEASURED = 20;
+
+/**
+ * Bytes on the link (both ways, MQTT framing included) per pod change delivered while the node
+ * is connected: a pod's labels change, until the edge has acked the new version (the apply
+ * down, its ack up). Median over `CHANGES_MEASURED` pods, one at a time.
+ */
+async function bytesPerChange(cluster: Cluster, names: string[]): Promise<number> {
+  const link = cluster.link('edge-1');
+  const traffic = (): number => link.state().bytesUp + link.state().bytesDown;
+  const samples: number[] = [];
+  for (const [i, name] of names.slice(0, CHANGES_MEASURED).entries()) {
+    const before = traffic();
+    const pod = await cluster.api.patch<Pod>(ref(name), { metadata: { labels: { app: 'bench', change: String(i) } } }, 'merge');
+    const acked = (): boolean => cluster.cloud.hub.ledger.get('edge-1', pod.metadata.uid!)?.resourceVersion === pod.metadata.resourceVersion;
+    await until(async () => acked(), 'the edge to ack a changed pod');
+    samples.push(traffic() - before);
+  }
+  return median(samples);
 }
 
 /** One node, 100 pods, 50 changes while offline (20 deletes, 20 creates, 10 relabels); 20 runs. */
@@ -75,6 +98,7 @@ export async function singleNode(runs = 20): Promise<Record<string, number>> {
       for (const name of live.slice(0, 10)) await cluster.api.patch(ref(name), { metadata: { labels: { app: 'bench', run: String(run) } } }, 'merge');
       samples.push(await healAndTime(cluster, ['edge-1']));
     }
+    const perChange = await bytesPerChange(cluster, live);
     const of = (k: keyof HealTiming) => samples.map((s) => s[k]);
     return {
       runs,
@@ -84,6 +108,8 @@ export async function singleNode(runs = 20): Promise<Record<string, number>> {
       p99FromHealMs: round(percentile(of('fromHealMs'), 99)),
       messagesPerRun: median(of('messages')),
       bytesPerRun: median(of('bytes')),
+      bytesDownPerRun: median(of('bytesDown')),
+      bytesPerChange: perChange,
     };
   } finally {
     await cluster.stop();
@@ -106,7 +132,13 @@ export async function manyNodes(nodes = 100): Promise<Record<string, number>> {
   }
 }
 
-export async function runReconnectBench(resultsDir = 'bench/results'): Promise<Record<string, unknown>> {
+export interface ReconnectResults {
+  singleNode: Record<string, number>;
+  manyNodes: Record<string, number>;
+  configMaps: Record<string, number> | object;
+}
+
+export async function runReconnectBench(resultsDir = 'bench/results'): Promise<ReconnectResults> {
   const result = { singleNode: await singleNode(), manyNodes: await manyNodes(), configMaps: await configReconnect({ runs: 10 }) };
   await mkdir(resultsDir, { recursive: true });
   await writeFile(join(resultsDir, 'reconnect.json'), JSON.stringify(result, null, 2) + '\n');

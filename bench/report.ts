@@ -51,6 +51,8 @@ export function targets(r: Results): Target[] {
     t('durable store: 50k / 1k writes/s', r.store?.largeToSmallRatio, '≥ 0.8', (v) => v >= 0.8),
     t('reconnect, 1 node, 100 pods, 50 changes: p50 after MQTT is back (ms)', r.reconnect?.singleNode?.p50FromConnectMs, '< 500', (v) => v < 500),
     t('reconnect, 1 node: p99 after MQTT is back (ms)', r.reconnect?.singleNode?.p99FromConnectMs, '(no target)'),
+    t('reconnect, 1 node: bytes on the link per run (both ways)', r.reconnect?.singleNode?.bytesPerRun, '< 62,000 (a quarter of 248 KB)', (v) => v < 62000),
+    t('a pod change to a connected edge: bytes on the link (apply and ack)', r.bytesPerChange, '(no target)'),
     t(`reconnect, ${r.reconnect?.manyNodes?.nodes} nodes healed at once (ms)`, r.reconnect?.manyNodes?.convergeFromHealMs, '< 5,000', (v) => v < 5000),
     t(`one edge holding ${r.edge?.pods} running sim pods: memory per pod, heap after GC (KiB)`, r.edge?.heapPerPodKiB, '(no target)'),
     t('one edge: memory per pod, RSS after GC (KiB)', r.edge?.rssPerPodKiB, '(no target)'),

@@ -64,7 +64,10 @@ if (only.has('store')) {
 }
 if (only.has('reconnect')) {
   log('reconnect: 1 node x 20 runs, then 100 nodes at once, then 1 node with 100 pods mounting 50 ConfigMaps x 10 runs');
-  results.reconnect = await runReconnectBench(resultsDir);
+  const reconnect = await runReconnectBench(resultsDir);
+  results.reconnect = reconnect;
+  // Bytes on the link per pod change delivered to a connected edge (issue 24's lean sync).
+  results.bytesPerChange = reconnect.singleNode.bytesPerChange;
 }
 if (only.has('scale')) {
   const nodes = Number(values.nodes);
