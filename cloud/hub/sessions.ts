@@ -3,9 +3,12 @@ import type { CacheEvent } from '../informer/informer.js';
 import { NodeSession, type SessionDeps } from './node-session.js';
 import type { ReferenceAction } from './reference-index.js';
 
-/** Whether two versions of a pod differ in nothing the edge needs (status and resourceVersion). */
+/**
+ * Whether two versions of a pod differ in nothing the edge needs: status, resourceVersion, and
+ * managedFields (which never go down, and which every status write touches).
+ */
 export function onlyStatusChanged(before: Pod, after: Pod): boolean {
-  const desired = (p: Pod): string => JSON.stringify([{ ...p.metadata, resourceVersion: undefined }, p.spec]);
+  const desired = (p: Pod): string => JSON.stringify([{ ...p.metadata, resourceVersion: undefined, managedFields: undefined }, p.spec]);
   return desired(before) === desired(after);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryAckLedger } from '../../cloud/hub/ack-ledger.js';
-import { Sessions } from '../../cloud/hub/sessions.js';
+import { onlyStatusChanged, Sessions } from '../../cloud/hub/sessions.js';
 import { FakeClock } from '../../shared/clock.js';
 import { EnvelopeStamper, type DownDraft, type DownMessage, type HelloMessage } from '../../shared/protocol/envelope.js';
 import type { Pod } from '../../shared/types.js';
@@ -43,5 +43,24 @@ describe('Sessions routing [SYNC-2][SYNC-3]', () => {
     expect(wire.at(-1)).toMatchObject({ node: 'b', m: { type: 'delete', ref: { uid: 'u1' } } });
     expect(sessions.connected()).toEqual(['a', 'b']);
     sessions.close();
+  });
+});
+
+describe('onlyStatusChanged [SYNC-3]', () => {
+  const owners = (time: string) => [{ manager: 'kubelet', operation: 'Update', subresource: 'status', time }];
+  const withStatus = (phase: 'Pending' | 'Running', rv: string, time: string): Pod => {
+    const p = pod('a', rv);
+    return { ...p, metadata: { ...p.metadata, managedFields: owners(time) }, status: { phase } } as Pod;
+  };
+
+  it('takes a status write, which also moves managedFields, for a change of status alone: nothing goes down', () => {
+    expect(onlyStatusChanged(withStatus('Pending', '5', '2026-01-01T00:00:00Z'), withStatus('Running', '6', '2026-01-01T00:00:01Z'))).toBe(true);
+  });
+
+  it('still sees a change of labels or spec', () => {
+    const before = withStatus('Running', '5', 't');
+    const relabelled = { ...before, metadata: { ...before.metadata, labels: { run: '1' } } };
+    expect(onlyStatusChanged(before, relabelled)).toBe(false);
+    expect(onlyStatusChanged(before, { ...before, spec: { ...before.spec, containers: [{ name: 'c', image: 'x:2' }] } })).toBe(false);
   });
 });
