@@ -16,6 +16,8 @@ describe('codec', () => {
       edge.stamp({ type: 'nodeStatus', body: { metadata: { name: 'edge-1' } } }),
       edge.stamp({ type: 'heartbeat' }),
       edge.stamp({ type: 'podStatus', ref, body: { phase: 'Running' } }),
+      edge.stamp({ type: 'hello', body: { bootId: 'b', holds: [], accepts: ['deflate-d1', 'patch-v1'] } }),
+      edge.stamp({ type: 'nack', parentId: 'c1.3', body: { reason: 'base not held' } }),
     ];
     for (const m of up) expect(decodeUp(encode(m))).toEqual({ ok: true, message: m });
     const down = [
@@ -23,6 +25,9 @@ describe('codec', () => {
       cloud.stamp({ type: 'delete', ref }),
       cloud.stamp({ type: 'synced', parentId: 'e1.1', body: { applies: 1, deletes: 0 } }),
       cloud.stamp({ type: 'ack', parentId: 'e1.2' }),
+      cloud.stamp({ type: 'patch', ref, base: '6', body: { metadata: { labels: { a: 'b' } } }, digest: '0123456789abcdef', keepStatus: true }),
+      cloud.stamp({ type: 'apply', ref, body: pod, keepStatus: true }),
+      cloud.stamp({ type: 'synced', parentId: 'e1.1', body: { applies: 0, deletes: 0, accepts: ['deflate-d1'] } }),
     ];
     for (const m of down) expect(decodeDown(encode(m))).toEqual({ ok: true, message: m });
   });
@@ -50,6 +55,17 @@ describe('codec', () => {
     const out = decodeUp(payload);
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.reason).toMatch(reason);
+  });
+
+  it.each([
+    ['a patch without a base', { ...cloud.stamp({ type: 'patch', ref, base: '6', body: {}, digest: 'd' }), base: undefined }, /base/],
+    ['a patch that is not an object', { ...cloud.stamp({ type: 'patch', ref, base: '6', body: {}, digest: 'd' }), body: [1] }, /merge patch/],
+    ['a patch without a digest', { ...cloud.stamp({ type: 'patch', ref, base: '6', body: {}, digest: 'd' }), digest: 7 }, /digest/],
+    ['a patch of a kind never synced', cloud.stamp({ type: 'patch', ref: { ...ref, kind: 'Deployment' }, base: '6', body: {}, digest: 'd' }), /synced kind/],
+    ['a keepStatus that is no boolean', { ...cloud.stamp({ type: 'apply', ref, body: pod }), keepStatus: 'yes' }, /keepStatus/],
+    ['accepts that are no list of names', cloud.stamp({ type: 'synced', parentId: 'e', body: { applies: 0, deletes: 0, accepts: 'all' as never } }), /accepts/],
+  ] as [string, object, RegExp][])('rejects %s on the down topic', (_name, message, reason) => {
+    expect(decodeDown(JSON.stringify(message))).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
   });
 
   it('rejects an apply whose body does not match its ref', () => {

@@ -2,7 +2,8 @@ import type { DownMessage, Envelope, ObjectRef, Presence, UpMessage } from './en
 import { PROTOCOL_VERSION } from './envelope.js';
 import { bracketDepth } from '../json-depth.js';
 import { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_NESTING } from './limits.js';
-import { syncedBodyProblem } from './synced-objects.js';
+import { isSyncedKind, syncedBodyProblem } from './synced-objects.js';
+import { compressPayload, inflatePayload, isCompressed } from './wire-compression.js';
 
 /**
  * Inbound payloads larger or deeper than the limits (limits.ts: the API's object limits plus
@@ -12,8 +13,10 @@ export { MAX_PAYLOAD_BYTES, MAX_PAYLOAD_NESTING };
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; reason: string };
 
-export function encode(message: Envelope | Presence): Buffer {
-  return Buffer.from(JSON.stringify(message));
+/** The payload of a message; `compress`: in the compressed form when that is smaller (only for a peer that takes it). */
+export function encode(message: Envelope | Presence, compress = false): Buffer {
+  const json = Buffer.from(JSON.stringify(message));
+  return compress ? compressPayload(json) : json;
 }
 
 type Check = (m: Record<string, unknown>) => string | undefined;
@@ -33,15 +36,32 @@ export function refProblem(x: unknown): string | undefined {
 }
 
 const checkAck: Check = (m) => (isText(m.parentId) ? undefined : 'parentId must be a string');
+const checkKeepStatus: Check = (m) => (m.keepStatus === undefined || typeof m.keepStatus === 'boolean' ? undefined : 'keepStatus must be a boolean');
+
+/** The lean forms a peer says it takes: a few short names. */
+function acceptsProblem(accepts: unknown): string | undefined {
+  if (accepts === undefined) return undefined;
+  return Array.isArray(accepts) && accepts.length <= 16 && accepts.every((a) => isText(a, 64)) ? undefined : 'body.accepts must list at most 16 names';
+}
+
+const patchProblem: Check = (m) =>
+  refProblem(m.ref) ??
+  (isSyncedKind((m.ref as ObjectRef).kind) ? undefined : 'ref.kind must be a synced kind') ??
+  (isText(m.base, 32) ? undefined : 'base must be a resourceVersion') ??
+  (isObject(m.body) ? undefined : 'body must be a merge patch (an object)') ??
+  (isText(m.digest, 64) ? undefined : 'digest must be a string') ??
+  checkKeepStatus(m);
 
 const downChecks: Record<DownMessage['type'], Check> = {
-  apply: (m) => refProblem(m.ref) ?? syncedBodyProblem(m.ref as ObjectRef, m.body),
+  apply: (m) => refProblem(m.ref) ?? syncedBodyProblem(m.ref as ObjectRef, m.body) ?? checkKeepStatus(m),
+  patch: patchProblem,
   delete: (m) => refProblem(m.ref),
   logRequest: (m) => refProblem(m.ref) ?? logOptionsProblem(m.body),
   synced: (m) =>
     checkAck(m) ??
     (isObject(m.body) && isCount(m.body.applies) && isCount(m.body.deletes) ? undefined : 'body must count applies and deletes') ??
-    (isObject(m.body) && m.body.resendStatuses !== undefined && typeof m.body.resendStatuses !== 'boolean' ? 'body.resendStatuses must be a boolean' : undefined),
+    (isObject(m.body) && m.body.resendStatuses !== undefined && typeof m.body.resendStatuses !== 'boolean' ? 'body.resendStatuses must be a boolean' : undefined) ??
+    acceptsProblem((m.body as Record<string, unknown>).accepts),
   ack: checkAck,
 };
 
@@ -53,8 +73,9 @@ const upChecks: Record<UpMessage['type'], Check> = {
       const bad = refProblem(ref);
       if (bad) return `body.holds: ${bad}`;
     }
-    return undefined;
+    return acceptsProblem(m.body.accepts);
   },
+  nack: (m) => checkAck(m) ?? (isObject(m.body) && typeof m.body.reason === 'string' && m.body.reason.length <= 1024 ? undefined : 'body.reason must be a string'),
   nodeStatus: (m) => {
     if (!isObject(m.body) || !isObject(m.body.metadata)) return 'body must be a Node';
     return m.body.metadata.name === m.sender ? undefined : 'a node may only report its own Node';
@@ -140,10 +161,19 @@ function usageProblem(body: unknown): string | undefined {
   return undefined;
 }
 
-function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {
+/** The JSON text of a payload in either form, the compressed one inflated to at most MAX_PAYLOAD_BYTES. */
+function payloadText(payload: Buffer | string): Decoded<string> {
   const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   if (size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}` };
-  const text = payload.toString();
+  if (!isCompressed(payload)) return { ok: true, message: payload.toString() };
+  const inflated = inflatePayload(payload, MAX_PAYLOAD_BYTES);
+  return inflated.ok ? { ok: true, message: inflated.text } : inflated;
+}
+
+function parse(payload: Buffer | string): Decoded<Record<string, unknown>> {
+  const read = payloadText(payload);
+  if (!read.ok) return read;
+  const text = read.message;
   if (bracketDepth(text) > MAX_PAYLOAD_NESTING) return { ok: false, reason: `payload nested more than ${MAX_PAYLOAD_NESTING} levels deep` };
   let value: unknown;
   try {

@@ -27,11 +27,31 @@ interface Base {
 
 // ---- cloud → edge (topic kedge/v1/<node>/down)
 
-/** The newest version of an object this node should hold. The edge acks it once persisted. */
+/**
+ * The newest version of an object this node should hold. The edge acks it once persisted.
+ * `keepStatus` (lean sync, pods only): the body has no status, because the edge reported one
+ * of its own for this uid and keeps it; an edge that holds none refuses it (`nack`).
+ */
 export interface ApplyMessage extends Base {
   type: 'apply';
   ref: ObjectRef;
   body: SyncedObject;
+  keepStatus?: boolean;
+}
+
+/**
+ * Lean sync: the newest version of an object as a JSON merge patch (RFC 7386) against the
+ * version `base` (a resourceVersion) the edge acknowledged. The edge applies it only to that
+ * version of that uid, and only if the result has `digest` (object-patch.ts); otherwise it
+ * refuses it (`nack`) and the cloud sends the whole object. Acked as an apply is.
+ */
+export interface PatchMessage extends Base {
+  type: 'patch';
+  ref: ObjectRef;
+  base: string;
+  body: Record<string, unknown>;
+  digest: string;
+  keepStatus?: boolean;
 }
 
 /** A tombstone: the object with this uid is gone. Applies only when the uid matches. */
@@ -48,7 +68,7 @@ export interface DeleteMessage extends Base {
 export interface SyncedMessage extends Base {
   type: 'synced';
   parentId: string;
-  body: { applies: number; deletes: number; resendStatuses?: boolean };
+  body: { applies: number; deletes: number; resendStatuses?: boolean; accepts?: string[] };
 }
 
 /** What `kubectl logs` asks for, as the edge needs it. */
@@ -94,7 +114,18 @@ export interface LogRequestMessage extends Base {
 /** Sent on every (re)connect: what the edge holds, so the cloud can answer with the difference. */
 export interface HelloMessage extends Base {
   type: 'hello';
-  body: { bootId: string; holds: ObjectRef[] };
+  /** `accepts`: the lean forms this edge takes (`deflate-d1`, `patch-v1`); the cloud's `synced` says which it takes. */
+  body: { bootId: string; holds: ObjectRef[]; accepts?: string[] };
+}
+
+/**
+ * Lean sync: the edge cannot apply the `patch` (or `apply` with keepStatus) `parentId`: it
+ * does not hold its base, or the result is not the one meant. The cloud sends the whole object.
+ */
+export interface NackMessage extends Base {
+  type: 'nack';
+  parentId: string;
+  body: { reason: string };
 }
 
 /** The node's registration and heartbeat: the Node object as the edge sees itself. */
@@ -189,8 +220,8 @@ export interface AckMessage extends Base {
   parentId: string;
 }
 
-export type DownMessage = ApplyMessage | DeleteMessage | SyncedMessage | LogRequestMessage | AckMessage;
-export type UpMessage = HelloMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | LogResponseMessage | EventMessage | UsageMessage | AckMessage;
+export type DownMessage = ApplyMessage | PatchMessage | DeleteMessage | SyncedMessage | LogRequestMessage | AckMessage;
+export type UpMessage = HelloMessage | NackMessage | NodeStatusMessage | HeartbeatMessage | PodStatusMessage | LogResponseMessage | EventMessage | UsageMessage | AckMessage;
 export type Envelope = DownMessage | UpMessage;
 
 /** Retained presence payload on kedge/v1/<node>/presence. */
