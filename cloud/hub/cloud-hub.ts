@@ -30,6 +30,7 @@ import { followNetworkObjects } from './network-sync.js';
 import { collectLedgers } from './ledger-gc.js';
 import type { SessionTransport } from './node-outbox.js';
 import { Sessions } from './sessions.js';
+import { SentBodies } from './sent-bodies.js';
 import { HUB_REJECTED, inboundHandler, type HubStats } from './inbound-handler.js';
 import { NodeLeases } from './node-leases.js';
 import { NodeUsages, type ReportedUsage } from './node-usages.js';
@@ -114,7 +115,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const link = options.transport;
   const publish = (node: string, message: DownMessage): void => {
     if (!link.connectivity.connected) return; // the node re-sends, or we do after its next hello
-    const payload = encode(message);
+    const payload = encode(message, sessions.find(node)?.lean.compresses ?? false);
     counters.sentBytes += payload.length;
     link.publish(topics.down(node), payload).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
   };
@@ -135,7 +136,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const onStaleStopped = (node: string, ref: ObjectRef, deletedAt: number): void =>
     options.events?.record(nodeObject(node), 'Warning', 'StalePodStopped', staleMessage(node, ref, clock.now() - deletedAt));
   const nodes = new Map<string, Node>(); // the Nodes in the cache
-  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped }, (node) => nodes.has(node));
+  const sessions = new Sessions({ clock, timing, ledger, transport, onStaleStopped, sentBodies: new SentBodies() }, (node) => nodes.has(node));
   const logRequests = new LogRequests(clock, transport);
   const publishStream = (node: string, payload: Buffer): void => {
     if (!link.connectivity.connected) return; // its node counts as away: the stream ends

@@ -118,6 +118,9 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
         case 'ack': // matched against what was sent to this node only
           if (sessions.find(node)?.ack(message.parentId)) stats.acked++;
           return;
+        case 'nack': // lean sync: a patch it could not apply; the object goes whole
+          if (sessions.find(node)?.nack(message.parentId)) logger.info('node refused a lean form; sending the whole object', { node, parentId: message.parentId, reason: message.body.reason });
+          return;
         case 'logResponse':
           if (logRequests.answer(node, message) === 'other-node') {
             reject('log-of-another-node', `node ${node} answered a log request sent to another node`, { node, parentId: message.parentId });
@@ -170,6 +173,7 @@ export function inboundHandler(deps: InboundDeps): (inbound: Inbound) => Promise
       reject('pod-of-another-node', `node ${node} sent the status of pod ${podName(message.ref)}, ${owner ? `bound to node ${owner}` : 'bound to no node'}`, { node, uid });
       return;
     }
+    sessions.find(node)?.lean.statusReported(uid); // it owns the pod's status now [SYNC-12]
     if (!boundPods.isNewer(uid, message.statusVersion)) return;
     if (message.body.phase === 'Running') deps.trace?.mark(objectKey(message.ref), 'reported');
     if ((await writePodStatus(apiAsNode(node), node, message.ref, message.body)) === 'applied') boundPods.record(uid, message.statusVersion);

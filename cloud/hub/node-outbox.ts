@@ -87,6 +87,20 @@ export class NodeOutbox {
     return acked;
   }
 
+  /**
+   * The node refused the transmission `parentId`: no ack of it will come. `current`: it is what
+   * is pending for the uid now (its re-sends stop), not one it superseded.
+   */
+  refused(parentId: string): { uid: string; current: boolean } | undefined {
+    const refused = this.unacked.get(parentId);
+    if (!refused) return undefined;
+    this.unacked.delete(parentId);
+    const pending = this.pending.get(refused.ref.uid);
+    const current = pending?.sent?.id === parentId;
+    if (current) pending.sent!.cancel?.();
+    return { uid: refused.ref.uid, current };
+  }
+
   /** The uid has nothing pending any more; an ack of what it superseded no longer counts. */
   settle(uid: string): void {
     const superseded = this.pending.get(uid)?.superseded;

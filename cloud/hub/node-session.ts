@@ -3,7 +3,9 @@ import type { HelloMessage, ObjectRef } from '../../shared/protocol/envelope.js'
 import type { Timing } from '../../shared/timing.js';
 import type { Pod } from '../../shared/types.js';
 import type { AckLedger } from './ack-ledger.js';
+import { LeanPeer } from './lean-peer.js';
 import { NodeOutbox, type SessionTransport } from './node-outbox.js';
+import type { SentBodies } from './sent-bodies.js';
 import { desiredOf, isNewer, planResync, type Desired, type ResyncPlan } from './resync.js';
 
 export interface SessionDeps {
@@ -16,6 +18,8 @@ export interface SessionDeps {
    * only now: it ran from `deletedAt` until now beside any replacement.
    */
   onStaleStopped?(node: string, ref: ObjectRef, deletedAt: number): void;
+  /** The bodies sent, as bases for the lean sync's patches (none: objects go whole). */
+  sentBodies?: SentBodies;
 }
 
 /**
@@ -34,13 +38,17 @@ export class NodeSession {
   offlineSince: number | undefined;
   /** uid → when the cloud deleted a pod this node held while it was away. */
   private readonly goneWhileAway = new Map<string, number>();
+  /** What the lean sync knows of the node: the forms it takes, whose status it owns [docs/protocol.md, Lean sync]. */
+  readonly lean: LeanPeer;
 
   constructor(
     readonly node: string,
     private readonly deps: SessionDeps,
   ) {
     const { clock, timing, transport } = deps;
-    this.outbox = new NodeOutbox({ node, clock, timing, transport, connected: () => this.connected });
+    this.lean = new LeanPeer(node, deps.ledger, deps.sentBodies);
+    const lean: SessionTransport = { send: (to, draft) => transport.send(to, draft.type === 'apply' || draft.type === 'delete' ? this.lean.draft(draft) : draft), resend: (to, m) => transport.resend(to, m) };
+    this.outbox = new NodeOutbox({ node, clock, timing, transport: lean, connected: () => this.connected });
   }
 
   /** Connected between a hello and the presence offline of the same epoch [SYNC-4]. */
@@ -80,6 +88,7 @@ export class NodeSession {
 
   podGone(uid: string): void {
     this.markedNotReady.delete(uid);
+    this.lean.forget(uid);
     const deletedAt = this.goneWhileAway.get(uid);
     if (this.connected && deletedAt !== undefined) {
       // Deleted gracefully while away, removed now that the edge stopped it.
@@ -100,6 +109,7 @@ export class NodeSession {
   hello(message: HelloMessage): ResyncPlan {
     this.outbox.clear();
     this.epoch = message.epoch;
+    this.lean.hello(message);
     this.deps.ledger.reset(this.node, message.body.holds);
     const plan = planResync(this.desired.values(), message.body.holds);
     const held = new Set(message.body.holds.map((ref) => ref.uid));
@@ -109,7 +119,7 @@ export class NodeSession {
     this.deps.transport.send(this.node, {
       type: 'synced',
       parentId: message.id,
-      body: { applies: plan.applies.length, deletes: plan.deletes.length, ...(this.markedNotReady.size > 0 ? { resendStatuses: true } : {}) },
+      body: { applies: plan.applies.length, deletes: plan.deletes.length, ...(this.markedNotReady.size > 0 ? { resendStatuses: true } : {}), ...this.lean.syncedAccepts() },
     });
     return plan;
   }
@@ -124,6 +134,7 @@ export class NodeSession {
   resume(epoch: string): boolean {
     if (this.connected) return false;
     this.epoch = epoch;
+    this.lean.unknown();
     const uids = new Set([...this.desired.keys(), ...this.deps.ledger.held(this.node).keys(), ...this.outbox.uids()]);
     for (const uid of uids) {
       const before = this.outbox.get(uid);
@@ -160,13 +171,27 @@ export class NodeSession {
     const { ledger } = this.deps;
     const uid = acked.ref.uid;
     const recorded = ledger.get(this.node, uid);
+    this.lean.acked(uid);
     if (acked.type === 'delete') {
       ledger.forget(this.node, uid);
+      this.lean.forget(uid);
       const deletedAt = this.goneWhileAway.get(uid);
       this.goneWhileAway.delete(uid);
       if (deletedAt !== undefined) this.deps.onStaleStopped?.(this.node, acked.ref, deletedAt);
     } else if (!recorded || isNewer(acked.ref.resourceVersion, recorded.resourceVersion)) ledger.record(this.node, acked.ref);
     this.reconcile(uid);
+    return true;
+  }
+
+  /**
+   * Lean sync: the node refused the lean form `parentId` (it lacks the base, or its result is not
+   * the one meant): the object goes again, whole. False if it answers nothing we still await.
+   */
+  nack(parentId: string): boolean {
+    const refused = this.outbox.refused(parentId);
+    if (!refused) return false;
+    this.lean.refused(refused.uid);
+    if (refused.current) this.outbox.send(refused.uid);
     return true;
   }
 

@@ -1,10 +1,12 @@
 import { filter, map, share, Subject, type Observable } from 'rxjs';
-import type { Clock } from '../../shared/clock.js';
+import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { decodeDown, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
+import { WIRE_PATCH } from '../../shared/protocol/object-patch.js';
 import { topics } from '../../shared/protocol/topics.js';
+import { isCompressed, WIRE_DEFLATE } from '../../shared/protocol/wire-compression.js';
 import type { Connectivity, SessionOps, Transport } from '../../shared/transport.js';
 
 export interface EdgeHubOptions {
@@ -18,7 +20,17 @@ export interface EdgeHubOptions {
   logger: Logger;
   /** What the edge holds, for the hello [SYNC-9]. */
   holds: () => ObjectRef[];
+  /** The lean forms this edge offers in its hello (default: all it knows; [] for none, as an older edge). */
+  accepts?: readonly string[];
+  /** A compressed hello no `synced` answered within this long goes again uncompressed (default 10 s). */
+  helloRetryMs?: number;
 }
+
+/** How long a compressed hello may go unanswered before it goes again uncompressed. */
+export const HELLO_RETRY_MS = 10_000;
+
+/** The lean forms an edge takes: compressed payloads and patches (docs/protocol.md, "Lean sync"). */
+export const EDGE_ACCEPTS: readonly string[] = [WIRE_DEFLATE, WIRE_PATCH];
 
 /**
  * The edge end of the sync protocol (KubeEdge's EdgeHub): validated inbound messages as a
@@ -29,6 +41,10 @@ export class EdgeHub {
   private readonly stamper: EnvelopeStamper;
   private readonly helloSent = new Subject<string>();
   private malformedCount = 0;
+  /** Whether the cloud of this session takes compressed payloads (its `synced` said so). */
+  private cloudCompresses = false;
+  /** The hello of the current session until its `synced` comes, and the timer of its uncompressed retry. */
+  private unanswered: { id: string; cancel: Cancel } | undefined;
   private readonly malformedLog: LogSampler;
   readonly inbound$: Observable<DownMessage>;
 
@@ -106,26 +122,53 @@ export class EdgeHub {
 
   /** Publishes a stamped message; rejects when not connected (the caller re-sends later). */
   publish(message: UpMessage): Promise<void> {
-    return this.transport.publish(topics.up(this.options.nodeName), encode(message));
+    return this.transport.publish(topics.up(this.options.nodeName), encode(message, this.cloudCompresses));
   }
 
   async stop(): Promise<void> {
+    this.unanswered?.cancel();
+    this.unanswered = undefined;
     await this.transport.close({ topic: topics.presence(this.options.nodeName), payload: this.presence(false) });
     this.helloSent.complete();
   }
 
   /** [SYNC-9] subscribed to down: retained presence online, then hello with what the edge holds. */
   private async startSession(session: SessionOps): Promise<void> {
-    const { nodeName, bootId } = this.options;
+    const { nodeName } = this.options;
     await session.retain({ topic: topics.presence(nodeName), payload: this.presence(true) });
-    const hello = this.stamper.stamp({ type: 'hello', body: { bootId, holds: this.options.holds() } });
-    await session.publish(topics.up(nodeName), encode(hello));
+    // The last session's cloud took compressed payloads: so, most likely, does this one (until it says otherwise).
+    await this.hello(session, this.cloudCompresses);
+  }
+
+  /**
+   * [SYNC-9] The hello, compressed if the last session's cloud took that. A cloud that does not
+   * (an older one came back) drops it as malformed: unanswered, it goes again uncompressed, and
+   * so does everything after it (a status it dropped is sent again, unacked).
+   */
+  private async hello(session: SessionOps, compress: boolean): Promise<void> {
+    const { nodeName, bootId, accepts = EDGE_ACCEPTS } = this.options;
+    const offer = accepts.length > 0 ? { accepts: [...accepts] } : {};
+    const hello = this.stamper.stamp({ type: 'hello', body: { bootId, holds: this.options.holds(), ...offer } });
+    this.unanswered?.cancel();
+    this.unanswered = undefined;
+    if (compress) {
+      const cancel = this.options.clock.setTimer(this.options.helloRetryMs ?? HELLO_RETRY_MS, () => {
+        if (this.unanswered?.id !== hello.id) return;
+        this.unanswered = undefined;
+        this.cloudCompresses = false;
+        this.options.logger.info('no answer to a compressed hello; saying it again uncompressed', { id: hello.id });
+        this.hello(session, false).catch((err: Error) => this.options.logger.info('could not say hello again', { error: err.message }));
+      });
+      this.unanswered = { id: hello.id, cancel };
+    }
+    await session.publish(topics.up(nodeName), encode(hello, compress));
     this.helloSent.next(hello.id);
   }
 
   private decode(payload: Buffer): DownMessage | undefined {
     const decoded = decodeDown(payload);
     if (decoded.ok) {
+      this.learnCloudForms(decoded.message, isCompressed(payload));
       this.options.logger.debug('received', { type: decoded.message.type, id: decoded.message.id, seq: decoded.message.seq });
       return decoded.message;
     }
@@ -134,6 +177,20 @@ export class EdgeHub {
     const unlogged = this.malformedLog.sample('malformed');
     if (unlogged !== undefined) this.options.logger.warn('dropped a malformed message', { reason: decoded.reason, bytes: payload.length, ...unloggedFields(unlogged) });
     return undefined;
+  }
+
+  /**
+   * Whether the cloud takes compressed payloads: its `synced` says so, and a cloud that sends
+   * them takes them (so that what goes up during a resync, before its `synced`, is compressed too).
+   */
+  private learnCloudForms(message: DownMessage, compressed: boolean): void {
+    if (message.type === 'synced' && message.parentId === this.unanswered?.id) {
+      this.unanswered.cancel();
+      this.unanswered = undefined;
+    }
+    if (!(this.options.accepts ?? EDGE_ACCEPTS).includes(WIRE_DEFLATE)) return;
+    if (compressed) this.cloudCompresses = true;
+    else if (message.type === 'synced') this.cloudCompresses = (message.body.accepts ?? []).includes(WIRE_DEFLATE);
   }
 
   private presence(online: boolean): Buffer {

@@ -2,8 +2,9 @@ import { objectKey } from '../../shared/types.js';
 import type { PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import { Subject, type Observable } from 'rxjs';
 import type { Logger } from '../../shared/log.js';
-import type { DownMessage, LogRequestMessage, SyncedMessage, UpDraft } from '../../shared/protocol/envelope.js';
-import type { LocalCache } from './local-cache.js';
+import type { ApplyMessage, DownMessage, LogRequestMessage, PatchMessage, SyncedMessage, UpDraft } from '../../shared/protocol/envelope.js';
+import { rebuild } from './lean-apply.js';
+import type { CachedObject, LocalCache } from './local-cache.js';
 
 export interface CloudMessageHandlerDeps {
   cache: LocalCache;
@@ -24,6 +25,7 @@ export interface CloudMessageHandlerDeps {
 export class CloudMessageHandler {
   private readonly changes = new Subject<void>();
   private readonly synced = new Subject<SyncedMessage>();
+  private refusedCount = 0;
 
   constructor(private readonly deps: CloudMessageHandlerDeps) {}
 
@@ -37,12 +39,21 @@ export class CloudMessageHandler {
     return this.synced.asObservable();
   }
 
+  /** Lean forms refused (a patch on a base not held, or whose result is not the one meant): each answered with a nack. */
+  get refused(): number {
+    return this.refusedCount;
+  }
+
   /** Handles one message; resolves once it is persisted and its ack was sent (or could not be). */
   handle(message: DownMessage): Promise<void> {
     const { cache, logger } = this.deps;
     switch (message.type) {
-      case 'apply': {
-        const outcome = cache.apply(message.ref, message.body); // [SYNC-6][SYNC-13]
+      case 'apply':
+      case 'patch': {
+        const { kind, namespace, name } = message.ref;
+        const rebuilt = rebuild(message, cache.find(kind as CachedObject['kind'], namespace, name));
+        if (!rebuilt.ok) return this.refuse(message, rebuilt.reason);
+        const outcome = cache.apply(message.ref, rebuilt.body); // [SYNC-6][SYNC-13]
         if (outcome === 'ignored') {
           const why = cache.tombstoned(message.ref.uid) ? 'its uid was deleted' : 'not newer than the cached version';
           logger.info('ignored an apply', { ref: message.ref, why });
@@ -65,6 +76,18 @@ export class CloudMessageHandler {
         return Promise.resolve();
       case 'logRequest':
         return this.deps.onLogRequest(message);
+    }
+  }
+
+  /** Lean sync: a form this edge cannot apply is dropped, counted, logged, and refused: the cloud sends the whole object. */
+  private async refuse(message: ApplyMessage | PatchMessage, reason: string): Promise<void> {
+    this.refusedCount++;
+    this.deps.logger.info('refused a lean message; the cloud sends the whole object', { type: message.type, ref: message.ref, reason });
+    try {
+      await this.deps.send({ type: 'nack', parentId: message.id, body: { reason } });
+    } catch (err) {
+      // Unanswered, the cloud re-sends it, and it is refused again.
+      this.deps.logger.info('could not refuse; the cloud will re-send', { parentId: message.id, error: (err as Error).message });
     }
   }
 

@@ -63,7 +63,7 @@ describe('edge over the in-memory broker, on fake time', () => {
   it('says hello, registers the node, runs an applied pod, reports and serves it, then deletes it', async () => {
     const edge = await start();
     const [hello] = await cloud.expect<HelloMessage>((m) => m.type === 'hello', 1, 'hello');
-    expect(hello!.body).toEqual({ bootId: edge.bootId, holds: [] });
+    expect(hello!.body).toEqual({ bootId: edge.bootId, holds: [], accepts: ['deflate-d1', 'patch-v1'] });
     expect(hello!.sender).toBe(NODE);
     const [node] = await cloud.expect<NodeStatusMessage>((m) => m.type === 'nodeStatus', 1, 'nodeStatus');
     // Only labels a kubelet may set on itself (NodeRestriction): the cloud gives the node its role.

@@ -46,6 +46,8 @@ abstract class PeerDouble<In> {
  */
 export class NodeDouble extends PeerDouble<DownMessage> {
   readonly stamper: EnvelopeStamper;
+  /** Bytes on the wire of each message received, by id (a compressed payload's, compressed). */
+  readonly wireBytes = new Map<string, number>();
 
   private constructor(
     readonly node: string,
@@ -57,7 +59,9 @@ export class NodeDouble extends PeerDouble<DownMessage> {
     this.stamper = new EnvelopeStamper(node, epoch);
     transport.inbound$.subscribe(({ payload }) => {
       const decoded = decodeDown(payload);
-      if (decoded.ok) this.received.push(decoded.message);
+      if (!decoded.ok) return;
+      this.received.push(decoded.message);
+      this.wireBytes.set(decoded.message.id, payload.length);
     });
   }
 
