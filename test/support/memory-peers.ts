@@ -100,6 +100,8 @@ export class NodeDouble extends PeerDouble<DownMessage> {
  */
 export class CloudDouble extends PeerDouble<UpMessage> {
   readonly presences: Presence[] = [];
+  /** Ids of the messages that came in the compressed form. */
+  readonly compressed = new Set<string>();
   readonly stamper = new EnvelopeStamper('cloud', 'cloud-e1');
 
   private constructor(
@@ -111,7 +113,9 @@ export class CloudDouble extends PeerDouble<UpMessage> {
     transport.inbound$.subscribe(({ topic, payload }) => {
       if (topic === topics.up(node)) {
         const decoded = decodeUp(payload);
-        if (decoded.ok) this.received.push(decoded.message);
+        if (!decoded.ok) return;
+        this.received.push(decoded.message);
+        if (payload[0] === 0) this.compressed.add(decoded.message.id);
       } else if (topic === topics.presence(node)) {
         const decoded = decodePresence(payload);
         if (decoded.ok) this.presences.push(decoded.message);
