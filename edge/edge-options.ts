@@ -91,6 +91,8 @@ export interface EdgeHandle {
   synced$: Observable<SyncedMessage>;
   /** Inbound payloads dropped as malformed [SYNC-1]. */
   malformed(): number;
+  /** Lean messages refused (a patch on a base not held, or whose result is not the one meant), each answered with a nack. */
+  leanRefused(): number;
   /** Releases every socket, timer and file; containers run on, to be adopted by the next edge process. */
   stop(): Promise<void>;
   /** As a node shutdown: stops every process pod's container (each given at most `graceMs` after SIGTERM), then as stop(). */

@@ -190,6 +190,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     connectivity$: hub.connectivity$,
     synced$: handler.synced$,
     malformed: () => hub.malformed,
+    leanRefused: () => handler.refused,
     stop: () => (stopping ??= stop()),
     shutdown: (graceMs) => (stopping ??= stop(graceMs)),
   };

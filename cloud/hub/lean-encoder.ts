@@ -18,7 +18,7 @@ export interface LeanContext {
 }
 
 /**
- * The lean form of an apply (docs/protocol.md, "Lean sync"), as a pure function: the
+ * [SYNC-25][SYNC-27] The lean form of an apply (docs/protocol.md, "Lean sync"), as a pure function: the
  * object as a merge patch against the version the node acknowledged, when the hub still has
  * that version's body; a pod without its status when the node owns it; else the apply as it is.
  */

@@ -11,7 +11,7 @@ const NONE: ReadonlySet<string> = new Set();
 export const CLOUD_ACCEPTS: readonly string[] = [WIRE_DEFLATE];
 
 /**
- * What the hub knows of one node for the lean sync (docs/protocol.md, "Lean sync"): the forms
+ * [SYNC-23] What the hub knows of one node for the lean sync (docs/protocol.md, "Lean sync"): the forms
  * it takes (from its hello), the pods whose status it owns (it reported one), and the objects
  * it refused a lean form of since their last ack. Turns an outbox's apply into its lean form.
  */

@@ -8,7 +8,7 @@ export type Rebuilt = { ok: true; body: SyncedObject } | { ok: false; reason: st
 const refuse = (reason: string): Rebuilt => ({ ok: false, reason });
 
 /**
- * The object an `apply` or a `patch` means, given what the cache holds under its name (lean
+ * [SYNC-26][SYNC-27] The object an `apply` or a `patch` means, given what the cache holds under its name (lean
  * sync, docs/protocol.md): a patch only on the very version it names as its base, of the same
  * uid, and only if the result has the digest the cloud computed; an apply or patch that keeps
  * the status only for a pod whose status this edge owns (it reported one). Anything else is

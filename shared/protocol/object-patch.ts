@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The sync's patches (docs/protocol.md, "Lean sync"): a JSON merge patch (RFC 7386) from the
+ * [SYNC-25] The sync's patches (docs/protocol.md, "Lean sync"): a JSON merge patch (RFC 7386) from the
  * version of an object the edge acknowledged to the newest one, with a digest of the result so
  * that the edge can tell that it rebuilt exactly the object the cloud meant. Pure.
  */

@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { WIRE_DICTIONARY_D1 } from './wire-dictionary.js';
 
 /**
- * The sync's compressed form (docs/protocol.md, "Lean sync"): a payload whose first byte is 0
+ * [SYNC-24] The sync's compressed form (docs/protocol.md, "Lean sync"): a payload whose first byte is 0
  * (which no JSON text begins with) and whose second names the codec; the rest is the envelope's
  * JSON, raw deflate with the preset dictionary `WIRE_DICTIONARY_D1`. A receiver takes both
  * forms; a sender compresses only for a peer that said it takes `deflate-d1`.
