@@ -3,15 +3,20 @@ import type { SyncedObject } from '../../shared/protocol/synced-objects.js';
 
 /** How many object versions the hub keeps as bases for patches, by default (least recently used go first). */
 export const SENT_BODIES_LIMIT = 20_000;
+/** Versions kept per object: the newest sent, and the one before it (usually the one its edges acked). */
+const VERSIONS_PER_OBJECT = 2;
 
 /**
  * The bodies the hub sent, by uid and resourceVersion: the bases of the lean sync's patches
  * (a version the ledger says an edge acknowledged, as the hub sent it). One table for every
  * node (a version's body is the same for all), bounded: a version no longer here, or never
- * sent by this hub (a restart, another cloud), is sent whole.
+ * sent by this hub (a restart, another cloud), is sent whole. Two versions per object at most:
+ * an older one is of use only to an edge that lags further behind, which then gets it whole.
  */
 export class SentBodies {
   private readonly bodies = new Map<string, SyncedObject>();
+  /** uid → the versions kept, oldest first. */
+  private readonly versions = new Map<string, string[]>();
 
   constructor(private readonly limit = SENT_BODIES_LIMIT) {}
 
@@ -21,10 +26,25 @@ export class SentBodies {
 
   remember(ref: ObjectRef, body: SyncedObject): void {
     if (ref.resourceVersion === undefined) return;
-    const key = keyOf(ref.uid, ref.resourceVersion);
+    const { uid, resourceVersion } = ref;
+    const key = keyOf(uid, resourceVersion);
     this.bodies.delete(key);
     this.bodies.set(key, body);
-    if (this.bodies.size > this.limit) this.bodies.delete(this.bodies.keys().next().value!);
+    const kept = (this.versions.get(uid) ?? []).filter((rv) => rv !== resourceVersion);
+    kept.push(resourceVersion);
+    this.versions.set(uid, kept);
+    if (kept.length > VERSIONS_PER_OBJECT) this.evict(uid, kept[0]!);
+    if (this.bodies.size > this.limit) {
+      const [oldest] = this.bodies.keys();
+      this.evict(oldest!.slice(0, oldest!.lastIndexOf('@')), oldest!.slice(oldest!.lastIndexOf('@') + 1));
+    }
+  }
+
+  private evict(uid: string, resourceVersion: string): void {
+    this.bodies.delete(keyOf(uid, resourceVersion));
+    const kept = this.versions.get(uid)?.filter((rv) => rv !== resourceVersion) ?? [];
+    if (kept.length > 0) this.versions.set(uid, kept);
+    else this.versions.delete(uid);
   }
 
   /** The body sent for this version, if the hub still has it. */
