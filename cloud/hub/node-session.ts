@@ -191,7 +191,7 @@ export class NodeSession {
     const refused = this.outbox.refused(parentId);
     if (!refused) return false;
     this.lean.refused(refused.uid);
-    if (refused.current) this.outbox.send(refused.uid);
+    if (refused.current && this.connected) this.outbox.send(refused.uid); // else its next hello sends it
     return true;
   }
 
