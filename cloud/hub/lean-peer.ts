@@ -72,13 +72,9 @@ export class LeanPeer {
   draft(draft: ObjectDraft): DownDraft {
     if (draft.type !== 'apply') return draft;
     const { uid } = draft.ref;
-    this.sentBodies?.remember(draft.ref, draft.body);
     const acked = this.ledger.get(this.node, uid);
-    const body = acked && this.sentBodies?.get(uid, acked.resourceVersion);
+    const body = acked && this.sentBodies?.get(uid, acked.resourceVersion); // before the new version may push it out
+    this.sentBodies?.remember(draft.ref, draft.body);
     return leanApply(draft, { accepts: this.accepts, base: acked && body ? { ref: acked, body } : undefined, statusOwned: this.statusOwned.has(uid), wholeOnly: this.wholeOnly.has(uid) });
-  }
-
-  get sizes(): { statusOwned: number; wholeOnly: number } {
-    return { statusOwned: this.statusOwned.size, wholeOnly: this.wholeOnly.size };
   }
 }

@@ -41,7 +41,7 @@ export class EdgeHub {
   private readonly stamper: EnvelopeStamper;
   private readonly helloSent = new Subject<string>();
   private malformedCount = 0;
-  /** Whether the cloud of this session takes compressed payloads (its `synced` said so). */
+  /** Whether the cloud takes compressed payloads (its `synced` said so, or it sent one); kept across sessions until a cloud says otherwise. */
   private cloudCompresses = false;
   /** The hello of the current session until its `synced` comes, and the timer of its uncompressed retry. */
   private unanswered: { id: string; cancel: Cancel } | undefined;

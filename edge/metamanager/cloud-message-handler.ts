@@ -50,10 +50,11 @@ export class CloudMessageHandler {
     switch (message.type) {
       case 'apply':
       case 'patch': {
-        const { kind, namespace, name } = message.ref;
-        const rebuilt = rebuild(message, cache.find(kind as CachedObject['kind'], namespace, name));
-        if (!rebuilt.ok) return this.refuse(message, rebuilt.reason);
-        const outcome = cache.apply(message.ref, rebuilt.body); // [SYNC-6][SYNC-13]
+        const { kind, namespace, name, uid } = message.ref;
+        // A tombstoned uid is ignored (and acked) whatever the form [SYNC-13].
+        const rebuilt = cache.tombstoned(uid) ? undefined : rebuild(message, cache.find(kind as CachedObject['kind'], namespace, name));
+        if (rebuilt && !rebuilt.ok) return this.refuse(message, rebuilt.reason);
+        const outcome = rebuilt ? cache.apply(message.ref, rebuilt.body) : 'ignored'; // [SYNC-6][SYNC-13]
         if (outcome === 'ignored') {
           const why = cache.tombstoned(message.ref.uid) ? 'its uid was deleted' : 'not newer than the cached version';
           logger.info('ignored an apply', { ref: message.ref, why });

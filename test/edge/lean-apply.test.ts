@@ -62,3 +62,11 @@ describe('rebuild: what a lean message means, given what the edge holds', () => 
     expect(rebuild(apply, undefined)).toMatchObject({ ok: false });
   });
 });
+
+describe('rebuild: a late copy', () => {
+  it('takes a patch for a version not newer than the one held (its ack was lost) for the held object, which the cache ignores and acks', () => {
+    const v1 = pod('10', { app: 'web' });
+    const v2 = pod('12', { app: 'web', run: '1' });
+    expect(rebuild(patchOf(v1, v2), held(v2))).toEqual({ ok: true, body: v2 });
+  });
+});

@@ -79,10 +79,13 @@ export class SyncPipeline {
     session.hello(stamper.stamp({ type: 'hello', body: { bootId: 'b', holds: this.cache.objects().map(refOf), ...offer } }) as HelloMessage);
   }
 
-  /** Delivers up to `count` messages each way, picked at random; each is lost with `loss`, doubled with `dup`. */
-  async deliver(rng: Rng, count: number, loss = 0, dup = 0): Promise<void> {
-    for (let i = 0; i < count && this.inFlight > 0; i++) {
-      const downward = this.up.length === 0 || (this.down.length > 0 && rng() < 0.6);
+  /**
+   * Delivers up to `count` messages each way, picked at random; each is lost with `loss`, doubled
+   * with `dup`. `downOnly`: the edge's answers stay in flight (so the hub's ledger lags the edge).
+   */
+  async deliver(rng: Rng, count: number, loss = 0, dup = 0, downOnly = false): Promise<void> {
+    for (let i = 0; i < count && (downOnly ? this.down.length : this.inFlight) > 0; i++) {
+      const downward = downOnly || this.up.length === 0 || (this.down.length > 0 && rng() < 0.6);
       const queue: unknown[] = downward ? this.down : this.up;
       const [item] = queue.splice(Math.floor(rng() * queue.length), 1);
       if (rng() < loss) continue;
