@@ -45,6 +45,9 @@ export async function startCloudsCluster(o: CloudsClusterOptions): Promise<Scena
       shapeLink() {
         throw new Error('with several clouds the edges have no link proxies: shape and flap are for one cloud');
       },
+      linkBytes() {
+        throw new Error('with several clouds the edges have no link proxies: bytes are measured on one cloud');
+      },
       async restartEdge(node, how) {
         await c.edges.edges.restartProcess(node, how);
       },

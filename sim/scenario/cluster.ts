@@ -29,6 +29,8 @@ export interface ScenarioCluster {
   link(node: string, action: 'cut' | 'heal'): void;
   /** Shapes or flaps the node's link (profiles and flaps are in cluster time). */
   shapeLink(step: ShapeStep | FlapStep): void;
+  /** Bytes forwarded so far through the node's link, up (edge → cloud) and down. */
+  linkBytes(node: string): { up: number; down: number };
   /** Ends the edge process (kill -9 with `crash`) and starts it again (as after a reboot with `reboot`). */
   restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void>;
   component(name: string, action: 'stop' | 'start'): Promise<void>;
@@ -142,6 +144,10 @@ async function demoCluster(demo: Demo, dataDir: string, clock: Clock): Promise<S
       const link = linkOf(step.node);
       if (step.kind === 'shape') shapeBy(link, step.request);
       else flapBy(link, step.request);
+    },
+    linkBytes(node) {
+      const { bytesUp, bytesDown } = linkOf(node).state();
+      return { up: bytesUp, down: bytesDown };
     },
     async restartEdge(node, how) {
       await demo.restartEdge(node, how);

@@ -2,7 +2,7 @@ import { esc } from '../../bench/svg.js';
 import { CLOUD_STATES, EDGE_STATES, planChart, type BandState, type ChartModel } from './chart.js';
 import { BAND_COLORS, bandsSvg, podsSvg } from './chart-svg.js';
 import { formatDuration } from './describe.js';
-import { verdictLine, type ScenarioReport } from './report.js';
+import { describeBytes, verdictLine, type ScenarioReport } from './report.js';
 
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; color: #111827; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; }
@@ -32,9 +32,10 @@ function expectationsTable(r: ScenarioReport): string {
 function measurementsTable(r: ScenarioReport): string {
   if (r.measurements.length === 0) return '';
   const rows = r.measurements.map(
-    (m) => `<tr><td>${esc(m.name)}</td><td class="num">${seconds(m.seconds)}</td><td class="num">${m.realSeconds} s</td><td>from step ${m.fromStep || '(start)'} to step ${m.step}</td></tr>`,
+    (m) =>
+      `<tr><td>${esc(m.name)}</td><td class="num">${seconds(m.seconds)}</td><td class="num">${m.realSeconds} s</td><td>from step ${m.fromStep || '(start)'} to step ${m.step}</td><td>${m.bytes ? esc(describeBytes(m.bytes)) : ''}</td></tr>`,
   );
-  return `<h2>Measured</h2><table><thead><tr><th>what</th><th>cluster time</th><th>real time</th><th>between</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2>Measured</h2><table><thead><tr><th>what</th><th>cluster time</th><th>real time</th><th>between</th><th>bytes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function stepsTable(r: ScenarioReport): string {

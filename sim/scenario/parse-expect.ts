@@ -6,9 +6,9 @@ import { parseLeadersExpectation } from './cloud-step.js';
 import { service } from './parse-service.js';
 import { POD_PHASES, type Expectation, type PodsExpectation } from './types.js';
 
-const COMMON = ['expect', 'within', 'for', 'measure'];
+const COMMON = ['expect', 'within', 'for', 'measure', 'bytes'];
 
-/** The fields each kind of expectation takes, besides within, for and measure. */
+/** The fields each kind of expectation takes, besides within, for, measure and bytes. */
 export const EXPECT_FIELDS = {
   pods: ['view', 'node', 'namespace', 'selector', 'phase', 'ready', 'scheduled', 'minRestarts', 'maxRestarts', 'waiting', 'message', 'count', 'min', 'max'],
   node: ['node', 'ready'],

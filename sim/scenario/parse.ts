@@ -145,8 +145,10 @@ function expectStep(f: Fields, check: NodeCheck, etcd: number | undefined): Step
   const withinMs = f.duration('within') ?? 0;
   const forMs = f.duration('for') ?? 0;
   const measure = f.string('measure');
+  const bytes = f.has('bytes') ? check(f, 'bytes') : undefined;
+  if (bytes !== undefined && measure === undefined) f.problem('bytes', 'bytes goes with measure: name what is measured');
   if (!expectation) return undefined;
-  return measure === undefined ? { kind: 'expect', expectation, withinMs, forMs } : { kind: 'expect', expectation, withinMs, forMs, measure };
+  return { kind: 'expect', expectation, withinMs, forMs, ...(measure !== undefined && { measure }), ...(bytes !== undefined && { bytes }) };
 }
 
 /** Validates a parsed scenario document; throws a ScenarioFileError listing every problem. Pure. */

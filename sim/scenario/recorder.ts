@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import { describeExpectation, describeStep } from './describe.js';
-import type { ExpectationRecord, Measurement, ScenarioReport, StepRecord } from './report.js';
+import type { ExpectationRecord, LinkBytes, Measurement, ScenarioReport, StepRecord } from './report.js';
 import type { NodeSample, Sample } from './timeline.js';
 import { nodeNames } from './parse.js';
 import type { Scenario } from './types.js';
@@ -50,8 +50,8 @@ export class RunRecorder {
     Object.assign(this.expectations.get(step)!, { outcome: ok ? 'held' : 'failed', at: this.at(atMs), seen });
   }
 
-  measured(name: string, step: number, fromStep: number, fromMs: number, toMs: number): Measurement {
-    const m = { name, step, fromStep, seconds: tenths(((toMs - fromMs) / 1000) * this.timeScale), realSeconds: Math.round(toMs - fromMs) / 1000 };
+  measured(name: string, step: number, fromStep: number, fromMs: number, toMs: number, bytes?: LinkBytes): Measurement {
+    const m: Measurement = { name, step, fromStep, seconds: tenths(((toMs - fromMs) / 1000) * this.timeScale), realSeconds: Math.round(toMs - fromMs) / 1000, ...(bytes && { bytes }) };
     this.measurements.push(m);
     return m;
   }

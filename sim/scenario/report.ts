@@ -50,6 +50,20 @@ export interface Measurement {
   fromStep: number;
   seconds: number;
   realSeconds: number;
+  /** With the step's `bytes: <node>`: what crossed that node's link meanwhile, up (edge → cloud) and down. */
+  bytes?: LinkBytes;
+}
+
+export interface LinkBytes {
+  node: string;
+  up: number;
+  down: number;
+}
+
+/** `edge-1's link: 412 KB down, 38 KB up` (1 KB = 1000 bytes). Pure. */
+export function describeBytes(b: LinkBytes): string {
+  const kb = (n: number): string => (n >= 10_000 ? `${Math.round(n / 1000)} KB` : `${n} B`);
+  return `${b.node}'s link: ${kb(b.down)} down, ${kb(b.up)} up`;
 }
 
 /** One line for the end of a run: the verdict and the first thing that went wrong. Pure. */

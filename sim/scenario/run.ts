@@ -7,7 +7,7 @@ import type { Verdict } from './judge.js';
 import { check, type Probes } from './observe.js';
 import { WriteProbe } from './quorum-probes.js';
 import { RunRecorder } from './recorder.js';
-import type { ScenarioReport } from './report.js';
+import { describeBytes, type LinkBytes, type ScenarioReport } from './report.js';
 import { clamp, Sampler } from './sampler.js';
 import type { ExpectStep, Scenario } from './types.js';
 
@@ -23,6 +23,20 @@ export interface RunDeps {
 
 /** Real milliseconds between two looks at an expectation. */
 export const pollIntervalMs = (scale: number): number => clamp(2_000 / scale, 50, 500);
+
+/** Where a measurement counts from: the latest action step, when it began, and its links' byte counts then. */
+interface MeasureFrom {
+  step: number;
+  at: number;
+  links: Map<string, { up: number; down: number }>;
+}
+
+/** The nodes whose link bytes some `bytes:` of the scenario measures. */
+const measuredLinks = (scenario: Scenario): string[] => [...new Set(scenario.steps.flatMap((s) => (s.kind === 'expect' && s.bytes ? [s.bytes] : [])))];
+
+function measureFrom(step: number, d: RunDeps, links: readonly string[]): MeasureFrom {
+  return { step, at: d.clock.now(), links: new Map(links.map((node) => [node, d.cluster.linkBytes(node)])) };
+}
 
 /** Does an action step; one that takes edges down is sampled with them down as it begins. */
 function actSampled(step: ActionStep, d: RunDeps, sampler: Sampler): Promise<string | undefined> {
@@ -41,7 +55,8 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
   const sampler = new Sampler(d, rec);
   const probes: Probes = { writes: new WriteProbe(d.clock) };
   sampler.start();
-  let from = { step: 0, at: d.clock.now() };
+  const links = measuredLinks(scenario);
+  let from = measureFrom(0, d, links);
   let current = 0;
   try {
     for (const [i, step] of scenario.steps.entries()) {
@@ -52,7 +67,7 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
       let held = true;
       if (step.kind === 'expect') held = await expectStep(step, current, from, { ...d, rec, sampler, probes }, say);
       else {
-        if (step.kind !== 'wait') from = { step: current, at: d.clock.now() };
+        if (step.kind !== 'wait') from = measureFrom(current, d, links);
         const detail = await actSampled(step, d, sampler);
         rec.ended(current);
         if (detail) say(`          ${detail}`);
@@ -72,10 +87,16 @@ export async function runSteps(scenario: Scenario, d: RunDeps): Promise<Scenario
   return rec.report();
 }
 
+function bytesSince(node: string, from: MeasureFrom, cluster: ScenarioCluster): LinkBytes {
+  const now = cluster.linkBytes(node);
+  const then = from.links.get(node) ?? { up: 0, down: 0 };
+  return { node, up: now.up - then.up, down: now.down - then.down };
+}
+
 async function expectStep(
   step: ExpectStep,
   n: number,
-  from: { step: number; at: number },
+  from: MeasureFrom,
   d: RunDeps & { rec: RunRecorder; sampler: Sampler; probes: Probes },
   say: (line: string) => void,
 ): Promise<boolean> {
@@ -86,8 +107,9 @@ async function expectStep(
   rec.expectation(n, result.ok, result.at, result.seen);
   rec.ended(n);
   if (step.measure !== undefined && result.heldAt !== undefined) {
-    const m = rec.measured(step.measure, n, from.step, from.at, result.heldAt);
-    say(`          measured "${m.name}": ${formatDuration(m.seconds * 1000)} (${m.realSeconds} s real)`);
+    const m = rec.measured(step.measure, n, from.step, from.at, result.heldAt, step.bytes === undefined ? undefined : bytesSince(step.bytes, from, d.cluster));
+    const bytes = m.bytes ? `, ${describeBytes(m.bytes)}` : '';
+    say(`          measured "${m.name}": ${formatDuration(m.seconds * 1000)} (${m.realSeconds} s real)${bytes}`);
   }
   say(result.ok ? `          ok: ${result.seen}` : `          FAILED: ${result.seen}`);
   return result.ok;

@@ -80,6 +80,8 @@ export interface ExpectStep {
   forMs: number;
   /** Records how long after the start of the latest action step it first held. */
   measure?: string;
+  /** With `measure`: also records the bytes that crossed this node's link each way meanwhile. */
+  bytes?: string;
 }
 
 /** Stops (SIGTERM), starts or kills (kill -9) one member of the scenario's etcd cluster. */

@@ -16,7 +16,7 @@ import { waitFor } from '../support/wait.js';
  * one after another. At time scale 20 the whole file takes about two and a half minutes on two cores.
  */
 const TIME_SCALE = '20';
-const BUILT_IN = ['cloud-failover', 'nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down'];
+const BUILT_IN = ['cloud-failover', 'nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down', 'satellite-link'];
 /** Listed too; run on its own etcd cluster in scenario-etcd-quorum.test.ts. */
 const LISTED = [...BUILT_IN, 'etcd-quorum'];
 

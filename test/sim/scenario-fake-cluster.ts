@@ -15,8 +15,8 @@ const GRACE_MS = 40_000;
  * pod, on a fake clock: a cut node turns Unknown 40 s of cluster time later, a heal makes it
  * Ready again; with the store stopped every API call fails with 503. An HTTP GET to a node's
  * address is answered, round robin, by the name of a Running and ready `app=web` pod, as that
- * node's kube-proxy knows them: stopped, it keeps the ones it had. Every action is recorded in
- * `actions`.
+ * node's kube-proxy knows them: stopped, it keeps the ones it had. Each heal forwards 300 bytes
+ * up and 40,000 down the node's link. Every action is recorded in `actions`.
  */
 export class FakeScenarioCluster implements ScenarioCluster {
   readonly nodes = ['edge-1', 'edge-2'];
@@ -67,6 +67,9 @@ export class FakeScenarioCluster implements ScenarioCluster {
     } else {
       this.offline.delete(node);
       void this.setReady(node, 'True');
+      // What the link held during the cut arrives.
+      const b = this.linkBytes(node);
+      this.bytes.set(node, { up: b.up + 300, down: b.down + 40_000 });
     }
   }
 
@@ -75,6 +78,13 @@ export class FakeScenarioCluster implements ScenarioCluster {
   shapeLink(step: ShapeStep | FlapStep): void {
     this.actions.push(`${step.kind} ${step.node}`);
     this.linkSteps.push(step);
+  }
+
+  /** Bytes each node's link has forwarded: each heal adds 300 up and 40,000 down. */
+  private readonly bytes = new Map<string, { up: number; down: number }>();
+
+  linkBytes(node: string): { up: number; down: number } {
+    return { ...(this.bytes.get(node) ?? { up: 0, down: 0 }) };
   }
 
   async restartEdge(node: string, how: { crash?: boolean; reboot?: boolean }): Promise<void> {

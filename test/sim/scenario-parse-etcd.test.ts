@@ -64,7 +64,7 @@ describe('scenario files on etcd: what does not, and how it is told', () => {
     ['a status on a write that succeeds', onEtcd({ expect: 'write', succeeds: true, status: 503 }), 'step 1 (expect: write), field "status": a status goes with succeeds: false'],
     ['a read without etcd', withSteps({ expect: 'read', consistency: 'serializable' }), 'step 1 (expect: read), field "expect": reads etcd directly: give the scenario etcd: N (1 to 7) at the top'],
     ['a read of unknown consistency', onEtcd({ expect: 'read', consistency: 'quorum' }), 'step 1 (expect: read), field "consistency": expected one of linearizable, serializable, got "quorum"'],
-    ['written with a field', onEtcd({ expect: 'written', count: 3 }), 'step 1 (expect: written), field "count": unknown field (allowed here: expect, within, for, measure)'],
+    ['written with a field', onEtcd({ expect: 'written', count: 3 }), 'step 1 (expect: written), field "count": unknown field (allowed here: expect, within, for, measure, bytes)'],
   ])('%s', (_, doc, problem) => {
     expect(problemsOf(doc)).toEqual([problem]);
   });

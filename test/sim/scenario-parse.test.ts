@@ -138,7 +138,9 @@ describe('scenario files: what does not, and how it is told', () => {
     ['a misspelt phase', withSteps({ expect: 'pods', count: 1, phase: 'running' }), 'step 1 (expect: pods), field "phase": expected one of Pending, Running, Succeeded, Failed, Unknown, Terminating, got "running"'],
     ['a bad selector', withSteps({ expect: 'pods', count: 1, selector: 'app in (web' }), 'step 1 (expect: pods), field "selector": '],
     ['scheduled in the edge view', withSteps({ expect: 'pods', view: 'edge', count: 1, scheduled: false }), 'step 1 (expect: pods), field "scheduled": the edge\'s view holds only pods scheduled to it'],
-    ['a field of another expectation', withSteps({ expect: 'node', node: 'edge-1', ready: 'True', count: 1 }), 'step 1 (expect: node), field "count": unknown field (allowed here: expect, within, for, measure, node, ready)'],
+    ['a field of another expectation', withSteps({ expect: 'node', node: 'edge-1', ready: 'True', count: 1 }), 'step 1 (expect: node), field "count": unknown field (allowed here: expect, within, for, measure, bytes, node, ready)'],
+    ['bytes without measure', withSteps({ expect: 'node', node: 'edge-1', ready: 'True', bytes: 'edge-1' }), 'step 1 (expect: node), field "bytes": bytes goes with measure: name what is measured'],
+    ['bytes of a node not in the scenario', withSteps({ expect: 'node', node: 'edge-1', ready: 'True', measure: 'm', bytes: 'edge-9' }), 'step 1 (expect: node), field "bytes": "edge-9" is not a node of this scenario (edge-1, edge-2, edge-3)'],
     ['ready as a boolean', withSteps({ expect: 'node', node: 'edge-1', ready: true }), 'step 1 (expect: node), field "ready": expected one of True, False, Unknown, got true'],
     ['connection without connected', withSteps({ expect: 'connection', node: 'edge-2' }), 'step 1 (expect: connection), field "connected": required'],
     ['rejected without an object', withSteps({ expect: 'rejected', status: 503 }), 'step 1 (expect: rejected), field "create": required: the object whose creation is to fail'],
@@ -194,10 +196,10 @@ describe('scenario files on disk', () => {
     expect((err as Error).message).toMatch(/^no scenario named "dns-down" and no such file \(built-in: .*scheduler-down.*\)$/);
   });
 
-  it('has ten valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
+  it('has its valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
-      ['cloud-failover', 'cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'scheduler-down', 'store-down'],
+      ['cloud-failover', 'cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'satellite-link', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);

@@ -73,6 +73,19 @@ describe('running scenario steps', () => {
     expect(progress).toContain('          measured "Unknown after the cut": ' + `${measured!.seconds}s (${measured!.realSeconds} s real)`);
   });
 
+  it('measures the bytes on a link from the latest action step, with bytes: <node>', async () => {
+    const { report, progress } = await run([
+      { heal: 'edge-1' },
+      { heal: 'edge-1' },
+      { expect: 'node', node: 'edge-1', ready: 'True', within: '10s', measure: 'after the second heal', bytes: 'edge-1' },
+      { expect: 'node', node: 'edge-2', ready: 'True', measure: 'no bytes asked' },
+    ]);
+    expect(report.passed).toBe(true);
+    expect(report.measurements[0]).toMatchObject({ name: 'after the second heal', fromStep: 2, bytes: { node: 'edge-1', up: 300, down: 40_000 } });
+    expect(report.measurements[1]!.bytes).toBeUndefined();
+    expect(progress.find((l) => l.includes('measured "after the second heal"'))).toMatch(/, edge-1's link: 40 KB down, 300 B up$/);
+  });
+
   it('samples as each step ends and at each look at an expectation, so a state shorter than the period shows', async () => {
     const { report } = await run([
       { wait: '1s' },
