@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import { laneProfile, type LinkProfile } from './link-shape/profile.js';
+import type { LaneTiming } from './link-shape/lane-timing.js';
 import { ShapedLane, type ShapeCounters } from './link-shape/shaped-lane.js';
 
 /** How a shaped link's lanes shape: its profile, on the cluster's clock. */
@@ -9,6 +10,8 @@ export interface LinkShaping {
   clock: Clock;
   random: () => number;
   counters: ShapeCounters;
+  /** The link's one bottleneck per direction, shared by all its connections (docs/operations.md). */
+  timings: Record<Direction, LaneTiming>;
 }
 
 /** What a pair asks of its proxy: is the cable in, is it shaped, and where forwarded bytes are counted. */
@@ -71,6 +74,7 @@ export class Lane {
       this.shaper = new ShapedLane(profile, {
         clock: shaping.clock,
         random: shaping.random,
+        timing: shaping.timings[this.direction],
         counters: shaping.counters,
         deliver: (chunk) => this.write(chunk),
         canDeliver: () => this.link.isUp(),

@@ -2,10 +2,11 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { LinkCondition } from '../shared/wire/dashboard.js';
-import { type LinkShaping, type LinkView } from './link-lane.js';
+import { type Direction, type LinkShaping, type LinkView } from './link-lane.js';
+import { LaneTiming } from './link-shape/lane-timing.js';
 import { LinkPair } from './link-pair.js';
 import { Flapper, type FlapSchedule, type FlapState } from './link-shape/flap.js';
-import { shapesNothing, type LinkProfile } from './link-shape/profile.js';
+import { laneProfile, shapesNothing, type LinkProfile } from './link-shape/profile.js';
 import { clusterClock } from './link-shape/scaled-clock.js';
 import { emptyShapeCounters, type ShapeCounters } from './link-shape/shaped-lane.js';
 import { mulberry32 } from '../shared/seeded-random.js';
@@ -65,6 +66,18 @@ export interface LinkProxy {
   flap(schedule: FlapSchedule | undefined): LinkState;
   state(): LinkState;
   close(): Promise<void>;
+}
+
+/**
+ * The link's bottleneck each way for a new profile: the one it had, re-profiled (what is queued
+ * stays queued), or a new one. Every connection's lane admits its bytes through it, so a rate
+ * cap is the link's, shared by all its connections, in arrival order (a FIFO, as a router's).
+ */
+function linkTimings(profile: LinkProfile, before: LinkShaping | undefined, random: () => number): Record<Direction, LaneTiming> {
+  if (!before) return { up: new LaneTiming(laneProfile(profile, 'up'), random), down: new LaneTiming(laneProfile(profile, 'down'), random) };
+  before.timings.up.setProfile(laneProfile(profile, 'up'));
+  before.timings.down.setProfile(laneProfile(profile, 'down'));
+  return before.timings;
 }
 
 /**
@@ -142,7 +155,7 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     shape(next) {
       profile = next;
       draw = next?.seed !== undefined ? mulberry32(next.seed) : (options.random ?? Math.random);
-      shaping = next && !shapesNothing(next) ? { profile: next, clock: cluster, random: () => draw(), counters } : undefined;
+      shaping = next && !shapesNothing(next) ? { profile: next, clock: cluster, random: () => draw(), counters, timings: linkTimings(next, shaping, () => draw()) } : undefined;
       for (const pair of pairs) pair.shape(shaping);
       logger.info(next ? `link ${name} shaped: ${next.name}` : `link ${name} unshaped`);
       return state();

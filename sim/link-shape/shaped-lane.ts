@@ -25,6 +25,11 @@ export function queueLimit(rateBps: number): number {
 export interface ShapedLaneDeps {
   clock: Clock;
   random: () => number;
+  /**
+   * The link's timing in this direction, shared by every connection through it: one bottleneck
+   * queue, FIFO, whose backlog every lane's backpressure judges by. None: a timing of its own.
+   */
+  timing?: LaneTiming;
   counters: ShapeCounters;
   /** Hands a chunk to the far end. */
   deliver(chunk: Buffer): void;
@@ -57,7 +62,7 @@ export class ShapedLane {
     private profile: LaneProfile,
     private readonly deps: ShapedLaneDeps,
   ) {
-    this.timing = new LaneTiming(profile, deps.random);
+    this.timing = deps.timing ?? new LaneTiming(profile, deps.random);
   }
 
   /** Bytes accepted and not yet delivered. */

@@ -104,6 +104,24 @@ describe('link proxy shaping (loopback sockets, fake clock)', () => {
     expect(farSide.received() === big).toBe(true);
   });
 
+  it("a rate cap is the link's: a second connection's byte waits behind the first's queue (one FIFO per direction)", async () => {
+    const { near, farSide } = await start();
+    proxy.shape(custom({ rateUpBps: 80_000 })); // 10 kB/s
+    near.socket.write(pattern(10_000, 4));
+    await waitFor(() => proxy.state().queuedUp === 10_000, 'the first connection queued');
+    const other = await dial(proxy.port);
+    clients.push(other);
+    const otherFar = await waitFor(() => far.accepted[1], 'the second connection accepted');
+    other.socket.write('x');
+    await waitFor(() => proxy.state().queuedUp === 10_001, 'the second connection queued');
+    await clock.advance(999);
+    await wallDelay(QUIET_MS);
+    // Its own cap would have sent it at once; the link's is busy with the first 10 kB for 1 s.
+    expect(otherFar.received()).toBe('');
+    await clock.advance(2);
+    await waitFor(() => otherFar.received() === 'x' && farSide.received().length === 10_000, 'both, in the order they came');
+  });
+
   it('clear: what is on its way arrives at once, in order, and later bytes pass unshaped', async () => {
     const { near, farSide } = await start();
     proxy.shape(custom({ latencyMs: 60_000 }));
