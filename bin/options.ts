@@ -25,6 +25,13 @@ export function nodeName(value: string): string {
   return value;
 }
 
+/** `NAME=value`, repeatable: collected into a record (a later NAME wins). */
+export function envVar(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected NAME=value, got "${value}".`);
+  return { ...previous, [match[1]!]: match[2]! };
+}
+
 /** A comma-separated list ("a,b"); empty items dropped. */
 export function list(value: string): string[] {
   return value.split(',').map((v) => v.trim()).filter((v) => v !== '');

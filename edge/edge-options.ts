@@ -43,6 +43,8 @@ export interface EdgeOptions {
   /** The kubelet's --pod-cidr: pod addresses from it while the node's own spec.podCIDR is not known (a cloud that assigns none). */
   podCIDR?: string;
   /** Where hostPath volumes (and claims' volumes) resolve: default `<dataDir>/host`; `/` for the real host paths. */
+  /** Environment every container on this node gets, under its own and its Services' (`--pod-env`; the demo sets KEDGE_LINK_SINK). */
+  podEnv?: Record<string, string>;
   hostRoot?: string;
   /** The node's address (the kubelet's --node-ip): its InternalIP, and the pod IP of hostNetwork pods (default 127.0.0.1). */
   nodeIp?: string;

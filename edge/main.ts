@@ -14,7 +14,7 @@ import { startNodeUsage } from './metrics/node-usage.js';
 import { buildNode } from './edged/node-status.js';
 import { MqttTransport } from '../shared/mqtt-transport.js';
 import type { Transport } from '../shared/transport.js';
-import type { Node } from '../shared/types.js';
+import type { Node, Pod } from '../shared/types.js';
 import type { EdgeHandle, EdgeOptions } from './edge-options.js';
 import { edgeRefusalMessages } from './hub/broker-refusals.js';
 import { EdgeHub } from './hub/edge-hub.js';
@@ -120,7 +120,9 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const podStatuses = new Subject<void>();
   const kubeProxy = options.serviceProxy === false ? undefined
     : await openKubeProxy({ dataDir, nodeName, nodeAddress: hostIP, cache, changes$: merge(handler.changes$, podStatuses), clock, logger: logger.child('kube-proxy'), durable });
-  const serviceEnv = serviceEnvFrom(cache, kubeProxy ? (key) => kubeProxy.rules.portalOf(key) : undefined);
+  const servicesEnv = serviceEnvFrom(cache, kubeProxy ? (key) => kubeProxy.rules.portalOf(key) : undefined);
+  const nodeEnv = Object.entries(options.podEnv ?? {});
+  const serviceEnv = nodeEnv.length === 0 ? servicesEnv : (pod: Pod) => new Map([...nodeEnv, ...servicesEnv(pod)]);
   const onStatusQueued = (): void => {
     statuses.flush();
     podStatuses.next();

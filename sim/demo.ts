@@ -10,6 +10,7 @@ import { DemoEdges } from './demo-edges.js';
 import { refuseMixedStores, startDemoEtcd, type DemoEtcd } from './demo-etcd.js';
 import { DEMO_COMMAND, demoFilePath, edgeDataDir, kedgeCommandFor, removeDemoFile, writeDemoFile, type DemoNode } from './demo-file.js';
 import { startLinkProxy, type LinkProxy } from './link-proxy.js';
+import { startLinkSink } from './link-sink.js';
 import { readyField, startRole, type RoleProcess } from './role-process.js';
 
 export interface DemoOptions {
@@ -40,6 +41,8 @@ export interface DemoOptions {
  * status every 10 s, Unknown after 40 s) is the same.
  */
 export const DEMO_KEEPALIVE_SECONDS = 2;
+/** Every container on a demo edge finds `host:port` of its link's sink listener here (docs/operations.md). */
+export const LINK_SINK_ENV = 'KEDGE_LINK_SINK';
 /** When the demo ends, its edges stop their process pods as a node shutdown does: each gets at most this long after SIGTERM. */
 const DEMO_SHUTDOWN_GRACE_SECONDS = 10;
 
@@ -137,9 +140,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     const broker = new URL(brokerUrl);
     const token = await readEdgeToken(dataDir);
     const proxyUrls = new Map<string, string>();
+    const sink = await startLinkSink();
+    stops.push(() => sink.close());
     for (let i = 1; i <= o.nodes; i++) {
       const node = `edge-${i}`;
-      const link = await startLinkProxy({ name: node, target: hostAndPort(broker), clock: o.clock, timeScale: o.timeScale, logger: o.logger.child('links') });
+      const link = await startLinkProxy({ name: node, target: hostAndPort(broker), sink, clock: o.clock, timeScale: o.timeScale, logger: o.logger.child('links') });
       stops.push(() => link.close());
       links.set(node, link);
       proxyUrls.set(node, `${broker.protocol}//${link.host}:${link.port}`);
@@ -167,6 +172,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     for (const [node, proxyUrl] of proxyUrls) {
       const nodeIp = demoNodeIp(++index);
       const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--node-ip', nodeIp, '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
+      // A pod's way to the cloud side's bulk sink, through its node's link.
+      args.push('--pod-env', `${LINK_SINK_ENV}=${links.get(node)!.host}:${links.get(node)!.sinkPort}`);
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);
     }
     for (const [name, edge] of edges) nodes.push({ name, localApiUrl: readyField(await edge.ready, 'local-api'), proxyUrl: proxyUrls.get(name)! });

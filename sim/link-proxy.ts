@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { LinkCondition } from '../shared/wire/dashboard.js';
@@ -24,6 +24,11 @@ export interface LinkProxyOptions {
   timeScale?: number;
   /** Jitter and loss draws of a profile without a seed (default Math.random). */
   random?: () => number;
+  /**
+   * A second target (the demo's bulk sink): the proxy also listens on `sinkPort` and forwards
+   * there, through the same link (its cuts, flaps, shaping, rate caps and counters).
+   */
+  sink?: { host: string; port: number };
 }
 
 /** Also what shaping did (ShapeCounters: delayed chunks and bytes, dropped segments). */
@@ -54,6 +59,8 @@ export interface LinkProxy {
   readonly port: number;
   /** `tcp://host:port`; swap the scheme for the protocol spoken through it. */
   readonly url: string;
+  /** With a sink: the port whose connections go to it, through this link. */
+  readonly sinkPort?: number;
   /** Pulls the cable: nothing passes either way, and neither end is told. */
   cut(): LinkState;
   /** Plugs it back in: held bytes arrive; pairs that lost an end meanwhile are reset. */
@@ -66,6 +73,18 @@ export interface LinkProxy {
   flap(schedule: FlapSchedule | undefined): LinkState;
   state(): LinkState;
   close(): Promise<void>;
+}
+
+async function listen(onConnection: (client: Socket) => void, port: number, host: string): Promise<Server> {
+  const server = createServer({ noDelay: true }, onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
 }
 
 /**
@@ -102,19 +121,14 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     countUp: (n) => (counters.bytesUp += n),
     countDown: (n) => (counters.bytesDown += n),
   };
-  const accept = (client: Socket): void => {
-    const upstream = condition === 'up' ? connect({ host: target.host, port: target.port, noDelay: true }) : undefined;
+  const accepting = (to: { host: string; port: number }) => (client: Socket): void => {
+    const upstream = condition === 'up' ? connect({ host: to.host, port: to.port, noDelay: true }) : undefined;
     pairs.add(new LinkPair(client, upstream, view, (pair) => pairs.delete(pair)));
   };
-  const server = createServer({ noDelay: true }, accept);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.listenPort ?? 0, options.listenHost ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', (err) => logger.warn(`link proxy ${name}: ${err.message}`));
+  const listenHost = options.listenHost ?? '127.0.0.1';
+  const server = await listen(accepting(target), options.listenPort ?? 0, listenHost);
+  const sinkServer = options.sink && (await listen(accepting(options.sink), 0, listenHost));
+  for (const s of [server, sinkServer]) s?.on('error', (err) => logger.warn(`link proxy ${name}: ${err.message}`));
   const address = server.address() as AddressInfo;
 
   const state = (): LinkState => {
@@ -146,6 +160,7 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     host: address.address,
     port: address.port,
     url: `tcp://${address.address}:${address.port}`,
+    ...(sinkServer && { sinkPort: (sinkServer.address() as AddressInfo).port }),
     state,
     cut() {
       become('cut');
@@ -183,6 +198,7 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
       (closing ??= new Promise<void>((resolve) => {
         flapper?.cancel();
         flapper = undefined;
+        sinkServer?.close();
         server.close(() => resolve());
         for (const pair of pairs) pair.destroy();
         pairs.clear();

@@ -4,7 +4,7 @@ import { defaultTiming, scaledMs, scaleTiming } from '../../shared/timing.js';
 import { MAX_PODS_LIMIT } from '../../edge/edged/node-status.js';
 import { podRange } from '../../edge/network/cni/ipv4-range.js';
 import { logSettings, withLogOptions } from '../log-options.js';
-import { brokerList, ipAddress, nodeName, numberIn, port, positive } from '../options.js';
+import { brokerList, envVar, ipAddress, nodeName, numberIn, port, positive } from '../options.js';
 import { runUntilStopped } from '../process-lifetime.js';
 import { requireEveryOption } from '../required-options.js';
 import { DEFAULT_LOCAL_API_PORT } from '../edge-local-api.js';
@@ -34,6 +34,7 @@ export function edgeCommand(): Command {
       numberIn(0, 3600),
       0,
     )
+    .option('--pod-env <NAME=value>', "an environment variable every container on this node gets (repeatable; a container's own env and its Services' win); kedge demo sets KEDGE_LINK_SINK", envVar)
     .option('--reboot', 'start as after a node reboot: containers from before are gone and start again'));
   // --cloud to join with a join token, or --broker with the edge token.
   return requireEveryOption(command, [['--cloud', '--broker']]).action(async (o) => {
@@ -68,6 +69,7 @@ export function edgeCommand(): Command {
         ...(o.nodeIp ? { nodeIp: o.nodeIp } : {}),
         ...(o.podCidr ? { podCIDR: o.podCidr } : {}),
         ...(o.hostRoot ? { hostRoot: resolve(o.hostRoot) } : {}),
+        ...(o.podEnv ? { podEnv: o.podEnv as Record<string, string> } : {}),
         crashPoint,
       });
       process.stdout.write(`kedge edge ${o.node} ready local-api=${edge.localApiUrl} data-dir=${dataDir}\n`);

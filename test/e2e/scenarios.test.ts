@@ -17,7 +17,7 @@ import { waitFor } from '../support/wait.js';
  * cores (flapping-wifi's 10 minutes of flaps take 30 s of them).
  */
 const TIME_SCALE = '20';
-const BUILT_IN = ['cloud-failover', 'nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down', 'satellite-link', 'flapping-wifi'];
+const BUILT_IN = ['cloud-failover', 'nodes-rebooted', 'store-down', 'kubelet-cut-off', 'scheduler-down', 'controller-manager-down', 'edge-restarted-offline', 'config-changed-offline', 'kube-proxy-down', 'cni-down', 'satellite-link', 'flapping-wifi', 'saturated-uplink'];
 /** Listed too; run on its own etcd cluster in scenario-etcd-quorum.test.ts. */
 const LISTED = [...BUILT_IN, 'etcd-quorum'];
 
@@ -88,6 +88,12 @@ function expectChartOfNodesRebooted(report: ScenarioReport): void {
   }
 }
 
+/** saturated-uplink's upload filled the link: at least 80% of 256 kbit/s (32 kB/s) up, over the span measured. */
+function expectUplinkFilled(report: ScenarioReport): void {
+  const upload = report.measurements.find((m) => m.name === 'upload since the new pod')!;
+  expect(upload.bytes!.up).toBeGreaterThan(0.8 * 32_000 * upload.seconds);
+}
+
 describe.each(BUILT_IN)('built-in scenario %s', (name) => {
   it(`passes at time scale ${TIME_SCALE} and writes .kedge/scenarios/${name}/report.json and report.html`, async () => {
     const out = await kedgeIn('scenario', 'run', name, '--time-scale', TIME_SCALE);
@@ -102,6 +108,7 @@ describe.each(BUILT_IN)('built-in scenario %s', (name) => {
     expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('<svg ');
     expect(processesUsing(dir)).toEqual([]);
     if (name === 'nodes-rebooted') expectChartOfNodesRebooted(report);
+    if (name === 'saturated-uplink') expectUplinkFilled(report);
   }, 120_000);
 });
 

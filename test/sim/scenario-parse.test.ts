@@ -199,7 +199,7 @@ describe('scenario files on disk', () => {
   it('has its valid built-ins, each named as its file, describing what it shows and with its time scale', async () => {
     const all = await builtinScenarios();
     expect(all.map((s) => s.scenario.name).sort()).toEqual(
-      ['cloud-failover', 'cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'flapping-wifi', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'satellite-link', 'scheduler-down', 'store-down'],
+      ['cloud-failover', 'cni-down', 'config-changed-offline', 'controller-manager-down', 'edge-restarted-offline', 'etcd-quorum', 'flapping-wifi', 'kube-proxy-down', 'kubelet-cut-off', 'nodes-rebooted', 'satellite-link', 'saturated-uplink', 'scheduler-down', 'store-down'],
     );
     for (const { scenario, source } of all) {
       expect(basename(source)).toBe(`${scenario.name}.yaml`);
