@@ -1,3 +1,4 @@
+import { AckTimeout } from '../../shared/ack-timeout.js';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { DownDraft, DownMessage, ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Timing } from '../../shared/timing.js';
@@ -14,9 +15,18 @@ export type ObjectDraft = Extract<DownDraft, { type: 'apply' | 'delete' }>;
 export interface Pending {
   draft: ObjectDraft;
   ref: ObjectRef;
-  sent?: { id: string; message: DownMessage; delayMs: number; cancel?: Cancel };
+  sent?: Transmission;
   /** The transmission this one superseded, whose ack may still come: one per uid at most. */
   superseded?: string;
+}
+
+/** One transmission of a pending message: sent at `at`, `tries` times so far. */
+export interface Transmission {
+  id: string;
+  message: DownMessage;
+  at: number;
+  tries: number;
+  cancel?: Cancel;
 }
 
 export interface NodeOutboxDeps {
@@ -32,13 +42,24 @@ export interface NodeOutboxDeps {
  * One node's coalescing outbox keyed by uid [SYNC-3]: only the newest message for a uid is
  * pending, and it stays until acked, re-sent with doubling backoff while the node is
  * connected [SYNC-4]. It knows which transmissions an ack may still answer.
+ *
+ * On a slow link a burst queues behind itself: the 50th message of a burst is acked seconds
+ * after it was sent, though nothing was lost. So the first wait is learnt from the node's acks
+ * (shared/ack-timeout.ts, at least resendMinMs), and a message is not re-sent while the node
+ * keeps acking (one MQTT connection delivers in order: what is behind acked messages is queued,
+ * not lost), unless it has waited resendMaxMs. See docs/protocol.md, "Tuning for weak links".
  */
 export class NodeOutbox {
   private readonly pending = new Map<string, Pending>();
+  private readonly ackTimeout: AckTimeout;
+  /** When the node last acked anything (clock ms). */
+  private lastAckAt = -Infinity;
   /** Transmitted object messages not yet acked, by id: each pending one and the one it superseded. */
   private readonly unacked = new Map<string, { type: ObjectDraft['type']; ref: ObjectRef }>();
 
-  constructor(private readonly deps: NodeOutboxDeps) {}
+  constructor(private readonly deps: NodeOutboxDeps) {
+    this.ackTimeout = new AckTimeout(deps.timing.resendMinMs, deps.timing.resendMaxMs);
+  }
 
   get size(): number {
     return this.pending.size;
@@ -79,8 +100,11 @@ export class NodeOutbox {
     const acked = this.unacked.get(parentId);
     if (!acked) return undefined;
     this.unacked.delete(parentId);
+    const now = this.deps.clock.now();
+    this.lastAckAt = now;
     const pending = this.pending.get(acked.ref.uid);
     if (pending?.sent?.id === parentId) {
+      if (pending.sent.tries === 1) this.ackTimeout.observe(now - pending.sent.at);
       pending.sent.cancel?.();
       this.settle(acked.ref.uid);
     }
@@ -123,18 +147,26 @@ export class NodeOutbox {
   private transmit(pending: Pending): void {
     const message = this.deps.transport.send(this.deps.node, pending.draft);
     this.unacked.set(message.id, { type: pending.draft.type, ref: pending.ref });
-    pending.sent = { id: message.id, message, delayMs: this.deps.timing.resendMinMs };
-    this.armResend(pending);
+    pending.sent = { id: message.id, message, at: this.deps.clock.now(), tries: 1 };
+    this.armResend(pending, this.ackTimeout.resendAfterMs(1));
   }
 
-  /** [SYNC-4] Re-sends the same envelope after resendMinMs, doubling up to resendMaxMs. */
-  private armResend(pending: Pending): void {
+  /**
+   * [SYNC-4] Re-sends the same envelope once its ack is overdue, the wait doubling with each
+   * try up to resendMaxMs; while the node acked something within the last wait, waits again.
+   */
+  private armResend(pending: Pending, delayMs: number): void {
     const sent = pending.sent!;
-    sent.cancel = this.deps.clock.setTimer(sent.delayMs, () => {
+    const { clock, timing } = this.deps;
+    sent.cancel = clock.setTimer(delayMs, () => {
       if (!this.deps.connected() || this.pending.get(pending.ref.uid) !== pending) return;
+      const wait = this.ackTimeout.resendAfterMs(sent.tries);
+      const now = clock.now();
+      const acking = now - this.lastAckAt < wait && now - sent.at < timing.resendMaxMs;
+      if (acking) return this.armResend(pending, Math.max(1, this.lastAckAt + wait - now));
       this.deps.transport.resend(this.deps.node, sent.message);
-      sent.delayMs = Math.min(sent.delayMs * 2, this.deps.timing.resendMaxMs);
-      this.armResend(pending);
+      sent.tries++;
+      this.armResend(pending, this.ackTimeout.resendAfterMs(sent.tries));
     });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AckTimeout } from '../../edge/hub/ack-timeout.js';
+import { AckTimeout } from '../../shared/ack-timeout.js';
 
 describe('AckTimeout', () => {
   it('waits the minimum until it has heard an ack, doubling with each try up to the maximum', () => {

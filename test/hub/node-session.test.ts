@@ -74,6 +74,27 @@ describe('NodeSession', () => {
     expect(new Set(t.wire.slice(1).map((m) => m.id)).size).toBe(1);
   });
 
+  it('on a slow link: re-sends nothing queued behind messages the node keeps acking, and learns how long its acks take', async () => {
+    const t = setup();
+    t.session.hello(t.hello());
+    for (let i = 0; i < 6; i++) t.session.podBound(pod(`p${i}`, `u${i}`, '5'));
+    const sent = t.wire.slice(1);
+    expect(sent).toHaveLength(6);
+    // A 256 kbit/s link: each is acked 80 ms after the one before; the first after the round trip.
+    for (const [i, m] of sent.entries()) {
+      await t.clock.advance(i === 0 ? 90 : 80);
+      expect(t.session.ack(m.id)).toBe(true);
+    }
+    expect(t.wire).toHaveLength(7); // the last one waited 490 ms, beyond resendMinMs, and was never sent again
+    // Then one is lost: it goes out again once the node has been silent for the wait it learnt.
+    t.session.podBound(pod('lost', 'ul', '5'));
+    await t.clock.advance(100);
+    expect(t.wire).toHaveLength(8);
+    await t.clock.advance(300);
+    expect(t.kinds().at(-1)).toBe('apply ul@5');
+    expect(t.wire).toHaveLength(9);
+  });
+
   it('coalesces: only the newest version is pending [SYNC-3]', () => {
     const t = setup();
     t.session.hello(t.hello());
