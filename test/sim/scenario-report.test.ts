@@ -51,7 +51,10 @@ function report(over: Partial<ScenarioReport> = {}): ScenarioReport {
       { step: 2, text: 'edge-1 Ready=Unknown', outcome: 'held', at: 50, seen: 'Ready=Unknown' },
       { step: 5, text: '2 pods on edge-1', outcome: 'failed', at: 90, seen: 'not within 10s: 1 matching' },
     ],
-    measurements: [{ name: 'Unknown after the cut', step: 2, fromStep: 1, seconds: 40, realSeconds: 4 }],
+    measurements: [
+      { name: 'Unknown after the cut', step: 2, fromStep: 1, seconds: 40, realSeconds: 4 },
+      { name: 'pods over the link', step: 2, fromStep: 1, seconds: 12, realSeconds: 1.2, bytes: { node: 'edge-1', up: 812, down: 187_400 } },
+    ],
     timeline: { nodes: ['edge-1', 'edge-2'], samples },
     ...over,
   };
@@ -186,6 +189,7 @@ describe('the HTML report', () => {
     expect(html).toMatch(/<td class="num">5<\/td><td>2 pods on edge-1<\/td><td class="failed">failed<\/td><td class="num">1m30s<\/td>/);
     expect(html).toMatch(/<td>Unknown after the cut<\/td><td class="num">40s<\/td><td class="num">4 s<\/td><td>from step 1 to step 2<\/td>/);
     expect(html).toContain('<td>heal edge-2</td>');
+    expect(html).toContain("<td>from step 1 to step 2</td><td>edge-1's link: 187 KB down, 812 B up</td>");
     expect(reportHtml(report({ passed: true })).match(/class="verdict pass"/)).not.toBeNull();
   });
 
