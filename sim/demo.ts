@@ -33,6 +33,8 @@ export interface DemoOptions {
   keepPods?: boolean;
   /** Run the cloud on a real etcd cluster of this many members (sim/demo-etcd.ts); none: the embedded store. */
   etcd?: number;
+  /** The edges' MQTT keepalive in seconds of cluster time (default DEMO_KEEPALIVE_SECONDS; a weak link wants 10). */
+  keepaliveSeconds?: number;
 }
 
 /**
@@ -171,7 +173,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     let index = 0;
     for (const [node, proxyUrl] of proxyUrls) {
       const nodeIp = demoNodeIp(++index);
-      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--node-ip', nodeIp, '--keepalive', String(DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
+      const args = ['edge', '--node', node, '--broker', proxyUrl, '--data-dir', edgeDataDir(dataDir, node), '--node-ip', nodeIp, '--keepalive', String(o.keepaliveSeconds ?? DEMO_KEEPALIVE_SECONDS), '--shutdown-grace-period', String(shutdownGraceSeconds)];
       // A pod's way to the cloud side's bulk sink, through its node's link.
       args.push('--pod-env', `${LINK_SINK_ENV}=${links.get(node)!.host}:${links.get(node)!.sinkPort}`);
       demoEdges.start(node, [...args, '--local-api-port', String(localApiPort === 0 ? 0 : ++localApiPort), ...roleFlags]);

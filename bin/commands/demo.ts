@@ -62,6 +62,7 @@ export function demoCommand(): Command {
     .option('--local-api-base-port <port>', "edge i's local API listens on this port + i (0: free ports)", port, 10550)
     .option('--etcd <n>', "keep the cluster in a real etcd cluster of n members, 1 to 7 (Debian's /usr/bin/etcd, each its own process, data in <data-dir>/etcd); default: the embedded store", numberIn(1, 7))
     .option('--time-scale <n>', 'divide every protocol and control interval by n', positive, 1)
+    .option('--keepalive <seconds>', "the edges' MQTT keepalive (default 2: a pulled cable shows within 3 s; on a shaped link give 10, as kedge edge's, docs/protocol.md \"Tuning for weak links\")", numberIn(1, 600))
     .option('--keep-pods', "leave the edges' process pods running when the demo stops (by default they stop with it, as in a node shutdown)")
     .option('--clouds <n>', 'run n clouds on one etcd the demo starts, on free ports (edges given every broker, no link proxies; docs/operations.md "Several clouds")', numberIn(1, 5), 1))
     .action(async (o) => {
@@ -93,6 +94,7 @@ export function demoCommand(): Command {
           localApiBasePort: o.localApiBasePort,
           timeScale: o.timeScale,
           keepPods: Boolean(o.keepPods),
+          ...(o.keepalive !== undefined && { keepaliveSeconds: o.keepalive as number }),
           ...(o.etcd !== undefined && { etcd: o.etcd as number }),
           clock: realClock,
           logger,

@@ -72,6 +72,8 @@ export interface DemoClusterOptions {
   timeScale: number;
   /** The cloud on an etcd cluster of this many members; none: the embedded store. */
   etcd?: number;
+  /** The edges' MQTT keepalive, seconds of cluster time (default: the demo's). */
+  keepaliveSeconds?: number;
   clock: Clock;
   logger: Logger;
   onLine?: (line: string) => void;

@@ -151,12 +151,21 @@ function expectStep(f: Fields, check: NodeCheck, etcd: number | undefined): Step
   return { kind: 'expect', expectation, withinMs, forMs, ...(measure !== undefined && { measure }), ...(bytes !== undefined && { bytes }) };
 }
 
+/** `keepalive: 10s`: the edges' MQTT keepalive, whole seconds from 1 s to 10m, with one cloud. */
+function keepalive(top: Fields, clouds: number): number | undefined {
+  const ms = top.duration('keepalive');
+  if (ms === undefined) return undefined;
+  if (ms % 1000 !== 0 || ms < 1000 || ms > 600_000) return top.problem('keepalive', 'expected whole seconds from 1s to 10m (MQTT counts it in seconds)');
+  if (clouds > 1) return top.problem('keepalive', 'with several clouds the edges keep the demo keepalive');
+  return ms / 1000;
+}
+
 /** Validates a parsed scenario document; throws a ScenarioFileError listing every problem. Pure. */
 export function parseScenario(doc: unknown, source: string): Scenario {
   const problems: string[] = [];
   if (!isMapping(doc)) throw new ScenarioFileError(source, ['expected a mapping with name, description and steps']);
   const top = new Fields(doc, 'scenario', problems);
-  top.only(['name', 'description', 'nodes', 'clouds', 'timeScale', 'etcd', 'steps']);
+  top.only(['name', 'description', 'nodes', 'clouds', 'timeScale', 'etcd', 'keepalive', 'steps']);
   const name = top.string('name', true);
   if (name !== undefined && !NAME.test(name)) top.problem('name', `"${name}" is not a name of lower-case letters, digits and '-'`);
   const description = top.string('description', true);
@@ -164,12 +173,13 @@ export function parseScenario(doc: unknown, source: string): Scenario {
   const clouds = top.int('clouds', 1, MAX_CLOUDS) ?? 1;
   const timeScale = top.positive('timeScale') ?? 1;
   const etcd = top.int('etcd', 1, MAX_ETCD_MEMBERS);
+  const keepaliveSeconds = keepalive(top, clouds);
   const rawSteps = doc.steps;
   if (!Array.isArray(rawSteps) || rawSteps.length === 0) top.problem('steps', 'expected a non-empty list of steps');
   const check = nodeCheck(nodes);
   const steps = (Array.isArray(rawSteps) ? rawSteps : []).map((s, i) => step(s, i, { check, clouds, ...(etcd !== undefined && { etcd }) }, problems));
   if (problems.length > 0) throw new ScenarioFileError(source, problems);
-  return { name: name!, description: description!, nodes, ...(clouds > 1 && { clouds }), timeScale, ...(etcd !== undefined && { etcd }), steps: steps as Step[] };
+  return { name: name!, description: description!, nodes, ...(clouds > 1 && { clouds }), timeScale, ...(etcd !== undefined && { etcd }), ...(keepaliveSeconds !== undefined && { keepaliveSeconds }), steps: steps as Step[] };
 }
 
 /** Parses and validates a scenario file's text (YAML). */

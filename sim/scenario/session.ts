@@ -67,7 +67,7 @@ async function runHolding(o: SessionOptions, dataDir: string, lock: DataDirLock)
   const start = o.startCluster ?? (clouds > 1 ? (c: DemoClusterOptions) => startCloudsCluster({ ...c, clouds }) : startDemoCluster);
   let cluster: ScenarioCluster;
   try {
-    cluster = await start({ nodes: o.scenario.nodes, dataDir, lock, timeScale: o.timeScale, ...(o.scenario.etcd !== undefined && { etcd: o.scenario.etcd }), clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });
+    cluster = await start({ nodes: o.scenario.nodes, dataDir, lock, timeScale: o.timeScale, ...(o.scenario.etcd !== undefined && { etcd: o.scenario.etcd }), ...(o.scenario.keepaliveSeconds !== undefined && { keepaliveSeconds: o.scenario.keepaliveSeconds }), clock: o.clock, logger: o.logger, ...(o.onLine && { onLine: o.onLine }), ...(o.signal && { signal: o.signal }) });
   } catch (err) {
     const rec = new RunRecorder(o.scenario, o.source, o.timeScale, o.clock);
     rec.fail(`the demo did not start: ${(err as Error).message}`);

@@ -15,6 +15,8 @@ export interface Scenario {
   timeScale: number;
   /** The cloud's store: a real etcd cluster of this many members (etcd-0 …); none: the embedded store. */
   etcd?: number;
+  /** The edges' MQTT keepalive, whole seconds of cluster time; none: the demo's (2 s). One cloud only. */
+  keepaliveSeconds?: number;
   steps: Step[];
 }
 

@@ -101,6 +101,11 @@ steps:
     });
   });
 
+  it('takes the edges\' keepalive in whole seconds (keepalive: 10s); without it, none (the demo\'s)', () => {
+    expect(parseScenario({ ...(withSteps({ wait: '1s' }) as object), keepalive: '10s' }, 't').keepaliveSeconds).toBe(10);
+    expect(parseScenario(withSteps({ wait: '1s' }), 't').keepaliveSeconds).toBeUndefined();
+  });
+
   it('defaults to 3 nodes, time scale 1, the cloud view, and an expectation checked once', () => {
     const s = parseScenario(withSteps({ expect: 'pods', count: 0 }), 't');
     expect(s).toMatchObject({ nodes: 3, timeScale: 1 });
@@ -114,8 +119,10 @@ describe('scenario files: what does not, and how it is told', () => {
     ['no name', { description: 'd', steps: [{ wait: '1s' }] }, 'scenario, field "name": required'],
     ['a bad name', { ...base, name: 'Big Name', steps: [{ wait: '1s' }] }, 'scenario, field "name": "Big Name" is not a name of lower-case letters, digits and \'-\''],
     ['no steps', base, 'scenario, field "steps": expected a non-empty list of steps'],
-    ['an unknown top-level field', { ...base, node: 3, steps: [{ wait: '1s' }] }, 'scenario, field "node": unknown field (allowed here: name, description, nodes, clouds, timeScale, etcd, steps)'],
+    ['an unknown top-level field', { ...base, node: 3, steps: [{ wait: '1s' }] }, 'scenario, field "node": unknown field (allowed here: name, description, nodes, clouds, timeScale, etcd, keepalive, steps)'],
     ['too many nodes', { ...base, nodes: 50, steps: [{ wait: '1s' }] }, 'scenario, field "nodes": expected a whole number from 1 to 20, got 50'],
+    ['a keepalive in part seconds', { ...base, keepalive: '1500ms', steps: [{ wait: '1s' }] }, 'scenario, field "keepalive": expected whole seconds from 1s to 10m (MQTT counts it in seconds)'],
+    ['a keepalive with several clouds', { ...base, clouds: 2, keepalive: '10s', steps: [{ wait: '1s' }] }, 'scenario, field "keepalive": with several clouds the edges keep the demo keepalive'],
     ['a zero time scale', { ...base, timeScale: 0, steps: [{ wait: '1s' }] }, 'scenario, field "timeScale": expected a number above 0, got 0'],
     ['a step with no action', withSteps({ within: '1s' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, shape, flap, stop, start, etcd, wait, cloud, expect; found none in within'],
     ['a step with two actions', withSteps({ cut: 'edge-1', heal: 'edge-1' }), 'step 1: expected exactly one of apply, delete, scale, cut, heal, crash, restart, reboot, shape, flap, stop, start, etcd, wait, cloud, expect; found cut and heal'],

@@ -60,11 +60,12 @@ describe('a scenario session', () => {
     dir = await mkdtemp(join(tmpdir(), 'kedge-session-'));
     const dataDir = join(dir, 'data');
     await mkdir(join(dataDir, 'old-run'), { recursive: true });
-    const scenario = parseScenario({ name: 't', description: 'd', nodes: 1, steps: [{ wait: '1s' }] }, 't.yaml');
+    const scenario = parseScenario({ name: 't', description: 'd', nodes: 1, keepalive: '10s', steps: [{ wait: '1s' }] }, 't.yaml');
     let seen: string[] = [];
     const startCluster = async (o: DemoClusterOptions): Promise<ScenarioCluster> => {
       seen = await readdir(dataDir);
       expect(o.lock?.dataDir).toBe(dataDir);
+      expect(o.keepaliveSeconds).toBe(10); // the scenario's keepalive reaches the demo
       throw new Error('no demo here');
     };
     const { report } = await runScenarioSession({ scenario, source: 't.yaml', timeScale: 10, outDir: dir, clock: new FakeClock(), logger: silentLogger, startCluster });
