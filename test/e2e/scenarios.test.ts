@@ -13,7 +13,7 @@ import { waitFor } from '../support/wait.js';
 
 /**
  * Every built-in scenario, run as a user runs it (`kedge scenario run <name>`, real processes),
- * one after another. At time scale 20 the whole file takes about three and a half minutes on two
+ * one after another. At time scale 20 the whole file takes about three minutes on two
  * cores (flapping-wifi's 10 minutes of flaps take 30 s of them).
  */
 const TIME_SCALE = '20';
