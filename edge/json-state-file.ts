@@ -44,10 +44,18 @@ export class JsonStateFile<T> {
     return { ...read, value };
   }
 
-  /** Resolves once `value` (as it is when the write begins, or a newer value) is on disk. */
+  /**
+   * Resolves once `value` (as it is when the write begins, or a newer value) is on disk. A file
+   * written not durably (hollow fleets) resolves at once: a crash may lose its newest value
+   * anyway, so nobody waits on the disk for it; a write that fails is logged, the next one
+   * writes the newest value again.
+   */
   write(value: T): Promise<void> {
     this.latest = { value };
-    return this.writes.run();
+    const written = this.writes.run();
+    if (this.options.durable !== false) return written;
+    written.catch((err: unknown) => this.options.logger.warn(`cannot write ${this.path}: ${(err as Error).message}`));
+    return Promise.resolve();
   }
 
   async remove(): Promise<void> {

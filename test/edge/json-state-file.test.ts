@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JsonStateFile } from '../../edge/json-state-file.js';
 import { settle } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
@@ -29,6 +29,22 @@ describe('JsonStateFile', () => {
     await Promise.all(done);
     expect(doc.writes).toBe(1);
     expect(await file.read()).toEqual({ n: 3 });
+  });
+
+  it('does not make callers of a file written not durably wait on the disk, and still writes the newest value', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (line: string) => void warnings.push(line) };
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, logger, durable: false });
+    const doc = counted();
+    doc.n = 1;
+    await file.write(doc);
+    expect(doc.writes).toBe(0); // resolved before its write began
+    doc.n = 2;
+    await file.write(doc);
+    await vi.waitFor(async () => expect(await file.read()).toEqual({ n: 2 }), { timeout: 10_000 });
+    await rm(dir, { recursive: true, force: true });
+    await file.write(doc); // the directory is gone: the write fails, and says so
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/cannot write .*state\.json/), { timeout: 10_000 });
   });
 
   it('gives a write asked for while another is in flight a write of its own, after it', async () => {
