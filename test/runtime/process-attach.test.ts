@@ -2,6 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessRuntime } from '../../edge/runtime/process-runtime.js';
 import { FakeClock } from '../../shared/clock.js';
@@ -44,6 +46,28 @@ describe('ProcessRuntime attach and portForward', () => {
     const exited = session.exited;
     await eventually(clock, async () => (await runtime.listContainers())[0]?.state === 'exited', 'the exit', { stepMs: 100 });
     expect(await exited).toBe(4);
+  });
+
+  it('closes the stdin FIFO once, whenever the garbage collector runs', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const errors: Error[] = [];
+    const watch = (err: Error): void => void errors.push(err);
+    process.on('uncaughtExceptionMonitor', watch);
+    try {
+      const { id } = await start({ ...nodeScript('process.stdin.resume()'), stdin: true });
+      const session = await runtime.attach(id, WITH_STDIN);
+      session.kill();
+      await session.exited;
+      await new Promise((resolve) => setImmediate(resolve)); // the socket has closed its descriptor
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      process.off('uncaughtExceptionMonitor', watch);
+    }
+    expect(errors.map((e) => e.message)).toEqual([]);
   });
 
   it('refuses stdin for a container created without one, and detaches on kill', async () => {

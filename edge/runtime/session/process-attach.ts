@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, open as openFd } from 'node:fs';
+import { promisify } from 'node:util';
 import { Socket } from 'node:net';
 import type { Clock } from '../../../shared/clock.js';
 import { KedgeError } from '../../../shared/errors.js';
@@ -18,10 +18,15 @@ export interface ShimAttachRequest {
   containerExit: Promise<number>;
 }
 
-/** The container's stdin FIFO, for writing: non-blocking, so a full pipe is backpressure, not a stuck thread. */
+/**
+ * The container's stdin FIFO, for writing: non-blocking, so a full pipe is backpressure, not a
+ * stuck thread. Opened as a plain descriptor, which the socket owns and closes: a FileHandle
+ * would close it a second time when collected (EBADF, an uncaught error), or close the number
+ * after the system reused it for another file.
+ */
 async function openStdin(path: string): Promise<Socket> {
-  const handle = await open(path, constants.O_RDWR | constants.O_NONBLOCK);
-  const socket = new Socket({ fd: handle.fd, readable: false, writable: true });
+  const fd = await promisify(openFd)(path, constants.O_RDWR | constants.O_NONBLOCK);
+  const socket = new Socket({ fd, readable: false, writable: true });
   socket.on('error', () => undefined); // the container went away
   return socket;
 }
