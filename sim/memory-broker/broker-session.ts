@@ -1,4 +1,4 @@
-import { mayPublish, mayRetain, maySubscribe, type BrokerIdentity } from '../../cloud/hub/acl.js';
+import { mayRetain, topicRights, type BrokerIdentity, type TopicRights } from '../../cloud/hub/acl.js';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { RetainedMessage, TransportMessage } from '../../shared/transport.js';
 import { CONNACK, type ClientPacket } from './packets.js';
@@ -39,6 +39,8 @@ function brokerKeepaliveMs(keepaliveSeconds: number): number {
  */
 export class BrokerSession {
   who: BrokerIdentity | undefined;
+  /** What `who` may do with topics, worked out once at admission (as the embedded broker does). */
+  private rights: TopicRights | undefined;
   clientId = '';
   readonly filters = new Set<string>();
   private will: RetainedMessage | undefined;
@@ -104,6 +106,7 @@ export class BrokerSession {
       return this.drop();
     }
     this.who = verdict;
+    this.rights = topicRights(verdict);
     this.clientId = packet.clientId;
     this.will = packet.will;
     this.keepaliveMs = brokerKeepaliveMs(packet.keepaliveSeconds);
@@ -128,8 +131,8 @@ export class BrokerSession {
   }
 
   private subscribe(id: number, filters: readonly string[]): void {
-    const who = this.who!;
-    const granted = filters.map((filter) => maySubscribe(who, filter));
+    const rights = this.rights!;
+    const granted = filters.map((filter) => rights.maySubscribe(filter));
     filters.forEach((filter, i) => (granted[i] ? this.filters.add(filter) : this.host.denied('subscribe', this, filter)));
     this.end.send({ cmd: 'suback', id, granted });
     const allowed = filters.filter((_, i) => granted[i]);
@@ -141,7 +144,7 @@ export class BrokerSession {
 
   private publish(id: number, topic: string, payload: Buffer, retain: boolean): void {
     if (!isValidTopicName(topic)) return this.drop();
-    if (!mayPublish(this.who!, topic)) return this.deny('publish', topic);
+    if (!this.rights!.mayPublish(topic)) return this.deny('publish', topic);
     if (retain && !mayRetain(topic)) return this.deny('retain', topic);
     this.end.send({ cmd: 'puback', id });
     this.host.publish(topic, payload, retain);
@@ -170,6 +173,6 @@ export class BrokerSession {
     this.cancelKeepalive?.();
     this.host.unregister(this);
     const will = this.will;
-    if (admitted && will && !this.withoutWill && mayPublish(this.who!, will.topic) && mayRetain(will.topic)) this.host.publish(will.topic, will.payload, true);
+    if (admitted && will && !this.withoutWill && this.rights!.mayPublish(will.topic) && mayRetain(will.topic)) this.host.publish(will.topic, will.payload, true);
   }
 }
