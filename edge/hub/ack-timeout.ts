@@ -1,8 +1,6 @@
 import { AckTimeout } from '../../shared/ack-timeout.js';
 import type { Timing } from '../../shared/timing.js';
 
-export { AckTimeout };
-
 /** An unacked message waits at most this many statusResendMs windows before it goes out again. */
 export const MAX_RESEND_WINDOWS = 16;
 
