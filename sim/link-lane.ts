@@ -40,8 +40,6 @@ export class Lane {
   private held: Buffer[] = [];
   private heldBytes = 0;
   private blocked = false;
-  /** The shaper's queue is full. */
-  private full = false;
   private shaper: ShapedLane | undefined;
   /** A FIN waiting for the bytes before it. */
   private onEmpty: (() => void) | undefined;
@@ -78,11 +76,7 @@ export class Lane {
         counters: shaping.counters,
         deliver: (chunk) => this.write(chunk),
         canDeliver: () => this.link.isUp(),
-        onFull: (full) => {
-          this.full = full;
-          if (full) this.from.pause();
-          else this.resumeIfFree();
-        },
+        onFull: (full) => (full ? this.from.pause() : this.resumeIfFree()),
       });
       return;
     }
@@ -150,7 +144,7 @@ export class Lane {
   }
 
   private resumeIfFree(): void {
-    if (this.link.isUp() && !this.blocked && !this.full && !this.from.destroyed) this.from.resume();
+    if (this.link.isUp() && !this.blocked && !this.shaper?.isFull && !this.from.destroyed) this.from.resume();
   }
 }
 
