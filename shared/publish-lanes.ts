@@ -50,7 +50,9 @@ export interface Queued {
 
 /** What the decision reads of one client. */
 export interface LaneState {
-  queued: readonly Queued[];
+  /** How many messages wait, in all and under each of their `orderKeys`. */
+  queuedCount: number;
+  queuedBy: ReadonlyMap<string, number>;
   queuedBytes: number;
   /** The socket's unsent bytes (its writableLength). */
   unsentBytes: number;
@@ -66,9 +68,15 @@ export function laneOf(order: PublishOrder, bytes: number, limits: LaneLimits): 
   return hint;
 }
 
+/** What a queued message is counted under: its topic, and its topic and key. */
+export function orderKeys(topic: string, key: string | undefined): string[] {
+  return key === undefined ? [topic] : [topic, `${topic}\u0000${key}`];
+}
+
 /** Whether a message must wait behind what is queued: a fence behind anything of its topic, others behind their own key. */
-export function mustFollow(topic: string, order: PublishOrder, queued: readonly Queued[]): boolean {
-  return queued.some((q) => q.topic === topic && (order.fence === true || (order.key !== undefined && q.key === order.key)));
+export function mustFollow(topic: string, order: PublishOrder, queuedBy: ReadonlyMap<string, number>): boolean {
+  if (order.fence === true) return (queuedBy.get(topic) ?? 0) > 0;
+  return order.key !== undefined && (queuedBy.get(orderKeys(topic, order.key)[1]!) ?? 0) > 0;
 }
 
 /** Whether bulk may be handed to the client now. */
@@ -79,8 +87,8 @@ export function bulkMayGo(state: LaneState, limits: LaneLimits): boolean {
 /** Control goes at once unless it must follow a queued message; bulk goes when nothing is queued and the client has room. */
 export function decide(topic: string, bytes: number, order: PublishOrder, state: LaneState, limits: LaneLimits): Decision {
   const lane = laneOf(order, bytes, limits);
-  if (lane === 'control') return mustFollow(topic, order, state.queued) ? 'queue' : 'write';
-  if (state.queued.length === 0 && bulkMayGo(state, limits)) return 'write';
+  if (lane === 'control') return mustFollow(topic, order, state.queuedBy) ? 'queue' : 'write';
+  if (state.queuedCount === 0 && bulkMayGo(state, limits)) return 'write';
   return state.queuedBytes > 0 && state.queuedBytes + bytes > limits.maxQueuedBytes ? 'refuse' : 'queue';
 }
 
@@ -110,6 +118,7 @@ interface Waiting extends Queued {
  */
 export class PublishLanes {
   private readonly queue: Waiting[] = [];
+  private readonly queuedBy = new Map<string, number>();
   private queuedBytes = 0;
   private inFlightBulkBytes = 0;
   private closed: Error | undefined;
@@ -127,7 +136,7 @@ export class PublishLanes {
     if (decision === 'refuse') return Promise.reject(new Error(`the bulk lane is full (${this.queuedBytes} bytes queued)`));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, bytes, lane: laneOf(order, bytes, this.limits), ...(order.key !== undefined ? { key: order.key } : {}), payload, resolve, reject });
-      this.queuedBytes += bytes;
+      this.count(topic, order.key, bytes, 1);
     });
   }
 
@@ -135,7 +144,7 @@ export class PublishLanes {
   flush(): void {
     while (!this.closed && this.queue.length > 0 && headMayGo(this.queue[0]!, this.state(), this.limits)) {
       const next = this.queue.shift()!;
-      this.queuedBytes -= next.bytes;
+      this.count(next.topic, next.key, next.bytes, -1);
       this.write(next.lane, next.topic, next.payload).then(next.resolve, next.reject);
     }
   }
@@ -144,6 +153,7 @@ export class PublishLanes {
   close(err: Error): void {
     this.closed = err;
     for (const waiting of this.queue.splice(0)) waiting.reject(err);
+    this.queuedBy.clear();
     this.queuedBytes = 0;
   }
 
@@ -153,7 +163,16 @@ export class PublishLanes {
   }
 
   private state(): LaneState {
-    return { queued: this.queue, queuedBytes: this.queuedBytes, unsentBytes: this.sink.unsentBytes(), inFlightBulkBytes: this.inFlightBulkBytes };
+    return { queuedCount: this.queue.length, queuedBy: this.queuedBy, queuedBytes: this.queuedBytes, unsentBytes: this.sink.unsentBytes(), inFlightBulkBytes: this.inFlightBulkBytes };
+  }
+
+  private count(topic: string, key: string | undefined, bytes: number, sign: 1 | -1): void {
+    this.queuedBytes += sign * bytes;
+    for (const k of orderKeys(topic, key)) {
+      const n = (this.queuedBy.get(k) ?? 0) + sign;
+      if (n === 0) this.queuedBy.delete(k);
+      else this.queuedBy.set(k, n);
+    }
   }
 
   private write(lane: Lane, topic: string, payload: Buffer): Promise<void> {
