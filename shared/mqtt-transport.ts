@@ -91,17 +91,17 @@ export class MqttTransport implements Transport {
     await client?.endAsync(true).catch(() => undefined);
   }
 
-  /**
-   * On `client` only while it is the current one. A publish still unacknowledged when its
-   * session ends rejects: ending a clean-session client that has mqtt.js' reconnect off (as
-   * onClose and close do) fails every callback it still holds.
-   */
   /** Through `lanes`, on `client` only while it is the current one. */
   private publishOn(client: MqttClient | undefined, lanes: PublishLanes | undefined, topic: string, payload: Buffer, order: PublishOrder | undefined): Promise<void> {
     if (!client?.connected || client !== this.client || !lanes) return Promise.reject(new Error('not connected'));
     return lanes.publish(topic, payload, order);
   }
 
+  /**
+   * On `client` only while it is the current one. A publish still unacknowledged when its
+   * session ends rejects: ending a clean-session client that has mqtt.js' reconnect off (as
+   * onClose and close do) fails every callback it still holds.
+   */
   private send(client: MqttClient | undefined, topic: string, payload: Buffer, opts: IClientPublishOptions): Promise<void> {
     if (!client?.connected || client !== this.client) return Promise.reject(new Error('not connected'));
     return client.publishAsync(topic, payload, opts).then(() => undefined);
