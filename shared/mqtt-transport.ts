@@ -5,6 +5,7 @@ import { signedByAnotherCa } from './certificate-refused.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
 import { plainRefusalMessages, type RefusalMessages } from './mqtt-refusals.js';
+import { DEFAULT_LANE_LIMITS, PublishLanes, type LaneLimits, type PublishOrder } from './publish-lanes.js';
 import { keepaliveSeconds } from './timing.js';
 import type { Connectivity, ReconnectTiming, RetainedMessage, SessionOps, SessionSpec, Transport, TransportIdentity, TransportMessage } from './transport.js';
 import { TransportSession } from './transport-session.js';
@@ -22,6 +23,8 @@ export interface MqttTransportOptions extends TransportIdentity, ReconnectTiming
   logger: Logger;
   /** What to log when the broker refuses the credential or the certificate (default: plainRefusalMessages). */
   refusals?: RefusalMessages;
+  /** The bounds of the bulk lane (default DEFAULT_LANE_LIMITS; the socket's unsent bound is at most its high-water mark). */
+  lanes?: Partial<LaneLimits>;
 }
 
 /**
@@ -33,6 +36,8 @@ export interface MqttTransportOptions extends TransportIdentity, ReconnectTiming
 export class MqttTransport implements Transport {
   private readonly session: TransportSession;
   private client: MqttClient | undefined;
+  /** The current client's lanes: control at once, bulk while its socket has room (publish-lanes.ts). */
+  private lanes: PublishLanes | undefined;
   private readonly brokers: string[];
   /** The broker of the current (or last) attempt: after a session or an attempt ends, the next one is tried. */
   private brokerIndex = -1;
@@ -63,8 +68,8 @@ export class MqttTransport implements Transport {
     this.session.start(spec);
   }
 
-  publish(topic: string, payload: Buffer): Promise<void> {
-    return this.send(this.client, topic, payload, { qos: 1 });
+  publish(topic: string, payload: Buffer, order?: PublishOrder): Promise<void> {
+    return this.publishOn(this.client, this.lanes, topic, payload, order);
   }
 
   retain(message: RetainedMessage): Promise<void> {
@@ -78,11 +83,18 @@ export class MqttTransport implements Transport {
   private async disconnect(farewell: RetainedMessage | undefined): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.closeLanes();
     if (client?.connected && farewell) {
       // QoS 0: the callback fires once the packet is written, which is all we wait for.
       await new Promise<void>((resolve) => client.publish(farewell.topic, farewell.payload, { qos: 0, retain: true }, () => resolve()));
     }
     await client?.endAsync(true).catch(() => undefined);
+  }
+
+  /** Through `lanes`, on `client` only while it is the current one. */
+  private publishOn(client: MqttClient | undefined, lanes: PublishLanes | undefined, topic: string, payload: Buffer, order: PublishOrder | undefined): Promise<void> {
+    if (!client?.connected || client !== this.client || !lanes) return Promise.reject(new Error('not connected'));
+    return lanes.publish(topic, payload, order);
   }
 
   /**
@@ -112,6 +124,7 @@ export class MqttTransport implements Transport {
       ...(o.ca ? { ca: o.ca } : {}),
     });
     this.client = client;
+    this.lanes = this.openLanes(client);
     // Attached before CONNACK so nothing that arrives early is lost.
     client.on('message', (topic, payload, packet) => this.client === client && this.session.deliver({ topic, payload, retained: packet.retain }));
     client.on('packetreceive', () => this.session.heard());
@@ -120,12 +133,28 @@ export class MqttTransport implements Transport {
     client.on('close', () => this.onClose(client));
   }
 
+  /** The lanes of a new client: bulk goes while its socket has room, and the rest when it drains or the broker acks. */
+  private openLanes(client: MqttClient): PublishLanes {
+    const socket = client.stream;
+    const limits = { ...DEFAULT_LANE_LIMITS, ...this.options.lanes };
+    // Below the high-water mark a socket emits no 'drain': bulk would wait for the next ack.
+    limits.maxUnsentBytes = Math.min(limits.maxUnsentBytes, socket.writableHighWaterMark);
+    const lanes = new PublishLanes({ unsentBytes: () => socket.writableLength, write: (topic, payload) => this.send(client, topic, payload, { qos: 1 }) }, limits);
+    socket.on('drain', () => lanes.flush());
+    return lanes;
+  }
+
+  private closeLanes(): void {
+    this.lanes?.close(new Error('not connected'));
+    this.lanes = undefined;
+  }
+
   /** Subscribes, runs the spec's onSession, then counts as connected; any failure ends the session. */
   private async startSession(client: MqttClient): Promise<void> {
     const spec = this.session.spec;
     try {
       if (spec.subscriptions.length > 0) await client.subscribeAsync([...spec.subscriptions], { qos: 1 });
-      await spec.onSession?.(this.sessionOps(client));
+      await spec.onSession?.(this.sessionOps(client, this.lanes));
     } catch (err) {
       this.options.logger.warn('session setup failed; reconnecting', { error: (err as Error).message });
       client.end(true);
@@ -141,9 +170,9 @@ export class MqttTransport implements Transport {
     return this.brokers[Math.max(0, this.brokerIndex)]!;
   }
 
-  private sessionOps(client: MqttClient): SessionOps {
+  private sessionOps(client: MqttClient, lanes: PublishLanes | undefined): SessionOps {
     return {
-      publish: (topic, payload) => this.send(client, topic, payload, { qos: 1 }),
+      publish: (topic, payload, order) => this.publishOn(client, lanes, topic, payload, order),
       retain: (message) => this.send(client, message.topic, message.payload, { qos: 1, retain: true }),
     };
   }
@@ -158,6 +187,7 @@ export class MqttTransport implements Transport {
   private onClose(client: MqttClient): void {
     if (this.client !== client) return;
     this.client = undefined;
+    this.closeLanes();
     client.end(true); // fails the publishes still waiting for an ack: mqtt.js alone would leave them pending
     if (this.session.connectivity.connected) this.options.logger.warn('disconnected from broker');
     this.session.lost();

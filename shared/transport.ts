@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { PublishOrder } from './publish-lanes.js';
 
 /** Whether a transport has a session with its broker, and since when (epoch ms on its Clock). */
 export interface Connectivity {
@@ -57,7 +58,7 @@ export interface SessionSpec {
 /** What `onSession` may do on the session being set up. */
 export interface SessionOps {
   /** As Transport.publish, on this session. */
-  publish(topic: string, payload: Buffer): Promise<void>;
+  publish(topic: string, payload: Buffer, order?: PublishOrder): Promise<void>;
   /** Publishes QoS 1 and retained; resolves once the broker has it. */
   retain(message: RetainedMessage): Promise<void>;
 }
@@ -80,9 +81,11 @@ export interface Transport {
   /**
    * Publishes QoS 1 on the current session; resolves once the broker has acknowledged it.
    * Rejects when there is no session, or when the session ends before the acknowledgement
-   * (the caller sends again later). Allowed while `onSession` runs.
+   * (the caller sends again later). Allowed while `onSession` runs. `order` says which lane it
+   * takes (control ahead of bulk, publish-lanes.ts); a transport without a socket may ignore it.
+   * A bulk publish rejects at once when the transport holds too much bulk already.
    */
-  publish(topic: string, payload: Buffer): Promise<void>;
+  publish(topic: string, payload: Buffer, order?: PublishOrder): Promise<void>;
   /** As publish, retained (the broker allows it only for presence). */
   retain(message: RetainedMessage): Promise<void>;
   /**

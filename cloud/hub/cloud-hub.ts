@@ -7,6 +7,7 @@ import type { Timing } from '../../shared/timing.js';
 import type { Transport } from '../../shared/transport.js';
 import { encode } from '../../shared/protocol/codec.js';
 import { topics } from '../../shared/protocol/topics.js';
+import { publishOrder, STREAM_FRAME_ORDER } from '../../shared/protocol/publish-order.js';
 import { objectKey, type Node, type NodeCondition, type Pod } from '../../shared/types.js';
 import { untraced, type PodStartupTrace } from '../../shared/trace/pod-startup-trace.js';
 import type { ApiClient } from '../client/client.js';
@@ -117,7 +118,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
     if (!link.connectivity.connected) return; // the node re-sends, or we do after its next hello
     const payload = encode(message, sessions.find(node)?.lean.compresses ?? false);
     counters.sentBytes += payload.length;
-    link.publish(topics.down(node), payload).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
+    link.publish(topics.down(node), payload, publishOrder(message)).catch((err: Error) => logger.warn('publish failed', { node, type: message.type, error: err.message }));
   };
   const transport: SessionTransport = {
     send(node: string, draft: DownDraft): DownMessage {
@@ -140,7 +141,7 @@ export async function startCloudHub(options: CloudHubOptions): Promise<CloudHubH
   const logRequests = new LogRequests(clock, transport);
   const publishStream = (node: string, payload: Buffer): void => {
     if (!link.connectivity.connected) return; // its node counts as away: the stream ends
-    link.publish(topics.streamDown(node), payload).catch((err: Error) => logger.warn('publish failed', { node, topic: 'stream-down', error: err.message }));
+    link.publish(topics.streamDown(node), payload, STREAM_FRAME_ORDER).catch((err: Error) => logger.warn('publish failed', { node, topic: 'stream-down', error: err.message }));
   };
 
   let podsSynced!: () => void;

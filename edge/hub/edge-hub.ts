@@ -5,6 +5,7 @@ import { LogSampler, unloggedFields } from '../../shared/log-sampler.js';
 import { decodeDown, encode } from '../../shared/protocol/codec.js';
 import { EnvelopeStamper, type DownMessage, type ObjectRef, type Presence, type UpDraft, type UpMessage } from '../../shared/protocol/envelope.js';
 import { WIRE_PATCH } from '../../shared/protocol/object-patch.js';
+import { publishOrder, STREAM_FRAME_ORDER } from '../../shared/protocol/publish-order.js';
 import { topics } from '../../shared/protocol/topics.js';
 import { isCompressed, WIRE_DEFLATE } from '../../shared/protocol/wire-compression.js';
 import type { Connectivity, SessionOps, Transport } from '../../shared/transport.js';
@@ -117,12 +118,12 @@ export class EdgeHub {
 
   /** [SYNC-20] Publishes a stream frame on the stream-up topic; rejects when not connected. */
   publishStreamFrame(payload: Buffer): Promise<void> {
-    return this.transport.publish(topics.streamUp(this.options.nodeName), payload);
+    return this.transport.publish(topics.streamUp(this.options.nodeName), payload, STREAM_FRAME_ORDER);
   }
 
   /** Publishes a stamped message; rejects when not connected (the caller re-sends later). */
   publish(message: UpMessage): Promise<void> {
-    return this.transport.publish(topics.up(this.options.nodeName), encode(message, this.cloudCompresses));
+    return this.transport.publish(topics.up(this.options.nodeName), encode(message, this.cloudCompresses), publishOrder(message));
   }
 
   async stop(): Promise<void> {
@@ -161,7 +162,7 @@ export class EdgeHub {
       });
       this.unanswered = { id: hello.id, cancel };
     }
-    await session.publish(topics.up(nodeName), encode(hello, compress));
+    await session.publish(topics.up(nodeName), encode(hello, compress), publishOrder(hello));
     this.helloSent.next(hello.id);
   }
 
