@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { settle } from '../shared/clock.js';
+import { settle, wallDelay } from '../shared/clock.js';
 import { makePrivateDir, removePrivate, writePrivate, type WriteOptions } from '../shared/private-file.js';
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
@@ -13,6 +13,9 @@ import { Coalescer } from './coalescer.js';
  * is serialised when its write begins, so callers may keep mutating the object they passed
  * (no copy needed); what is written is then at least as new as what each caller asked for.
  */
+/** A file written not durably is written at most once per this many ms: a hollow fleet's 1,000 edges would otherwise spend its CPU on the disk. */
+export const NOT_DURABLE_WRITE_GAP_MS = 500;
+
 export class JsonStateFile<T> {
   private readonly writes = new Coalescer(() => this.writeLatest());
   private latest: { value: T } | undefined;
@@ -22,7 +25,7 @@ export class JsonStateFile<T> {
 
   constructor(
     readonly path: string,
-    private readonly options: RecoverOptions<T> & Pick<WriteOptions, 'durable'>,
+    private readonly options: RecoverOptions<T> & Pick<WriteOptions, 'durable'> & { writeGapMs?: number },
   ) {}
 
   /** The document; undefined when there is none (a first start) or none that is good (said in a WARN). */
@@ -47,8 +50,9 @@ export class JsonStateFile<T> {
   /**
    * Resolves once `value` (as it is when the write begins, or a newer value) is on disk. A file
    * written not durably (hollow fleets) resolves at once: a crash may lose its newest value
-   * anyway, so nobody waits on the disk for it; a write that fails is logged, the next one
-   * writes the newest value again.
+   * anyway, so nobody waits on the disk for it, and its writes are spaced (NOT_DURABLE_WRITE_GAP_MS:
+   * what is asked for meanwhile shares the next one); a write that fails is logged, the next
+   * one writes the newest value again.
    */
   write(value: T): Promise<void> {
     this.latest = { value };
@@ -74,5 +78,6 @@ export class JsonStateFile<T> {
     this.dirMade = true;
     await writePrivate(this.path, text, { keepPrevious: !this.damaged, durable: this.options.durable });
     this.damaged = false;
+    if (this.options.durable === false) await wallDelay(this.options.writeGapMs ?? NOT_DURABLE_WRITE_GAP_MS);
   }
 }

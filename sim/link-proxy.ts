@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { LinkCondition } from '../shared/wire/dashboard.js';
@@ -10,6 +10,7 @@ import { laneProfile, shapesNothing, type LinkProfile } from './link-shape/profi
 import { clusterClock } from './link-shape/scaled-clock.js';
 import { emptyShapeCounters, type ShapeCounters } from './link-shape/shaped-lane.js';
 import { mulberry32 } from '../shared/seeded-random.js';
+import { listenTcp } from './tcp-listen.js';
 
 export interface LinkProxyOptions {
   /** Usually the node whose link this is. */
@@ -75,18 +76,6 @@ export interface LinkProxy {
   close(): Promise<void>;
 }
 
-async function listen(onConnection: (client: Socket) => void, port: number, host: string): Promise<Server> {
-  const server = createServer({ noDelay: true }, onConnection);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return server;
-}
-
 /**
  * The link's bottleneck each way for a new profile: the one it had, re-profiled (what is queued
  * stays queued), or a new one. Every connection's lane admits its bytes through it, so a rate
@@ -126,8 +115,8 @@ export async function startLinkProxy(options: LinkProxyOptions): Promise<LinkPro
     pairs.add(new LinkPair(client, upstream, view, (pair) => pairs.delete(pair)));
   };
   const listenHost = options.listenHost ?? '127.0.0.1';
-  const server = await listen(accepting(target), options.listenPort ?? 0, listenHost);
-  const sinkServer = options.sink && (await listen(accepting(options.sink), 0, listenHost));
+  const server = await listenTcp(accepting(target), options.listenPort ?? 0, listenHost);
+  const sinkServer = options.sink && (await listenTcp(accepting(options.sink), 0, listenHost));
   for (const s of [server, sinkServer]) s?.on('error', (err) => logger.warn(`link proxy ${name}: ${err.message}`));
   const address = server.address() as AddressInfo;
 

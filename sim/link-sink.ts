@@ -1,4 +1,5 @@
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { listenTcp } from './tcp-listen.js';
 
 /**
  * The cloud side's bulk sink: a TCP server that reads and discards whatever it is sent, and
@@ -16,16 +17,12 @@ export interface LinkSink {
 export async function startLinkSink(host = '127.0.0.1'): Promise<LinkSink> {
   const sockets = new Set<Socket>();
   let bytes = 0;
-  const server = createServer((socket) => {
+  const server = await listenTcp((socket) => {
     sockets.add(socket);
     socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
+  }, 0, host);
   const address = server.address() as AddressInfo;
   return {
     host: address.address,

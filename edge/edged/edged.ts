@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { merge, type Observable, type Subscription } from 'rxjs';
 import type { Cancel, Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
@@ -22,6 +21,7 @@ import { recordBackOffs, recordMountFailures } from './sync-events.js';
 import { ContainerWaits, withoutNewPodNetworks, withoutUnmounted } from './container-waits.js';
 import { containersBySandbox, isDesired, nextRestartAt, onlyHeldPods, planPods, type ActualPods } from './plan-pods.js';
 import { derivePodStatus } from './pod-status.js';
+import { jsonEqual } from '../../shared/json-equal.js';
 
 export interface EdgedDeps {
   cache: LocalCache;
@@ -239,7 +239,7 @@ export class Edged {
       const network = sandbox || pod.spec.hostNetwork === true ? undefined : this.networkWait;
       const waiting = this.waits.waitingOf(held.uid, volumes.get(held.uid), network);
       const status = derivePodStatus({ pod, sandbox, containers, runtimeName: runtime.name, hostIP, now: clock.now(), timing: this.deps.timing, probes, waiting });
-      if (!all && isDeepStrictEqual(status, pod.status)) continue;
+      if (!all && jsonEqual(status, pod.status)) continue;
       cache.queueStatus(refOf(held), status, clock.now());
       queued++;
     }

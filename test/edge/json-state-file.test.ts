@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JsonStateFile } from '../../edge/json-state-file.js';
-import { settle } from '../../shared/clock.js';
+import { settle, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 
 describe('JsonStateFile', () => {
@@ -45,6 +45,18 @@ describe('JsonStateFile', () => {
     await rm(dir, { recursive: true, force: true });
     await file.write(doc); // the directory is gone: the write fails, and says so
     await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/cannot write .*state\.json/), { timeout: 10_000 });
+  });
+
+  it('spaces the writes of a file written not durably: what is asked for meanwhile shares one write of the newest value', async () => {
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, durable: false, writeGapMs: 2_000 });
+    const doc = counted();
+    for (let n = 1; n <= 5; n++) {
+      doc.n = n;
+      await file.write(doc);
+      await wallDelay(50); // time enough for a write of its own each, were they not spaced
+    }
+    await vi.waitFor(async () => expect(await file.read()).toEqual({ n: 5 }), { timeout: 10_000 });
+    expect(doc.writes).toBe(2); // the first at once, the four after it together once its gap has passed
   });
 
   it('gives a write asked for while another is in flight a write of its own, after it', async () => {
