@@ -20,7 +20,8 @@ export interface NodeUsageDeps {
   runtime: Runtime;
   pods: () => Pod[];
   isConnected: () => boolean;
-  connectivity$: Observable<{ connected: boolean }>;
+  /** See UsageReportsDeps.resets$. */
+  resets$: Observable<unknown>;
   send: (draft: UpDraft) => Promise<string>;
   clock: Clock;
   timing: Timing;
@@ -33,5 +34,5 @@ export function startNodeUsage(mode: UsageMode, deps: NodeUsageDeps): () => void
   const { timing, clock } = deps;
   const measured = mode === 'measured' ? { readGroups: groupUsages, self: ownProcess } : {};
   const collector = new UsageCollector({ runtime: deps.runtime, pods: deps.pods, clock, resolutionMs: timing.metricsResolutionMs, ...measured });
-  return startUsageReports({ collect: () => collector.collect(), isConnected: deps.isConnected, connectivity$: deps.connectivity$, send: deps.send, clock, intervalMs: timing.metricsResolutionMs, reportMs: timing.nodeStatusReportMs, logger: deps.logger });
+  return startUsageReports({ collect: () => collector.collect(), isConnected: deps.isConnected, resets$: deps.resets$, send: deps.send, clock, intervalMs: timing.metricsResolutionMs, reportMs: timing.nodeStatusReportMs, logger: deps.logger });
 }

@@ -8,8 +8,12 @@ import type { Measured } from './usage-collector.js';
 export interface UsageReportsDeps {
   collect: () => Promise<NodeUsage>;
   isConnected: () => boolean;
-  /** Every (re)connect: the cloud forgot the node's usage when it went away, so the next sample goes whatever it says. */
-  connectivity$: Observable<{ connected: boolean }>;
+  /**
+   * Emits whenever the cloud may not hold the node's last report (each connect, each answer to a
+   * hello: it forgets a node's usage when the node goes away, and drops a report sent before its
+   * hello was taken): the next sample goes whatever it says.
+   */
+  resets$: Observable<unknown>;
   send: (draft: UpDraft) => Promise<string>;
   clock: Clock;
   /** timing.metricsResolutionMs */
@@ -24,8 +28,8 @@ const usageFingerprint = (body: NodeUsage): string => JSON.stringify([body.node,
 
 /**
  * [SYNC-22] Samples the node's usage at once and every intervalMs, and sends a sample as a
- * `usage` report while connected, as the node status goes: the first after each connect, then
- * only when it changed, and at least every reportMs. Not acked, and never queued: the next one
+ * `usage` report while connected, as the node status goes: the first after each connect (and
+ * answer to a hello), then only when it changed, and at least every reportMs. Not acked, and never queued: the next one
  * supersedes it. Sampling goes on while offline, so the first report after a reconnect has a
  * rate. Returns the function that stops it.
  */
@@ -49,9 +53,7 @@ export function startUsageReports(deps: UsageReportsDeps): () => void {
       busy = false;
     }
   };
-  const subscription = deps.connectivity$.subscribe((c) => {
-    if (c.connected) reports.forget();
-  });
+  const subscription = deps.resets$.subscribe(() => reports.forget());
   void tick();
   const cancel = deps.clock.setRepeating(deps.intervalMs, () => void tick());
   return () => {

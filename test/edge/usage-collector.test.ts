@@ -1,4 +1,4 @@
-import { BehaviorSubject } from 'rxjs';
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { SIM_USAGE_DEFAULT, simUsageOf, usageQuantities } from '../../edge/metrics/sim-usage.js';
 import { UsageCollector, type Measured } from '../../edge/metrics/usage-collector.js';
@@ -117,7 +117,7 @@ describe('usage reports', () => {
     const stop = startUsageReports({
       collect: async () => ({ time: clock.now(), windowMs: 1000, node: { cpu: `${++samples}n`, memory: '0Ki' }, pods: [] }),
       isConnected: () => connected,
-      connectivity$: new BehaviorSubject({ connected: false }),
+      resets$: new Subject(),
       send: async (draft) => (sent.push(draft), 'id'),
       clock, intervalMs: 1000, reportMs: 60_000, logger: silentLogger,
     });
@@ -133,16 +133,21 @@ describe('usage reports', () => {
 
   /** Reports of a node whose usage the test sets, at metrics-server's resolution (15 s) and the node status' report period (5 min). */
   function idleNode(clock: FakeClock, send: (draft: UpDraft) => Promise<string>) {
-    const connectivity$ = new BehaviorSubject({ connected: true });
+    let connected = true;
+    const resets$ = new Subject<void>();
     let memory = '8192Ki';
     const stop = startUsageReports({
       collect: async () => ({ time: clock.now(), windowMs: 15_000, node: { cpu: '1000000n', memory }, pods: [] }),
-      isConnected: () => connectivity$.value.connected,
-      connectivity$,
+      isConnected: () => connected,
+      resets$,
       send,
       clock, intervalMs: 15_000, reportMs: 300_000, logger: silentLogger,
     });
-    return { connectivity$, stop, setMemory: (m: string) => (memory = m) };
+    const connect = (up: boolean): void => {
+      connected = up;
+      if (up) resets$.next();
+    };
+    return { connect, synced: () => resets$.next(), stop, setMemory: (m: string) => (memory = m) };
   }
 
   it('sends a usage that does not change once, then every report period, not every sample', async () => {
@@ -155,7 +160,7 @@ describe('usage reports', () => {
     expect(sent).toEqual([0, 300_000, 600_000]); // 41 samples; every one went before
   });
 
-  it('sends a changed usage at once, the first sample after a reconnect, and the next one after a failed send', async () => {
+  it('sends a changed usage at once, the first sample after a reconnect or an answer to a hello, and the next one after a failed send', async () => {
     const clock = new FakeClock();
     const sent: number[] = [];
     let fail = false;
@@ -169,9 +174,11 @@ describe('usage reports', () => {
     node.setMemory('9000Ki');
     await clock.advance(15_000);
     expect(sent).toEqual([0, 45_000]);
-    node.connectivity$.next({ connected: false });
+    node.connect(false);
     await clock.advance(15_000);
-    node.connectivity$.next({ connected: true }); // the cloud forgot the node's usage: the next sample goes, unchanged
+    node.connect(true); // the cloud forgot the node's usage: the next sample goes, unchanged
+    await clock.advance(15_000);
+    node.synced(); // the cloud may have dropped that one, sent before it took the hello
     await clock.advance(15_000);
     fail = true;
     node.setMemory('9100Ki');
@@ -179,6 +186,6 @@ describe('usage reports', () => {
     fail = false;
     await clock.advance(15_000);
     node.stop();
-    expect(sent).toEqual([0, 45_000, 75_000, 105_000]);
+    expect(sent).toEqual([0, 45_000, 75_000, 90_000, 120_000]);
   });
 });
