@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../cloud/client/client.js';
 import { preciseWallTime } from '../shared/trace/pod-startup-trace.js';
 import { realClock, wallDelay } from '../shared/clock.js';
+import { defaultTiming } from '../shared/timing.js';
 import { startEtcdCluster } from '../sim/etcd/etcd-cluster.js';
 import type { Pod } from '../shared/types.js';
 import { pacedCalls } from './paced-calls.js';
@@ -47,7 +48,9 @@ async function linkBytes(c: ScaleCluster): Promise<number> {
 
 async function idleUplink(c: ScaleCluster, nodes: number, seconds: number): Promise<number> {
   const totals = async (): Promise<number> => ((await c.control('/links/totals')) as { bytesUp: number }).bytesUp;
-  await wallDelay(5_000); // let the last statuses settle
+  // Let the last statuses go, and the usage reports of the last pods started: an edge reports a change of
+  // its usage at its next sample, up to one metrics resolution later (docs/protocol.md, [SYNC-22]).
+  await wallDelay(defaultTiming.metricsResolutionMs + 5_000);
   const before = await totals();
   await wallDelay(seconds * 1000);
   return ((await totals()) - before) * 8 / nodes / seconds;

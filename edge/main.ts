@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { merge, Subject } from 'rxjs';
+import { filter, merge, Subject } from 'rxjs';
 import { lockDataDir } from '../shared/data-dir-lock.js';
 import { join } from 'node:path';
 import { realClock, type Clock } from '../shared/clock.js';
@@ -143,7 +143,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const stopEventSessions = events.followSessions(hub.connectivity$);
   recordNodeStart(recorder, nodeName, identity);
   const stopHeartbeat = heartbeat(options, { hub, runtime, identity, hostIP, readySince, clock, timing, logger, readiness: nodeReadyEvents(recorder, nodeName) });
-  const stopUsage = startNodeUsage(options.usage ?? 'measured', { runtime, pods: () => podsIn(cache), isConnected, send: (draft) => hub.send(draft), clock, timing, logger: logger.child('metrics') });
+  const stopUsage = startNodeUsage(options.usage ?? 'measured', { runtime, pods: () => podsIn(cache), isConnected, resets$: merge(hub.connectivity$.pipe(filter((c) => c.connected)), handler.synced$), send: (draft) => hub.send(draft), clock, timing, logger: logger.child('metrics') });
 
   // From the cache as read: an edge restarted offline routes at once.
   if (kubeProxy) components.push(kubeProxy.agent);

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { UpDraft } from '../../shared/protocol/envelope.js';
 import type { Node } from '../../shared/types.js';
+import { ReportGate } from '../report-gate.js';
 
 export interface NodeHeartbeatDeps {
   connectivity$: Observable<{ connected: boolean }>;
@@ -30,19 +31,15 @@ function fingerprint(node: Node): string {
  * function that stops it.
  */
 export function startNodeHeartbeat(deps: NodeHeartbeatDeps): () => void {
-  let lastReport: { at: number; fingerprint: string } | undefined;
+  const reports = new ReportGate(deps.reportMs);
   const send = (draft: UpDraft): void => {
     deps.send(draft).catch((err: Error) => deps.logger.info('node status not sent', { error: err.message }));
   };
   const beat = (force: boolean): void => {
     if (!deps.isConnected()) return;
     const node = deps.buildNode();
-    const now = deps.clock.now();
-    const print = fingerprint(node);
-    if (force || !lastReport || lastReport.fingerprint !== print || now - lastReport.at >= deps.reportMs) {
-      lastReport = { at: now, fingerprint: print };
-      send({ type: 'nodeStatus', body: node });
-    } else send({ type: 'heartbeat' });
+    if (reports.due(fingerprint(node), deps.clock.now(), force)) send({ type: 'nodeStatus', body: node });
+    else send({ type: 'heartbeat' });
   };
   const subscription = deps.connectivity$.subscribe((c) => {
     if (c.connected) beat(true);

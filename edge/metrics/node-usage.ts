@@ -1,3 +1,4 @@
+import type { Observable } from 'rxjs';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/log.js';
 import type { UpDraft } from '../../shared/protocol/envelope.js';
@@ -19,6 +20,8 @@ export interface NodeUsageDeps {
   runtime: Runtime;
   pods: () => Pod[];
   isConnected: () => boolean;
+  /** See UsageReportsDeps.resets$. */
+  resets$: Observable<unknown>;
   send: (draft: UpDraft) => Promise<string>;
   clock: Clock;
   timing: Timing;
@@ -31,5 +34,5 @@ export function startNodeUsage(mode: UsageMode, deps: NodeUsageDeps): () => void
   const { timing, clock } = deps;
   const measured = mode === 'measured' ? { readGroups: groupUsages, self: ownProcess } : {};
   const collector = new UsageCollector({ runtime: deps.runtime, pods: deps.pods, clock, resolutionMs: timing.metricsResolutionMs, ...measured });
-  return startUsageReports({ collect: () => collector.collect(), isConnected: deps.isConnected, send: deps.send, clock, intervalMs: timing.metricsResolutionMs, logger: deps.logger });
+  return startUsageReports({ collect: () => collector.collect(), isConnected: deps.isConnected, resets$: deps.resets$, send: deps.send, clock, intervalMs: timing.metricsResolutionMs, reportMs: timing.nodeStatusReportMs, logger: deps.logger });
 }

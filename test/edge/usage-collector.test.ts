@@ -1,3 +1,4 @@
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { SIM_USAGE_DEFAULT, simUsageOf, usageQuantities } from '../../edge/metrics/sim-usage.js';
 import { UsageCollector, type Measured } from '../../edge/metrics/usage-collector.js';
@@ -116,8 +117,9 @@ describe('usage reports', () => {
     const stop = startUsageReports({
       collect: async () => ({ time: clock.now(), windowMs: 1000, node: { cpu: `${++samples}n`, memory: '0Ki' }, pods: [] }),
       isConnected: () => connected,
+      resets$: new Subject(),
       send: async (draft) => (sent.push(draft), 'id'),
-      clock, intervalMs: 1000, logger: silentLogger,
+      clock, intervalMs: 1000, reportMs: 60_000, logger: silentLogger,
     });
     await clock.advance(2000);
     expect([samples, sent.length]).toEqual([3, 0]); // sampled offline too, sent nothing
@@ -127,5 +129,63 @@ describe('usage reports', () => {
     stop();
     await clock.advance(5000);
     expect(samples).toBe(4);
+  });
+
+  /** Reports of a node whose usage the test sets, at metrics-server's resolution (15 s) and the node status' report period (5 min). */
+  function idleNode(clock: FakeClock, send: (draft: UpDraft) => Promise<string>) {
+    let connected = true;
+    const resets$ = new Subject<void>();
+    let memory = '8192Ki';
+    const stop = startUsageReports({
+      collect: async () => ({ time: clock.now(), windowMs: 15_000, node: { cpu: '1000000n', memory }, pods: [] }),
+      isConnected: () => connected,
+      resets$,
+      send,
+      clock, intervalMs: 15_000, reportMs: 300_000, logger: silentLogger,
+    });
+    const connect = (up: boolean): void => {
+      connected = up;
+      if (up) resets$.next();
+    };
+    return { connect, synced: () => resets$.next(), stop, setMemory: (m: string) => (memory = m) };
+  }
+
+  it('sends a usage that does not change once, then every report period, not every sample', async () => {
+    const clock = new FakeClock();
+    const sent: number[] = [];
+    const start = clock.now();
+    const node = idleNode(clock, async () => (sent.push(clock.now() - start), 'id'));
+    await clock.advance(10 * 60_000);
+    node.stop();
+    expect(sent).toEqual([0, 300_000, 600_000]); // 41 samples; every one went before
+  });
+
+  it('sends a changed usage at once, the first sample after a reconnect or an answer to a hello, and the next one after a failed send', async () => {
+    const clock = new FakeClock();
+    const sent: number[] = [];
+    let fail = false;
+    const start = clock.now();
+    const node = idleNode(clock, async () => {
+      if (fail) throw new Error('connection closed');
+      sent.push(clock.now() - start);
+      return 'id';
+    });
+    await clock.advance(30_000);
+    node.setMemory('9000Ki');
+    await clock.advance(15_000);
+    expect(sent).toEqual([0, 45_000]);
+    node.connect(false);
+    await clock.advance(15_000);
+    node.connect(true); // the cloud forgot the node's usage: the next sample goes, unchanged
+    await clock.advance(15_000);
+    node.synced(); // the cloud may have dropped that one, sent before it took the hello
+    await clock.advance(15_000);
+    fail = true;
+    node.setMemory('9100Ki');
+    await clock.advance(15_000);
+    fail = false;
+    await clock.advance(15_000);
+    node.stop();
+    expect(sent).toEqual([0, 45_000, 75_000, 90_000, 120_000]);
   });
 });
