@@ -13,7 +13,7 @@ export interface LastSend {
 
 export interface StatusPlanInput {
   /** The outbox, oldest first. */
-  outbox: OutboxEntry[];
+  outbox: readonly OutboxEntry[];
   /** uid → the last send of its status in this session. */
   lastSend: ReadonlyMap<string, LastSend>;
   /** When statuses were sent, in any session (the rate limit outlives reconnects). */

@@ -47,6 +47,7 @@ export class CacheDocument implements LocalCache {
   ) {
     this.tombs = new Tombstones(data.tombstones, tombstoneLimit);
     for (const o of Object.values(data.objects)) this.uidByName.set(nameKey(deepFreeze(o)), o.uid);
+    for (const entry of Object.values(data.outbox)) deepFreeze(entry);
     this.writer = new Coalescer(async () => {
       await settle(); // every message handled in this turn shares this write
       const covering = this.changes;
@@ -108,12 +109,14 @@ export class CacheDocument implements LocalCache {
     this.data.statusVersion = version;
     const held = this.data.objects[ref.uid];
     // Entries are frozen and shared with readers: a new status makes a new entry.
-    if (held?.kind === 'Pod') this.data.objects[ref.uid] = deepFreeze({ ...held, statusVersion: version, object: { ...held.object, status: structuredClone(status) } });
+    // One frozen copy, shared by the entry, the outbox and their readers.
+    const queued = deepFreeze(structuredClone(status));
+    if (held?.kind === 'Pod') this.data.objects[ref.uid] = deepFreeze({ ...held, statusVersion: version, object: { ...held.object, status: queued } });
     // [SYNC-12] coalesced per uid: only the newest status is pending.
-    const entry: OutboxEntry = { ref: { ...ref }, status: structuredClone(status), version };
+    const entry: OutboxEntry = deepFreeze({ ref: { ...ref }, status: queued, version });
     this.data.outbox[ref.uid] = entry;
     this.changes++;
-    return structuredClone(entry);
+    return entry;
   }
 
   ackStatus(uid: string, version: number): boolean {
@@ -123,8 +126,8 @@ export class CacheDocument implements LocalCache {
     return true;
   }
 
-  outbox(): OutboxEntry[] {
-    return structuredClone(Object.values(this.data.outbox).sort((a, b) => a.version - b.version));
+  outbox(): readonly OutboxEntry[] {
+    return Object.values(this.data.outbox).sort((a, b) => a.version - b.version);
   }
 
   /** Whether the cache awaits the cloud's relist (CacheData.awaitingRelist): until then, running pods it lacks are left running. */

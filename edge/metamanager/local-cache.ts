@@ -81,8 +81,8 @@ export interface LocalCache {
   queueStatus(ref: ObjectRef, status: PodStatus, now?: number): OutboxEntry;
   /** Removes the outbox entry for `uid` if it is still at `version` (a newer status stays queued). */
   ackStatus(uid: string, version: number): boolean;
-  /** Statuses not yet acknowledged, oldest first. */
-  outbox(): OutboxEntry[];
+  /** Statuses not yet acknowledged, oldest first (frozen: shared, never copied). */
+  outbox(): readonly OutboxEntry[];
   /** Persists every mutation made so far. Resolves after the write (at once when nothing changed); concurrent calls share writes. */
   flush(): Promise<void>;
 }
