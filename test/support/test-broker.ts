@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Aedes } from 'aedes';
+import { Aedes, type AedesOptions } from 'aedes';
 
 /** An in-process aedes broker on 127.0.0.1, port 0. `close()` drops every client and the listener. */
 export interface TestBroker {
@@ -10,8 +10,8 @@ export interface TestBroker {
   close(): Promise<void>;
 }
 
-export async function startTestBroker(port = 0): Promise<TestBroker> {
-  const broker = await Aedes.createBroker();
+export async function startTestBroker(port = 0, options?: AedesOptions): Promise<TestBroker> {
+  const broker = await Aedes.createBroker(options);
   const sockets = new Set<Socket>();
   const server: Server = createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
