@@ -1,7 +1,6 @@
-import mqtt, { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerPersistence } from '../../cloud/hub/broker-persistence.js';
-import { startTestBroker, type TestBroker } from '../support/test-broker.js';
+import { brokerWithClients } from '../support/test-broker.js';
 import { waitFor } from '../support/wait.js';
 
 describe('the embedded broker persistence', () => {
@@ -15,41 +14,25 @@ describe('the embedded broker persistence', () => {
   });
 
   describe('in aedes', () => {
-    let broker: TestBroker;
-    const clients: MqttClient[] = [];
-    afterEach(async () => {
-      await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
-      await broker.close();
-    });
-    const received = (client: MqttClient): string[] => {
-      const got: string[] = [];
-      client.on('message', (_topic, payload) => got.push(payload.toString()));
-      return got;
-    };
-    /** Connects with the message handler on before CONNACK: what was queued may come right after it. */
-    const connect = (clientId: string, clean: boolean): { client: MqttClient; got: string[] } => {
-      const client = mqtt.connect(broker.url, { clientId, clean, protocolVersion: 4, reconnectPeriod: 0 });
-      clients.push(client);
-      return { client, got: received(client) };
-    };
+    const fixture = brokerWithClients();
+    afterEach(() => fixture.close());
 
     it('keeps the QoS 1 messages of a persistent session while it is away, delivers them when it is back, and forgets them once acknowledged', async () => {
       const persistence = new BrokerPersistence();
-      broker = await startTestBroker(0, { persistence });
-      const live = connect('live', true);
+      await fixture.start({ persistence });
+      const live = await fixture.connect('live');
       await live.client.subscribeAsync('t/#', { qos: 1 });
-      const away = connect('away', false);
+      const away = await fixture.connect('away', false);
       await away.client.subscribeAsync('t/#', { qos: 1 });
       await away.client.endAsync();
-      const publisher = await connectAsync(broker.url, { clientId: 'pub', protocolVersion: 4, reconnectPeriod: 0 });
-      clients.push(publisher);
-      await publisher.publishAsync('t/1', 'one', { qos: 1 });
-      await publisher.publishAsync('t/2', 'two', { qos: 1 });
+      const publisher = await fixture.connect('pub');
+      await publisher.client.publishAsync('t/1', 'one', { qos: 1 });
+      await publisher.client.publishAsync('t/2', 'two', { qos: 1 });
       await waitFor(() => live.got.length === 2, 'the live deliveries');
       expect(live.got).toEqual(['one', 'two']);
       expect(await queuedFor(persistence, 'away')).toBe(2);
 
-      const back = connect('away', false);
+      const back = await fixture.connect('away', false);
       await waitFor(() => back.got.length === 2, 'the queued messages');
       expect(back.got).toEqual(['one', 'two']);
       await waitFor(async () => (await queuedFor(persistence, 'away')) === 0, 'the acknowledged messages forgotten');

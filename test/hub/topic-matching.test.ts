@@ -1,7 +1,6 @@
-import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CACHED_TOPICS, CachedMatcher, cachedEmitter } from '../../cloud/hub/topic-matching.js';
-import { startTestBroker, type TestBroker } from '../support/test-broker.js';
+import { brokerWithClients } from '../support/test-broker.js';
 import { waitFor } from '../support/wait.js';
 
 /** A matcher that counts its matches: exact topics only, enough to see what the cache asks of it. */
@@ -49,25 +48,14 @@ describe('cached topic matching', () => {
   });
 
   describe('in aedes', () => {
-    let broker: TestBroker;
-    const clients: MqttClient[] = [];
-    afterEach(async () => {
-      await Promise.all(clients.splice(0).map((c) => c.endAsync(true)));
-      await broker.close();
-    });
-    const connect = async (clientId: string): Promise<{ client: MqttClient; got: string[] }> => {
-      const client = await connectAsync(broker.url, { clientId, protocolVersion: 4, reconnectPeriod: 0 });
-      clients.push(client);
-      const got: string[] = [];
-      client.on('message', (_topic, payload) => got.push(payload.toString()));
-      return { client, got };
-    };
+    const fixture = brokerWithClients();
+    afterEach(() => fixture.close());
 
     it('delivers to the subscribers of the moment, as they subscribe and unsubscribe', async () => {
-      broker = await startTestBroker(0, { mq: cachedEmitter() });
-      const wide = await connect('wide');
-      const narrow = await connect('narrow');
-      const publisher = await connect('publisher');
+      await fixture.start({ mq: cachedEmitter() });
+      const wide = await fixture.connect('wide');
+      const narrow = await fixture.connect('narrow');
+      const publisher = await fixture.connect('publisher');
       await wide.client.subscribeAsync('t/+', { qos: 1 });
       await publisher.client.publishAsync('t/1', 'one', { qos: 1 });
       await narrow.client.subscribeAsync(['t/1', 'u/1'], { qos: 1 });
