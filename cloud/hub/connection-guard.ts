@@ -118,15 +118,15 @@ export class GuardedConnection extends Duplex {
   /**
    * aedes writes each packet in pieces (mqtt-packet: header, length, topic, id, payload), each
    * through write(): they go straight into this turn's batch, as _write would take them, without
-   * the Writable's bookkeeping per piece. Whatever the Writable must answer itself (a write
+   * the Writable's bookkeeping per piece (a UTF-8 string, the topic, without a Buffer of its own). Whatever the Writable must answer itself (a write
    * after end or destroy, anything that would queue behind an earlier write) goes through it.
    */
   override write(chunk: unknown, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): boolean {
-    const isString = typeof chunk === 'string';
-    if ((!isString && !Buffer.isBuffer(chunk)) || this.destroyed || this.writableEnded || this.writableLength > 0) {
+    const direct = typeof chunk === 'string' ? typeof encoding !== 'string' || encoding === 'utf8' : Buffer.isBuffer(chunk);
+    if (!direct || this.destroyed || this.writableEnded || this.writableLength > 0) {
       return typeof encoding === 'function' ? super.write(chunk, encoding) : super.write(chunk, encoding ?? 'utf8', cb);
     }
-    this.send(isString ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
+    this.send(chunk as Buffer | string);
     const done = typeof encoding === 'function' ? encoding : cb;
     if (done) process.nextTick(done, null);
     return true;
@@ -138,7 +138,7 @@ export class GuardedConnection extends Duplex {
   }
 
   /** To the socket, with what else this turn of the event loop writes; a client (not the hub) with more queued than its bound is cut off. */
-  private send(chunk: Buffer): void {
+  private send(chunk: Buffer | string): void {
     this.writes.write(chunk);
     const queued = this.socket.writableLength + this.writes.waitingBytes;
     if (queued > this.maxQueuedBytes && !this.destroyed) {

@@ -45,6 +45,19 @@ describe('writes coalesced per turn of the event loop', () => {
     expect(socket.batches.map(String)).toEqual(['p0;p1;p2;p3;p4;p5;p6;p7;p8;p9;', 'next']);
   });
 
+  it('joins strings (as UTF-8), short pieces and long ones in their order', async () => {
+    const socket = new RecordingSocket();
+    const writes = new CoalescedWrites(socket);
+    const long = Buffer.alloc(300, 7);
+    writes.write(Buffer.from([0x32]));
+    writes.write('kedge/v1/nœud-é/up');
+    writes.write(Buffer.from([0, 9]));
+    writes.write(long);
+    expect(writes.waitingBytes).toBe(1 + Buffer.byteLength('kedge/v1/nœud-é/up') + 2 + 300);
+    await endOfTurn();
+    expect(socket.batches).toEqual([Buffer.concat([Buffer.from([0x32]), Buffer.from('kedge/v1/nœud-é/up', 'utf8'), Buffer.from([0, 9]), long])]);
+  });
+
   it('does not hold more than COALESCE_BYTES for the end of the turn', () => {
     const socket = new RecordingSocket();
     const writes = new CoalescedWrites(socket);
