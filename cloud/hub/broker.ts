@@ -10,10 +10,11 @@ import { RateBudgets } from './rate-budgets.js';
 import type { BrokerRole } from './acl.js';
 import { closeRevokedNodes, DENIED, disconnectNodesWithoutCloud, gateNodes, topicAuthorizers } from './broker-hooks.js';
 import { Admission, peerOf } from './broker-admission.js';
-import { indexedMemoryPersistence } from './retained-index.js';
+import { BrokerPersistence } from './broker-persistence.js';
+import { cachedEmitter } from './topic-matching.js';
 
 /**
- * The embedded MQTT broker (aedes 1.2, MQTT 3.1.1, in-memory). Every connection
+ * The embedded MQTT broker (aedes 1.2, MQTT 3.1.1, in memory: BrokerPersistence, cachedEmitter). Every connection
  * authenticates as a node (username = node name) or as the cloud hub (`kedge-cloud`);
  * topic ACLs keep each node on its own topics (docs/protocol.md, "Topics").
  */
@@ -125,7 +126,7 @@ export async function startBroker(options: BrokerOptions): Promise<BrokerHandle>
   });
 
   const shared = options.shared;
-  const broker = await Aedes.createBroker({ persistence: indexedMemoryPersistence(), ...shared?.aedes, preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) }).catch(async (err: unknown) => {
+  const broker = await Aedes.createBroker({ ...(shared?.aedes ?? { persistence: new BrokerPersistence(), mq: cachedEmitter() }), preConnect: admission.preConnect, authenticate: admission.authenticate, ...topicAuthorizers(admission, counters, clock, logger) }).catch(async (err: unknown) => {
     await shared?.close();
     throw err;
   });

@@ -5,6 +5,8 @@ import { CoalescedWrites } from './coalesced-writes.js';
 import { PacketFramer } from './packet-framer.js';
 import type { Budget, RateBudgets, TokenBucket } from './rate-budgets.js';
 
+type WriteCallback = (err?: Error | null) => void;
+
 /** Holds less than this apart belong to one throttling episode. */
 const EPISODE_GAP_MS = 1000;
 
@@ -113,21 +115,42 @@ export class GuardedConnection extends Duplex {
     if (!this.waiting) this.socket.resume();
   }
 
-  /** To the socket, with what else this turn of the event loop writes; a client (not the hub) with more queued than its bound is cut off. */
+  /**
+   * aedes writes each packet in pieces (mqtt-packet: header, length, topic, id, payload), each
+   * through write(): they go straight into this turn's batch, as _write would take them, without
+   * the Writable's bookkeeping per piece (a UTF-8 string, the topic, without a Buffer of its own). Whatever the Writable must answer itself (a write
+   * after end or destroy, anything that would queue behind an earlier write) goes through it.
+   */
+  override write(chunk: unknown, encoding?: BufferEncoding | WriteCallback, cb?: WriteCallback): boolean {
+    const direct = typeof chunk === 'string' ? typeof encoding !== 'string' || encoding === 'utf8' : Buffer.isBuffer(chunk);
+    if (!direct || this.destroyed || this.writableEnded || this.writableLength > 0) {
+      return typeof encoding === 'function' ? super.write(chunk, encoding) : super.write(chunk, encoding ?? 'utf8', cb);
+    }
+    this.send(chunk as Buffer | string);
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (done) process.nextTick(done, null);
+    return true;
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.send(chunk);
+    done();
+  }
+
+  /** To the socket, with what else this turn of the event loop writes; a client (not the hub) with more queued than its bound is cut off. */
+  private send(chunk: Buffer | string): void {
     this.writes.write(chunk);
-    const queued = this.socket.writableLength;
+    const queued = this.socket.writableLength + this.writes.waitingBytes;
     if (queued > this.maxQueuedBytes && !this.destroyed) {
       this.events.refused('slow-client', `${queued} bytes queued for a client that does not read (limit ${this.maxQueuedBytes})`);
       this.destroy();
     }
-    done();
   }
 
   /**
    * mqtt-packet corks the stream around the pieces of each packet (header, topic, id, payload):
-   * no need, the socket under it is corked already (CoalescedWrites). Without this the pieces
-   * would wait in this stream's buffer for a tick, then pass to the socket one by one.
+   * no need, what is written waits for the end of the turn anyway (CoalescedWrites). Without
+   * this the pieces would wait in this stream's buffer for a tick, then pass on one by one.
    */
   override cork(): void {}
 

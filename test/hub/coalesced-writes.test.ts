@@ -11,6 +11,12 @@ import { FakeClock } from '../../shared/clock.js';
 /** A socket that records each system call it would make: one batch per _write or _writev. */
 class RecordingSocket extends Writable {
   readonly batches: Buffer[] = [];
+  /** Calls to write(): each is the socket stream's bookkeeping, and a system call unless corked. */
+  writes = 0;
+  override write(chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+    this.writes++;
+    return super.write(chunk, encoding as BufferEncoding, cb as () => void);
+  }
   readonly remoteAddress = '127.0.0.1';
   override _write(chunk: Buffer, _e: BufferEncoding, done: () => void): void {
     this.batches.push(chunk);
@@ -39,6 +45,19 @@ describe('writes coalesced per turn of the event loop', () => {
     expect(socket.batches.map(String)).toEqual(['p0;p1;p2;p3;p4;p5;p6;p7;p8;p9;', 'next']);
   });
 
+  it('joins strings (as UTF-8), short pieces and long ones in their order', async () => {
+    const socket = new RecordingSocket();
+    const writes = new CoalescedWrites(socket);
+    const long = Buffer.alloc(300, 7);
+    writes.write(Buffer.from([0x32]));
+    writes.write('kedge/v1/nœud-é/up');
+    writes.write(Buffer.from([0, 9]));
+    writes.write(long);
+    expect(writes.waitingBytes).toBe(1 + Buffer.byteLength('kedge/v1/nœud-é/up') + 2 + 300);
+    await endOfTurn();
+    expect(socket.batches).toEqual([Buffer.concat([Buffer.from([0x32]), Buffer.from('kedge/v1/nœud-é/up', 'utf8'), Buffer.from([0, 9]), long])]);
+  });
+
   it('does not hold more than COALESCE_BYTES for the end of the turn', () => {
     const socket = new RecordingSocket();
     const writes = new CoalescedWrites(socket);
@@ -58,7 +77,31 @@ describe('writes coalesced per turn of the event loop', () => {
     await endOfTurn();
     expect(socket.batches).toHaveLength(1);
     expect(socket.batches[0]).toEqual(Buffer.concat([mqttPacket.generate(publish), mqttPacket.generate({ cmd: 'puback', messageId: 8 })]));
+    expect(socket.writes).toBe(1); // the pieces are one buffer by then, not nine writes to a corked socket
     conn.destroy();
+  });
+
+  it('counts what waits for the end of the turn against the bound of a client that does not read', () => {
+    const socket = new RecordingSocket();
+    const clock = new FakeClock();
+    const refused: string[] = [];
+    const conn = new GuardedConnection(socket as unknown as Socket, { ...DEFAULT_LIMITS, maxQueuedBytes: 1000 }, clock, { refused: (reason) => refused.push(reason), throttled: () => {} }, new RateBudgets(1, 1, clock));
+    conn.write(Buffer.alloc(600));
+    expect(refused).toEqual([]);
+    conn.write(Buffer.alloc(600));
+    expect(refused).toEqual(['slow-client']);
+    expect(conn.destroyed).toBe(true);
+  });
+
+  it('a write after the connection is destroyed fails as on any stream, and nothing reaches the socket', async () => {
+    const socket = new RecordingSocket();
+    const clock = new FakeClock();
+    const conn = new GuardedConnection(socket as unknown as Socket, DEFAULT_LIMITS, clock, { refused: () => {}, throttled: () => {} }, new RateBudgets(1, 1, clock));
+    conn.on('error', () => {});
+    conn.destroy();
+    const failed = new Promise<Error | null | undefined>((resolve) => conn.write(Buffer.from('late'), resolve));
+    expect((await failed)?.message).toMatch(/destroyed/);
+    expect(socket.batches).toEqual([]);
   });
 
   it('what waits goes to the socket before the connection is destroyed in the same turn', () => {

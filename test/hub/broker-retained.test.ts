@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { indexedMemoryPersistence } from '../../cloud/hub/retained-index.js';
+import { BrokerPersistence } from '../../cloud/hub/broker-persistence.js';
 
 type Retained = { topic: string; payload: Buffer; cmd: 'publish'; qos: 0; retain: true; dup: false; brokerId: string; brokerCounter: number };
 const packet = (topic: string, payload: string): Retained => ({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 0, retain: true, dup: false, brokerId: 'b', brokerCounter: 1 });
@@ -13,12 +13,10 @@ async function topicsOf(stream: Readable): Promise<string[]> {
   return out;
 }
 
-describe('indexedMemoryPersistence', () => {
+describe('the embedded broker persistence: retained messages', () => {
   async function storedWith(...packets: Retained[]) {
-    const persistence = indexedMemoryPersistence();
-    (persistence as unknown as { broker: object }).broker = {}; // aedes hands itself over so; the store is ready after
-    await once(persistence as unknown as NodeJS.EventEmitter, 'ready');
-    for (const p of packets) await new Promise<void>((resolve, reject) => persistence.storeRetained(p as never, (err) => (err ? reject(err) : resolve())));
+    const persistence = new BrokerPersistence();
+    for (const p of packets) await persistence.storeRetained(p);
     return persistence;
   }
 
