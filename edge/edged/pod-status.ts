@@ -25,9 +25,18 @@ export interface PodStatusInput {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The imageID a container's status shows: its image with a digest made from its name (no image is pulled). */
+/** Image ids already worked out: a node runs few images, and each sync names every container's. */
+const imageIds = new Map<string, string>();
+const IMAGE_IDS_KEPT = 1_000;
+
 export function imageIdOf(image: string): string {
   const name = String(image); // a forged apply may carry anything
-  return `${name}@sha256:${createHash('sha256').update(name).digest('hex')}`;
+  let id = imageIds.get(name);
+  if (id !== undefined) return id;
+  if (imageIds.size >= IMAGE_IDS_KEPT) imageIds.clear();
+  id = `${name}@sha256:${createHash('sha256').update(name).digest('hex')}`;
+  imageIds.set(name, id);
+  return id;
 }
 
 function terminated(c: ContainerInfo): ContainerState {
