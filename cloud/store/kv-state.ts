@@ -1,6 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
 import { deepFreeze } from '../../shared/freeze.js';
-import { shareSubtrees, StringPool } from './shared-subtrees.js';
+import { shareSubtrees, ValuePool } from './shared-subtrees.js';
 import type { KeyValue, WatchEvent } from './store.js';
 
 
@@ -16,8 +16,8 @@ export type WriteRecord =
 export class KvState {
   private readonly entries = new Map<string, KeyValue>();
   private sortedKeys: string[] | undefined;
-  /** The short strings of the values, one copy each (shared-subtrees.ts). */
-  private readonly strings = new StringPool();
+  /** The short strings and small field sets of the values, one copy each (shared-subtrees.ts). */
+  private readonly pool = new ValuePool();
   revision: number;
 
   constructor(revision = 0) {
@@ -51,12 +51,12 @@ export class KvState {
   create(key: string, value: unknown): { record: WriteRecord; event: WatchEvent } {
     if (this.entries.has(key)) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
     const revision = this.revision + 1;
-    return this.commit({ op: 'put', key, value: deepFreeze(shareSubtrees(undefined, value, this.strings)), revision, createRevision: revision });
+    return this.commit({ op: 'put', key, value: deepFreeze(shareSubtrees(undefined, value, this.pool)), revision, createRevision: revision });
   }
 
   update(key: string, value: unknown, expected?: number): { record: WriteRecord; event: WatchEvent } {
     const prev = this.existing(key, expected);
-    return this.commit({ op: 'put', key: prev.key, value: deepFreeze(shareSubtrees(prev.value, value, this.strings)), revision: this.revision + 1, createRevision: prev.createRevision });
+    return this.commit({ op: 'put', key: prev.key, value: deepFreeze(shareSubtrees(prev.value, value, this.pool)), revision: this.revision + 1, createRevision: prev.createRevision });
   }
 
   delete(key: string, expected?: number): { record: WriteRecord; event: WatchEvent } {

@@ -1,3 +1,5 @@
+import { deepFreeze } from '../../shared/freeze.js';
+
 /** The one empty object and the one empty array every stored value shares (frozen: no one can fill them). */
 const EMPTY_OBJECT: Readonly<Record<string, never>> = Object.freeze({});
 const EMPTY_ARRAY: readonly never[] = Object.freeze([]);
@@ -8,30 +10,44 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
 
 /** Strings this long or shorter are pooled: names, kinds, versions, timestamps, uids; not messages or payloads. */
 const POOLED_LENGTH = 64;
-/** Distinct strings a pool holds before it starts again (bounds what it keeps alive). */
+/** Field sets (a managedFields entry's fieldsV1) this long in JSON or shorter are pooled. */
+const POOLED_FIELDS_LENGTH = 2048;
+/** Distinct strings, and distinct field sets, a pool holds before it starts again (bounds what it keeps alive). */
 const POOL_LIMIT = 10_000;
 
 /**
- * One copy of each short string the values of a store hold ("v1", "Update", "default", a node's
- * name, a timestamp): a copied value's strings are each a new string otherwise. Bounded: when
- * full it starts again, so it keeps at most POOL_LIMIT strings alive of its own.
+ * What the values of one store hold many times over, one copy each: short strings ("v1",
+ * "Update", "default", a node's name, a timestamp), which a copied value has each anew, and
+ * small field sets (`metadata.managedFields[].fieldsV1`), the same for every object a manager
+ * writes alike (every Event a kubelet reports, every pod status it writes). Bounded: a table
+ * that is full starts again, so a pool keeps at most POOL_LIMIT of each alive of its own.
  */
-export class StringPool {
+export class ValuePool {
   private readonly strings = new Map<string, string>();
+  private readonly fieldSets = new Map<string, object>();
 
   constructor(private readonly limit = POOL_LIMIT) {}
 
-  get size(): number {
-    return this.strings.size;
+  get size(): { strings: number; fieldSets: number } {
+    return { strings: this.strings.size, fieldSets: this.fieldSets.size };
   }
 
-  intern(s: string): string {
-    if (s.length > POOLED_LENGTH) return s;
-    const pooled = this.strings.get(s);
-    if (pooled !== undefined) return pooled;
-    if (this.strings.size >= this.limit) this.strings.clear();
-    this.strings.set(s, s);
-    return s;
+  string(s: string): string {
+    return s.length > POOLED_LENGTH ? s : this.pooled(this.strings, s, s);
+  }
+
+  /** The pool's frozen copy of an equal field set, or `set` itself, frozen, from now on the pool's. */
+  fieldSet(set: object): object {
+    const json = JSON.stringify(set);
+    return json.length > POOLED_FIELDS_LENGTH ? set : this.pooled(this.fieldSets, json, deepFreeze(set));
+  }
+
+  private pooled<V>(table: Map<string, V>, key: string, value: V): V {
+    const had = table.get(key);
+    if (had !== undefined) return had;
+    if (table.size >= this.limit) table.clear();
+    table.set(key, value);
+    return value;
   }
 }
 
@@ -39,24 +55,24 @@ export class StringPool {
  * A new value to store, made to share what it has in common with the version before it:
  * every subtree of `next` equal to the one at the same place in `prev` (same keys in the same
  * order, equal leaves) becomes `prev`'s, and every empty object or array becomes one shared
- * one, and every short string the pool's copy of it. The value reads and serialises exactly as
+ * one, and every short string and small field set the pool's copy of it. The value reads and serialises exactly as
  * before; only its memory shrinks (a status write no longer copies the spec and metadata its
  * watch history keeps of the older version).
  * `next` is changed in place (the store owns what it is given, and freezes it); a frozen
  * `next` is returned as it is. Returns `prev` itself when the whole value is equal.
  */
-export function shareSubtrees<T>(prev: unknown, next: T, pool = new StringPool()): T {
+export function shareSubtrees<T>(prev: unknown, next: T, pool = new ValuePool()): T {
   return share(prev, next, pool) as T;
 }
 
-function share(prev: unknown, next: unknown, pool: StringPool): unknown {
-  if (!isObject(next)) return next === prev ? prev : typeof next === 'string' ? pool.intern(next) : next;
+function share(prev: unknown, next: unknown, pool: ValuePool): unknown {
+  if (!isObject(next)) return next === prev ? prev : typeof next === 'string' ? pool.string(next) : next;
   if (Object.isFrozen(next)) return next;
   if (Array.isArray(next)) return shareArray(Array.isArray(prev) ? prev : undefined, next, pool);
   return shareObject(isObject(prev) && !Array.isArray(prev) ? prev : undefined, next as Record<string, unknown>, pool);
 }
 
-function shareArray(prev: unknown[] | undefined, next: unknown[], pool: StringPool): unknown {
+function shareArray(prev: unknown[] | undefined, next: unknown[], pool: ValuePool): unknown {
   if (next.length === 0) return prev?.length === 0 ? prev : EMPTY_ARRAY;
   let equal = prev?.length === next.length;
   for (let i = 0; i < next.length; i++) {
@@ -68,7 +84,7 @@ function shareArray(prev: unknown[] | undefined, next: unknown[], pool: StringPo
   return equal ? prev : next;
 }
 
-function shareObject(prev: Record<string, unknown> | undefined, next: Record<string, unknown>, pool: StringPool): unknown {
+function shareObject(prev: Record<string, unknown> | undefined, next: Record<string, unknown>, pool: ValuePool): unknown {
   const keys = Object.keys(next);
   if (keys.length === 0) return prev !== undefined && Object.keys(prev).length === 0 ? prev : EMPTY_OBJECT;
   const prevKeys = prev === undefined ? undefined : Object.keys(prev);
@@ -80,7 +96,8 @@ function shareObject(prev: Record<string, unknown> | undefined, next: Record<str
       continue;
     }
     const before = prev !== undefined && Object.hasOwn(prev, key) ? prev[key] : undefined;
-    const shared = share(before, next[key], pool);
+    let shared = share(before, next[key], pool);
+    if (key === 'fieldsV1' && shared !== before && isObject(shared)) shared = pool.fieldSet(shared);
     next[key] = shared;
     equal &&= shared === before && prevKeys![i] === key;
   }

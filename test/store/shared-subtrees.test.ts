@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
-import { shareSubtrees, StringPool } from '../../cloud/store/shared-subtrees.js';
+import { shareSubtrees, ValuePool } from '../../cloud/store/shared-subtrees.js';
 import { deepFreeze } from '../../shared/freeze.js';
 
 const pod = (phase: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -62,26 +62,50 @@ describe('shareSubtrees', () => {
   });
 });
 
-describe('StringPool', () => {
+describe('ValuePool', () => {
   it('holds each short string once, and starts again when full', () => {
-    const pool = new StringPool(3);
-    for (const s of ['v1', 'Pod', 'v1', 'default', 'Pod']) expect(pool.intern(s)).toBe(s);
-    expect(pool.size).toBe(3);
-    pool.intern('kubelet');
-    expect(pool.size).toBe(1);
+    const pool = new ValuePool(3);
+    for (const s of ['v1', 'Pod', 'v1', 'default', 'Pod']) expect(pool.string(s)).toBe(s);
+    expect(pool.size.strings).toBe(3);
+    pool.string('kubelet');
+    expect(pool.size.strings).toBe(1);
   });
 
   it('leaves long strings out', () => {
-    const pool = new StringPool();
+    const pool = new ValuePool();
     const message = 'x'.repeat(65);
-    expect(pool.intern(message)).toBe(message);
-    expect(pool.size).toBe(0);
+    expect(pool.string(message)).toBe(message);
+    expect(pool.size.strings).toBe(0);
   });
 
   it('takes the values\' strings', () => {
-    const pool = new StringPool();
+    const pool = new ValuePool();
     shareSubtrees(undefined, { apiVersion: 'v1', metadata: { namespace: 'default' }, list: ['a', 'v1'] }, pool);
-    expect(pool.size).toBe(3); // v1, default, a
+    expect(pool.size.strings).toBe(3); // v1, default, a
+  });
+
+  const event = (name: string, fields: Record<string, unknown>): Record<string, unknown> => ({
+    metadata: { name, managedFields: [{ manager: 'kubelet', time: name, fieldsV1: fields }] },
+  });
+  const fieldsOf = (v: Record<string, unknown>): unknown => (v.metadata as { managedFields: { fieldsV1: unknown }[] }).managedFields[0]!.fieldsV1;
+
+  it('gives values written alike one frozen copy of their managedFields\' field sets', () => {
+    const pool = new ValuePool();
+    const a = shareSubtrees(undefined, event('a', { 'f:reason': {}, 'f:source': { 'f:host': {} } }), pool);
+    const b = shareSubtrees(undefined, event('b', { 'f:reason': {}, 'f:source': { 'f:host': {} } }), pool);
+    const c = shareSubtrees(undefined, event('c', { 'f:reason': {}, 'f:message': {} }), pool);
+    expect(fieldsOf(b)).toBe(fieldsOf(a));
+    expect(fieldsOf(c)).not.toBe(fieldsOf(a));
+    expect(Object.isFrozen(fieldsOf(a)) && Object.isFrozen((fieldsOf(a) as Record<string, unknown>)['f:source'])).toBe(true);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(event('b', { 'f:reason': {}, 'f:source': { 'f:host': {} } })));
+    expect(pool.size.fieldSets).toBe(2);
+  });
+
+  it('leaves out a field set over 2 KiB of JSON (one naming many keys of its own)', () => {
+    const pool = new ValuePool();
+    const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f:key-${i}`, {}]));
+    shareSubtrees(undefined, event('a', many), pool);
+    expect(pool.size.fieldSets).toBe(0);
   });
 });
 
