@@ -11,41 +11,43 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
 /** Strings this long or shorter are pooled: names, kinds, versions, timestamps, uids; not messages or payloads. */
 const POOLED_LENGTH = 64;
 /** Field sets (a managedFields entry's fieldsV1) this long in JSON or shorter are pooled. */
-const POOLED_FIELDS_LENGTH = 2048;
-/** Distinct strings, and distinct field sets, a pool holds before it starts again (bounds what it keeps alive). */
-const POOL_LIMIT = 10_000;
+const POOLED_FIELDS_LENGTH = 1024;
+/** Distinct strings a pool holds before it starts again (bounds what it keeps alive). */
+const STRINGS_LIMIT = 10_000;
+/** Distinct field sets a pool holds before it starts again: each is kept with its JSON, up to 1 KiB. */
+const FIELD_SETS_LIMIT = 1_000;
 
 /**
  * What the values of one store hold many times over, one copy each: short strings ("v1",
  * "Update", "default", a node's name, a timestamp), which a copied value has each anew, and
  * small field sets (`metadata.managedFields[].fieldsV1`), the same for every object a manager
- * writes alike (every Event a kubelet reports, every pod status it writes). Bounded: a table
- * that is full starts again, so a pool keeps at most POOL_LIMIT of each alive of its own.
+ * writes alike (every Event a kubelet reports, every pod a scheduler binds). Bounded: a table
+ * that is full starts again, so a pool keeps at most its limit of each alive of its own.
  */
 export class ValuePool {
   private readonly strings = new Map<string, string>();
   private readonly fieldSets = new Map<string, object>();
 
-  constructor(private readonly limit = POOL_LIMIT) {}
+  constructor(private readonly limits = { strings: STRINGS_LIMIT, fieldSets: FIELD_SETS_LIMIT }) {}
 
   get size(): { strings: number; fieldSets: number } {
     return { strings: this.strings.size, fieldSets: this.fieldSets.size };
   }
 
   string(s: string): string {
-    return s.length > POOLED_LENGTH ? s : this.pooled(this.strings, s, s);
+    return s.length > POOLED_LENGTH ? s : this.pooled(this.strings, this.limits.strings, s, s);
   }
 
   /** The pool's frozen copy of an equal field set, or `set` itself, frozen, from now on the pool's. */
   fieldSet(set: object): object {
     const json = JSON.stringify(set);
-    return json.length > POOLED_FIELDS_LENGTH ? set : this.pooled(this.fieldSets, json, deepFreeze(set));
+    return json.length > POOLED_FIELDS_LENGTH ? set : this.pooled(this.fieldSets, this.limits.fieldSets, json, deepFreeze(set));
   }
 
-  private pooled<V>(table: Map<string, V>, key: string, value: V): V {
+  private pooled<V>(table: Map<string, V>, limit: number, key: string, value: V): V {
     const had = table.get(key);
     if (had !== undefined) return had;
-    if (table.size >= this.limit) table.clear();
+    if (table.size >= limit) table.clear();
     table.set(key, value);
     return value;
   }

@@ -64,7 +64,7 @@ describe('shareSubtrees', () => {
 
 describe('ValuePool', () => {
   it('holds each short string once, and starts again when full', () => {
-    const pool = new ValuePool(3);
+    const pool = new ValuePool({ strings: 3, fieldSets: 3 });
     for (const s of ['v1', 'Pod', 'v1', 'default', 'Pod']) expect(pool.string(s)).toBe(s);
     expect(pool.size.strings).toBe(3);
     pool.string('kubelet');
@@ -101,9 +101,9 @@ describe('ValuePool', () => {
     expect(pool.size.fieldSets).toBe(2);
   });
 
-  it('leaves out a field set over 2 KiB of JSON (one naming many keys of its own)', () => {
+  it('leaves out a field set over 1 KiB of JSON (one naming many keys of its own)', () => {
     const pool = new ValuePool();
-    const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f:key-${i}`, {}]));
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f:key-${i}`, {}]));
     shareSubtrees(undefined, event('a', many), pool);
     expect(pool.size.fieldSets).toBe(0);
   });
