@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DurableStore } from '../../cloud/store/durable-store.js';
 import { MemoryStore } from '../../cloud/store/memory-store.js';
 import { shareSubtrees, ValuePool } from '../../cloud/store/shared-subtrees.js';
 import { deepFreeze } from '../../shared/freeze.js';
@@ -9,6 +13,11 @@ const pod = (phase: string, extra: Record<string, unknown> = {}): Record<string,
   status: { phase, conditions: [{ type: 'Ready', status: 'True' }] },
   ...extra,
 });
+
+const event = (name: string, fields: Record<string, unknown>): Record<string, unknown> => ({
+  metadata: { name, managedFields: [{ manager: 'kubelet', time: name, fieldsV1: fields }] },
+});
+const fieldsOf = (v: Record<string, unknown>): unknown => (v.metadata as { managedFields: { fieldsV1: unknown }[] }).managedFields[0]!.fieldsV1;
 
 describe('shareSubtrees', () => {
   it('takes the older version\'s subtrees where they are equal, and keeps what changed', () => {
@@ -84,11 +93,6 @@ describe('ValuePool', () => {
     expect(pool.size.strings).toBe(3); // v1, default, a
   });
 
-  const event = (name: string, fields: Record<string, unknown>): Record<string, unknown> => ({
-    metadata: { name, managedFields: [{ manager: 'kubelet', time: name, fieldsV1: fields }] },
-  });
-  const fieldsOf = (v: Record<string, unknown>): unknown => (v.metadata as { managedFields: { fieldsV1: unknown }[] }).managedFields[0]!.fieldsV1;
-
   it('gives values written alike one frozen copy of their managedFields\' field sets', () => {
     const pool = new ValuePool();
     const a = shareSubtrees(undefined, event('a', { 'f:reason': {}, 'f:source': { 'f:host': {} } }), pool);
@@ -125,5 +129,22 @@ describe('the embedded store', () => {
     expect((after!.status as Record<string, unknown>).phase).toBe('Running');
     expect(JSON.stringify(after)).toBe(JSON.stringify(pod('Running')));
     await store.close();
+  });
+
+  it('shares as much in what it reads back from its data directory on opening', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kedge-shared-'));
+    try {
+      const written = await DurableStore.open(dir);
+      await written.create('/a', event('a', { 'f:reason': {} }));
+      await written.create('/b', event('b', { 'f:reason': {} }));
+      await written.close();
+      const store = await DurableStore.open(dir);
+      const [a, b] = [(await store.get('/a'))!.value, (await store.get('/b'))!.value] as Record<string, unknown>[];
+      expect(fieldsOf(b!)).toBe(fieldsOf(a!));
+      expect(JSON.stringify(b)).toBe(JSON.stringify(event('b', { 'f:reason': {} })));
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
