@@ -8,6 +8,9 @@ type Json = Record<string, unknown> | unknown[];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
 
+/** A plain object or array, as JSON makes them: anything else (a Date, a Buffer) is left as it is. */
+const isPlain = (v: Json): boolean => Array.isArray(v) || [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
+
 /** Strings this long or shorter are pooled: names, kinds, versions, timestamps, uids; not messages or payloads. */
 const POOLED_LENGTH = 64;
 /** Field sets (a managedFields entry's fieldsV1) this long in JSON or shorter are pooled. */
@@ -57,11 +60,11 @@ export class ValuePool {
  * A new value to store, made to share what it has in common with the version before it:
  * every subtree of `next` equal to the one at the same place in `prev` (same keys in the same
  * order, equal leaves) becomes `prev`'s, and every empty object or array becomes one shared
- * one, and every short string and small field set the pool's copy of it. The value reads and serialises exactly as
- * before; only its memory shrinks (a status write no longer copies the spec and metadata its
- * watch history keeps of the older version).
- * `next` is changed in place (the store owns what it is given, and freezes it); a frozen
- * `next` is returned as it is. Returns `prev` itself when the whole value is equal.
+ * one, and every short string and small field set the pool's copy of it. The value reads and
+ * serialises exactly as before; only its memory shrinks (a status write no longer copies the
+ * spec and metadata its watch history keeps of the older version). `next` is changed in place
+ * (the store owns what it is given, and freezes it); a frozen `next`, and anything but plain
+ * objects and arrays in it, stay as they are. Returns `prev` itself when the whole value is equal.
  */
 export function shareSubtrees<T>(prev: unknown, next: T, pool = new ValuePool()): T {
   return share(prev, next, pool) as T;
@@ -69,7 +72,7 @@ export function shareSubtrees<T>(prev: unknown, next: T, pool = new ValuePool())
 
 function share(prev: unknown, next: unknown, pool: ValuePool): unknown {
   if (!isObject(next)) return next === prev ? prev : typeof next === 'string' ? pool.string(next) : next;
-  if (Object.isFrozen(next)) return next;
+  if (Object.isFrozen(next) || !isPlain(next)) return next;
   if (Array.isArray(next)) return shareArray(Array.isArray(prev) ? prev : undefined, next, pool);
   return shareObject(isObject(prev) && !Array.isArray(prev) ? prev : undefined, next as Record<string, unknown>, pool);
 }

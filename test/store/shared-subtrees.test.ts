@@ -61,6 +61,15 @@ describe('shareSubtrees', () => {
     expect(JSON.stringify(a)).toBe('{"f":{"f:x":{},"f:y":{}},"l":[]}');
   });
 
+  it('leaves what is not a plain object or array as it is (a Date is no empty object)', () => {
+    const when = new Date(0);
+    const bytes = Buffer.from('ab');
+    const out = shareSubtrees({ when: {}, bytes: {} }, { when, bytes, empty: {} });
+    expect(out.when).toBe(when);
+    expect(out.bytes).toBe(bytes);
+    expect(bytes.toString()).toBe('ab');
+  });
+
   it('leaves a frozen value and a __proto__ key as they are', () => {
     const frozen = deepFreeze({ a: { x: 1 } });
     expect(shareSubtrees({ a: { x: 1 } }, frozen)).toBe(frozen);
