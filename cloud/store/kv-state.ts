@@ -1,5 +1,6 @@
 import { KedgeError } from '../../shared/errors.js';
 import { deepFreeze } from '../../shared/freeze.js';
+import { shareSubtrees, ValuePool } from './shared-subtrees.js';
 import type { KeyValue, WatchEvent } from './store.js';
 
 
@@ -15,6 +16,8 @@ export type WriteRecord =
 export class KvState {
   private readonly entries = new Map<string, KeyValue>();
   private sortedKeys: string[] | undefined;
+  /** The short strings and small field sets of the values, one copy each (shared-subtrees.ts). */
+  private readonly pool = new ValuePool();
   revision: number;
 
   constructor(revision = 0) {
@@ -48,12 +51,12 @@ export class KvState {
   create(key: string, value: unknown): { record: WriteRecord; event: WatchEvent } {
     if (this.entries.has(key)) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
     const revision = this.revision + 1;
-    return this.commit({ op: 'put', key, value: deepFreeze(value), revision, createRevision: revision });
+    return this.commit({ op: 'put', key, value, revision, createRevision: revision });
   }
 
   update(key: string, value: unknown, expected?: number): { record: WriteRecord; event: WatchEvent } {
     const prev = this.existing(key, expected);
-    return this.commit({ op: 'put', key, value: deepFreeze(value), revision: this.revision + 1, createRevision: prev.createRevision });
+    return this.commit({ op: 'put', key: prev.key, value, revision: this.revision + 1, createRevision: prev.createRevision });
   }
 
   delete(key: string, expected?: number): { record: WriteRecord; event: WatchEvent } {
@@ -61,7 +64,10 @@ export class KvState {
     return this.commit({ op: 'delete', key, revision: this.revision + 1 });
   }
 
-  /** Applies a record (a new write, or one replayed from a log) and returns its watch event. */
+  /**
+   * Applies a record (a new write, or one replayed from a log) and returns its watch event. The
+   * value is frozen, sharing what it has in common with the entry it replaces (shared-subtrees.ts).
+   */
   apply(record: WriteRecord): WatchEvent {
     const prevKv = this.entries.get(record.key);
     this.revision = record.revision;
@@ -71,7 +77,8 @@ export class KvState {
       this.sortedKeys = undefined;
       return { type: 'delete', kv: { ...prevKv, modRevision: record.revision }, prevKv };
     }
-    const kv: KeyValue = { key: record.key, value: deepFreeze(record.value), createRevision: record.createRevision, modRevision: record.revision };
+    const value = deepFreeze(shareSubtrees(prevKv?.value, record.value, this.pool));
+    const kv: KeyValue = { key: record.key, value, createRevision: record.createRevision, modRevision: record.revision };
     if (!prevKv) this.sortedKeys = undefined;
     this.entries.set(record.key, kv);
     return prevKv ? { type: 'put', kv, prevKv } : { type: 'put', kv };
