@@ -84,6 +84,20 @@ describe('apiserver CRUD through handle', () => {
     expect(patched.body.metadata.generation).toBe(1);
   });
 
+  it('takes an update that only reorders members as no change: the resourceVersion stays', async () => {
+    const f = await apiFixture();
+    await f.json<Pod>('POST', pods, { body: pod('a') });
+    const running = (await f.json<Pod>('PUT', `${pods}/a/status`, { body: { ...(await f.json<Pod>('GET', `${pods}/a`)).body, status: { phase: 'Running', podIP: '10.1.0.5' } } })).body;
+    const reordered = await f.json<Pod>('PUT', `${pods}/a/status`, { body: { ...running, status: { podIP: '10.1.0.5', phase: 'Running' } } });
+    expect(reordered.status).toBe(200);
+    expect(reordered.body.metadata.resourceVersion).toBe(running.metadata.resourceVersion);
+    const { metadata, ...rest } = running;
+    const main = await f.json<Pod>('PUT', `${pods}/a`, { body: { metadata: { ...metadata, labels: {} }, ...rest } });
+    expect(main.body.metadata.resourceVersion).not.toBe(running.metadata.resourceVersion);
+    const again = await f.json<Pod>('PUT', `${pods}/a`, { body: { spec: main.body.spec, metadata: main.body.metadata } });
+    expect(again.body.metadata.resourceVersion).toBe(main.body.metadata.resourceVersion);
+  });
+
   it('supports generateName, bumps generation on spec changes, and requires the namespace to exist', async () => {
     const f = await apiFixture();
     const gen = await f.json<Pod>('POST', pods, { body: { ...pod(''), metadata: { generateName: 'web-' } } });

@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
-import { stableJson, timestamp } from '../../client/object-meta.js';
+import { jsonEqual } from '../../../shared/json-equal.js';
+import { timestamp } from '../../client/object-meta.js';
 import { apiVersionOf, hasSubresource, type ResourceDef } from '../kinds/registry.js';
 
 /** Server-owned metadata on create and update (uid, timestamps, generation) and the status rules. */
@@ -88,7 +89,6 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
     const { metadata: _m, status: _s, kind: _k, apiVersion: _a, ...rest } = o as KubeObject & { status?: unknown };
     return rest;
   };
-  const [x, y] = [strip(a), strip(b)];
-  // The cheap comparison settles almost every case; key order alone must not bump the generation.
-  return JSON.stringify(x) !== JSON.stringify(y) && stableJson(x) !== stableJson(y);
+  // Key order alone must not bump the generation.
+  return !jsonEqual(strip(a), strip(b));
 }

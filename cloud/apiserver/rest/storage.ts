@@ -1,4 +1,5 @@
 import { KedgeError, isKedgeError } from '../../../shared/errors.js';
+import { jsonEqual } from '../../../shared/json-equal.js';
 import type { KubeObject } from '../../../shared/types.js';
 import type { KeyValue, Store } from '../../store/store.js';
 import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from '../kinds/registry.js';
@@ -141,9 +142,13 @@ function toStored(obj: KubeObject): KubeObject {
   return copy;
 }
 
-/** Unchanged? (Key order counts here: at worst an identical object is written once more.) */
-function sameObject(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Unchanged: equal as JSON values, whatever the member order (as kube-apiserver, whose
+ * encoding fixes field order and sorts map keys, finds a reordered object unchanged). Compared
+ * in place: serialising both objects on every update was one of the write path's main costs.
+ */
+export function sameObject(a: KubeObject, b: KubeObject): boolean {
+  return jsonEqual(a, b);
 }
 
 function revisionOf(resourceVersion: string): number {
