@@ -87,15 +87,16 @@ function checkPreconditions(def: ResourceDef, current: KubeObject, preconditions
  * leaving a deleting object without finalizers removes it: the answer is the updated object,
  * the watch sees DELETED.
  */
-export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform): Promise<KubeObject> {
-  return deps.storage.guaranteedUpdate(def, namespace, name, transform, { attempts: UPDATE_ATTEMPTS, write: (next, current) => writeOrRemove(deps, def, next, current) });
+export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform, readsOnly = false): Promise<KubeObject> {
+  const write = (next: KubeObject, current: KubeObject): Promise<KubeObject> => writeOrRemove(deps, def, next, current, readsOnly);
+  return deps.storage.guaranteedUpdate(def, namespace, name, transform, { attempts: UPDATE_ATTEMPTS, write, readsOnly });
 }
 
-async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject, owned: boolean): Promise<KubeObject> {
   checkDeletionOnUpdate(def, next, current);
   const removing = completesDeletion(def, next, current);
   if (!removing && sameObject(next, current)) return current;
-  if (!removing) return deps.storage.update(def, next, current.metadata.resourceVersion!);
+  if (!removing) return deps.storage.update(def, next, current.metadata.resourceVersion!, owned);
   const { namespace, name } = current.metadata;
   const deleted = await deps.storage.delete(def, namespace, name!, current.metadata.resourceVersion);
   return { ...next, metadata: { ...next.metadata, resourceVersion: deleted.metadata.resourceVersion } };

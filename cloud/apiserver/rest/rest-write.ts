@@ -64,10 +64,11 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   }
   checkNamespaceMatch(call, body);
   const expected = body.metadata.resourceVersion;
+  // prepareUpdate reads `current` and builds the object to store from copies: nothing more to copy.
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
     return admitted(deps, call, prepareUpdate(call.def, body, current, part), current, part);
-  }));
+  }, true));
   return withWarnings(jsonResponse(200, updated), warnings);
 }
 
