@@ -42,8 +42,9 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         await prepareObject(deps, call.def, candidate, ctx);
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
-        const owned = own ? own(candidate, ctx.now) : deps.fields.recordUpdate(call, undefined, candidate, ctx.now);
-        return deps.storage.create(call.def, owned);
+        if (own) return deps.storage.create(call.def, own(candidate, ctx.now));
+        // The candidate is this attempt's own copy of the body: the store may keep it as it is.
+        return deps.storage.create(call.def, deps.fields.recordUpdate(call, undefined, candidate, ctx.now), true);
       });
       return withWarnings(jsonResponse(201, created), warnings);
     } catch (err) {
