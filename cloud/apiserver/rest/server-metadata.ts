@@ -67,8 +67,16 @@ export function prepareUpdate(def: ResourceDef, next: KubeObject, current: KubeO
   return out;
 }
 
+/**
+ * A copy of `current` with `next`'s status in its place. Not copied: the old status (replaced)
+ * and managedFields (often the larger half of an object), which a status update only reads
+ * and replaces whole: the copy shares them.
+ */
 function withStatusOf(current: KubeObject, next: KubeObject): KubeObject {
-  const out = structuredClone(current);
+  const meta = current.metadata as KubeObject['metadata'] & { managedFields?: unknown };
+  const shared = 'managedFields' in meta;
+  const out = structuredClone({ ...current, status: undefined, ...(shared && { metadata: { ...meta, managedFields: undefined } }) });
+  if (shared) (out.metadata as typeof meta).managedFields = meta.managedFields;
   setStatus(out, statusOf(next));
   return out;
 }
