@@ -98,6 +98,31 @@ describe('apiserver CRUD through handle', () => {
     expect(again.body.metadata.resourceVersion).toBe(main.body.metadata.resourceVersion);
   });
 
+  it('writes a PUT again from its body when another apiserver wrote in between', async () => {
+    const f = await apiFixture();
+    const created = (await f.json<Pod>('POST', pods, { body: pod('a') })).body;
+    const update = f.store.update.bind(f.store);
+    let interloped = false;
+    f.store.update = async (key, value, expected) => {
+      if (!interloped) {
+        interloped = true;
+        const { kind: _k, apiVersion: _a, ...rest } = value as Pod;
+        await update(key, { ...rest, metadata: { ...rest.metadata, annotations: { other: 'apiserver' } } });
+      }
+      return update(key, value, expected);
+    };
+    const { metadata, ...rest } = created;
+    const { resourceVersion: _rv, ...unversioned } = metadata;
+    const put = await f.json<Pod>('PUT', `${pods}/a`, { body: { ...rest, metadata: { ...unversioned, labels: { put: 'yes' } } } });
+    expect(put.status).toBe(200);
+    expect(interloped).toBe(true);
+    expect(put.body.metadata.labels).toEqual({ put: 'yes' });
+    expect(put.body.metadata.annotations).toBeUndefined();
+    const managers = (p: Pod): unknown => (p.metadata as { managedFields?: { manager: string }[] }).managedFields?.map((m) => m.manager);
+    expect(managers(put.body)).toEqual(managers(created));
+    expect(Number(put.body.metadata.resourceVersion)).toBe(f.store.revision);
+  });
+
   it('supports generateName, bumps generation on spec changes, and requires the namespace to exist', async () => {
     const f = await apiFixture();
     const gen = await f.json<Pod>('POST', pods, { body: { ...pod(''), metadata: { generateName: 'web-' } } });

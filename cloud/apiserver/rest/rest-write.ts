@@ -65,10 +65,11 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   }
   checkNamespaceMatch(call, body);
   const expected = body.metadata.resourceVersion;
-  // prepareUpdate reads `current` and builds the object to store from copies: nothing more to copy.
+  const attemptBody = bodyPerAttempt(call, body);
+  // prepareUpdate reads `current` and builds the object to store from copies and this attempt's body: nothing more to copy.
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
-    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current, part);
+    return admitted(deps, call, prepareUpdate(call.def, attemptBody(), current, part, true), current, part);
   }, true));
   return withWarnings(jsonResponse(200, updated), warnings);
 }
@@ -133,6 +134,21 @@ export async function deleteCollection(realDeps: RestDeps, call: ResourceCall): 
 function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
   if (isKedgeError(err, 'NotFound')) return undefined;
   throw err;
+}
+
+/**
+ * The request's object, one of its own for each attempt of a write: the first takes `decoded`
+ * (parsed for this request, shared with nothing); a retry decodes the body again, since the
+ * attempt before changed (and may have stored) what it took.
+ */
+function bodyPerAttempt(call: ResourceCall, decoded: KubeObject): () => KubeObject {
+  let unused: KubeObject | undefined = decoded;
+  return () => {
+    const body = unused ?? decodeObject(call.req);
+    unused = undefined;
+    checkTypeMeta(call.def, body);
+    return body;
+  };
 }
 
 /** Prepared and admitted; with `updatePart`, the request's Update recorded in managedFields (an apply recorded its own). */
