@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
 import { apiFixture, node, pod } from '../support/api-fixture.js';
 
@@ -121,6 +122,22 @@ describe('apiserver CRUD through handle', () => {
     const managers = (p: Pod): unknown => (p.metadata as { managedFields?: { manager: string }[] }).managedFields?.map((m) => m.manager);
     expect(managers(put.body)).toEqual(managers(created));
     expect(Number(put.body.metadata.resourceVersion)).toBe(f.store.revision);
+  });
+
+  it('picks another generated name when the first is taken meanwhile', async () => {
+    const f = await apiFixture();
+    const create = f.store.create.bind(f.store);
+    const names: string[] = [];
+    f.store.create = async (key, value) => {
+      names.push(key);
+      if (names.length === 1) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
+      return create(key, value);
+    };
+    const res = await f.json<Pod>('POST', pods, { body: { ...pod(''), metadata: { generateName: 'web-' } } });
+    expect(res.status).toBe(201);
+    expect(names).toHaveLength(2);
+    expect(names[1]).not.toBe(names[0]);
+    expect(names[1]).toBe(`/registry/pods/default/${res.body.metadata.name}`);
   });
 
   it('supports generateName, bumps generation on spec changes, and requires the namespace to exist', async () => {

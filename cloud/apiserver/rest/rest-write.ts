@@ -33,8 +33,10 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
   const warnings = judgeBody(deps.schemas, call.def, call.req, obj, 'CreateOptions');
   const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
   if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
+  const generated = !obj.metadata.name && Boolean(obj.metadata.generateName);
+  const attemptBody = bodyPerAttempt(call, obj);
   for (let attempt = 1; ; attempt++) {
-    const candidate = structuredClone(obj);
+    const candidate = attemptBody();
     prepareCreate(call.def, candidate, namespace, deps.clock.now());
     try {
       const created = await serializedFor(deps, call.def, async () => {
@@ -43,12 +45,12 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
         if (own) return deps.storage.create(call.def, own(candidate, ctx.now));
-        // The candidate is this attempt's own copy of the body: the store may keep it as it is.
+        // The candidate is this attempt's own body: the store may keep it as it is.
         return deps.storage.create(call.def, deps.fields.recordUpdate(call, undefined, candidate, ctx.now), true);
       });
       return withWarnings(jsonResponse(201, created), warnings);
     } catch (err) {
-      const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
+      const retry = isKedgeError(err, 'AlreadyExists') && generated && attempt < 5;
       if (!retry) throw err;
     }
   }
