@@ -2,7 +2,8 @@
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+    const o = value as Record<string, unknown>;
+    for (const key in o) if (Object.hasOwn(o, key)) deepFreeze(o[key]); // no array of values per object
   }
   return value;
 }

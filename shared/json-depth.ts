@@ -37,6 +37,7 @@ export function valueDepth(root: unknown, limit = Infinity): number {
  * only for what it finds.
  */
 export function pathBeyond(root: unknown, limit: number): string | undefined {
+  if (limit <= MAX_RECURSIVE_LIMIT && !nestsBeyond(root, limit, 1)) return undefined;
   type Visit = { value: unknown; depth: number; parent?: Visit; key?: string };
   const stack: Visit[] = [{ value: root, depth: 1 }];
   while (stack.length > 0) {
@@ -53,4 +54,23 @@ export function pathBeyond(root: unknown, limit: number): string | undefined {
     for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) keys.push(v.key);
     return keys.reverse().reduce((path, key) => (key.startsWith('[') || path === '' ? `${path}${key}` : `${path}.${key}`), '');
   }
+}
+
+/** Limits up to which nestsBeyond may recurse (it goes at most one level past the limit). */
+const MAX_RECURSIVE_LIMIT = 1000;
+
+/**
+ * Whether `value`, at level `depth`, holds an object or array deeper than `limit`: the check
+ * every write passes, made without allocating (pathBeyond then finds where, for the few that fail).
+ */
+function nestsBeyond(value: unknown, limit: number, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsBeyond(item, limit, depth + 1)) return true;
+    return false;
+  }
+  const o = value as Record<string, unknown>;
+  for (const key in o) if (Object.hasOwn(o, key) && nestsBeyond(o[key], limit, depth + 1)) return true;
+  return false;
 }

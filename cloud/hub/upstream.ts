@@ -3,6 +3,7 @@ import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Node, NodeCondition, Pod, PodStatus } from '../../shared/types.js';
 import { getOrUndefined, type ApiClient } from '../client/client.js';
 import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-health.js';
+import { jsonEqual } from '../../shared/json-equal.js';
 
 /**
  * Edge → cloud writes (KubeEdge's EdgeController upstream). The edge owns status, the cloud
@@ -25,7 +26,8 @@ export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> 
   }
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Equal as JSON (member order aside, as the apiserver's no-op check): compared in place, not serialised twice per report. */
+const sameJson = (a: unknown, b: unknown): boolean => jsonEqual(a, b);
 
 /**
  * [SYNC-17] A pod being deleted whose containers the edge reports all terminated: its kubelet

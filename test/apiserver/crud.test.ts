@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KedgeError } from '../../shared/errors.js';
 import type { Pod } from '../../shared/types.js';
 import { apiFixture, node, pod } from '../support/api-fixture.js';
 
@@ -82,6 +83,61 @@ describe('apiserver CRUD through handle', () => {
     const patched = await f.json<Pod>('PATCH', `${pods}/a/status`, { body: { status: { phase: 'Succeeded' } }, contentType: 'application/merge-patch+json' });
     expect(patched.body.status?.phase).toBe('Succeeded');
     expect(patched.body.metadata.generation).toBe(1);
+  });
+
+  it('takes an update that only reorders members as no change: the resourceVersion stays', async () => {
+    const f = await apiFixture();
+    await f.json<Pod>('POST', pods, { body: pod('a') });
+    const running = (await f.json<Pod>('PUT', `${pods}/a/status`, { body: { ...(await f.json<Pod>('GET', `${pods}/a`)).body, status: { phase: 'Running', podIP: '10.1.0.5' } } })).body;
+    const reordered = await f.json<Pod>('PUT', `${pods}/a/status`, { body: { ...running, status: { podIP: '10.1.0.5', phase: 'Running' } } });
+    expect(reordered.status).toBe(200);
+    expect(reordered.body.metadata.resourceVersion).toBe(running.metadata.resourceVersion);
+    const { metadata, ...rest } = running;
+    const main = await f.json<Pod>('PUT', `${pods}/a`, { body: { metadata: { ...metadata, labels: {} }, ...rest } });
+    expect(main.body.metadata.resourceVersion).not.toBe(running.metadata.resourceVersion);
+    const again = await f.json<Pod>('PUT', `${pods}/a`, { body: { spec: main.body.spec, metadata: main.body.metadata } });
+    expect(again.body.metadata.resourceVersion).toBe(main.body.metadata.resourceVersion);
+  });
+
+  it('writes a PUT again from its body when another apiserver wrote in between', async () => {
+    const f = await apiFixture();
+    const created = (await f.json<Pod>('POST', pods, { body: pod('a') })).body;
+    const update = f.store.update.bind(f.store);
+    let interloped = false;
+    f.store.update = async (key, value, expected) => {
+      if (!interloped) {
+        interloped = true;
+        const { kind: _k, apiVersion: _a, ...rest } = value as Pod;
+        await update(key, { ...rest, metadata: { ...rest.metadata, annotations: { other: 'apiserver' } } });
+      }
+      return update(key, value, expected);
+    };
+    const { metadata, ...rest } = created;
+    const { resourceVersion: _rv, ...unversioned } = metadata;
+    const put = await f.json<Pod>('PUT', `${pods}/a`, { body: { ...rest, metadata: { ...unversioned, labels: { put: 'yes' } } } });
+    expect(put.status).toBe(200);
+    expect(interloped).toBe(true);
+    expect(put.body.metadata.labels).toEqual({ put: 'yes' });
+    expect(put.body.metadata.annotations).toBeUndefined();
+    const managers = (p: Pod): unknown => (p.metadata as { managedFields?: { manager: string }[] }).managedFields?.map((m) => m.manager);
+    expect(managers(put.body)).toEqual(managers(created));
+    expect(Number(put.body.metadata.resourceVersion)).toBe(f.store.revision);
+  });
+
+  it('picks another generated name when the first is taken meanwhile', async () => {
+    const f = await apiFixture();
+    const create = f.store.create.bind(f.store);
+    const names: string[] = [];
+    f.store.create = async (key, value) => {
+      names.push(key);
+      if (names.length === 1) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
+      return create(key, value);
+    };
+    const res = await f.json<Pod>('POST', pods, { body: { ...pod(''), metadata: { generateName: 'web-' } } });
+    expect(res.status).toBe(201);
+    expect(names).toHaveLength(2);
+    expect(names[1]).not.toBe(names[0]);
+    expect(names[1]).toBe(`/registry/pods/default/${res.body.metadata.name}`);
   });
 
   it('supports generateName, bumps generation on spec changes, and requires the namespace to exist', async () => {

@@ -1,4 +1,5 @@
 import { KedgeError, type StatusCause } from '../../../shared/errors.js';
+import { jsonByteLength } from '../../../shared/json-bytes.js';
 import { pathBeyond } from '../../../shared/json-depth.js';
 import { MAX_OBJECT_BYTES, MAX_OBJECT_NESTING } from '../../../shared/protocol/limits.js';
 import type { KubeObject } from '../../../shared/types.js';
@@ -25,7 +26,7 @@ function withoutManagedFields(obj: KubeObject): KubeObject {
 
 /** 413 for an object larger than MAX_OBJECT_BYTES as JSON. */
 export function checkObjectSize(def: Pick<ResourceDef, 'kind' | 'group' | 'resource'>, obj: KubeObject): void {
-  const bytes = Buffer.byteLength(JSON.stringify(obj));
+  const bytes = jsonByteLength(obj);
   if (bytes <= MAX_OBJECT_BYTES) return;
   const name = obj.metadata.name ?? '';
   throw new KedgeError('TooLarge', `Request entity too large: ${def.kind} "${name}" is ${bytes} bytes as JSON; the limit is ${MAX_OBJECT_BYTES} (what the sync carries to edges)`, {

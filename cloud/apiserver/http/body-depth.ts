@@ -16,6 +16,12 @@ export function parseWithinDepth(text: string, parse: (text: string) => unknown)
   return value;
 }
 
+/** JSON nests exactly as its brackets do: the scan before parsing is the whole check (no walk of the value after). */
+export function parseJsonWithinDepth(text: string): unknown {
+  if (bracketDepth(text) > MAX_BODY_NESTING) throw tooDeep();
+  return JSON.parse(text);
+}
+
 function tooDeep(): KedgeError {
   return new KedgeError('BadRequest', `the request body is nested more than ${MAX_BODY_NESTING} levels deep`);
 }

@@ -3,7 +3,7 @@ import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
 import { decodeKubeProtobuf, PROTOBUF_MEDIA_TYPE } from '../protobuf/decode.js';
 import { MAX_BODY_BYTES, mediaType, type ApiRequest } from '../request.js';
-import { parseWithinDepth } from './body-depth.js';
+import { parseJsonWithinDepth, parseWithinDepth } from './body-depth.js';
 
 /**
  * Decoding request bodies: JSON (also when no Content-Type is sent), YAML, and the Kubernetes
@@ -28,7 +28,7 @@ export function decodeBody(req: ApiRequest, opts: { patch?: boolean } = {}): unk
   const jsonLike = type === '' || type === 'application/json' || type === 'text/json' || (opts.patch === true && type.endsWith('+json'));
   if (!jsonLike) throw new KedgeError('UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   try {
-    return parseWithinDepth(text, JSON.parse);
+    return parseJsonWithinDepth(text);
   } catch (err) {
     throw new KedgeError('BadRequest', `the request body is not valid JSON: ${(err as Error).message}`);
   }

@@ -12,7 +12,7 @@ import type { ResourceDef } from '../kinds/registry.js';
 import { jsonResponse, type ApiResponse } from '../request.js';
 import { decodeObject } from '../http/request-body.js';
 import type { ResourceCall, RestDeps } from './rest-context.js';
-import { conflict, type Transform } from './storage.js';
+import { conflict, sameObject, type Transform } from './storage.js';
 
 /**
  * Deletion against storage, as kube-apiserver's generic registry does it: an object with
@@ -64,7 +64,7 @@ async function deleteStep(deps: RestDeps, def: ResourceDef, current: KubeObject,
     const next = structuredClone(current);
     next.metadata.finalizers = finalizers;
     markAsDeleting(next, now);
-    if (JSON.stringify(next) === JSON.stringify(current)) return { object: current, deleted: false };
+    if (sameObject(next, current)) return { object: current, deleted: false };
     return { object: await deps.storage.update(def, next, current.metadata.resourceVersion!), deleted: false };
   }
   const { namespace, name, resourceVersion } = current.metadata;
@@ -87,15 +87,16 @@ function checkPreconditions(def: ResourceDef, current: KubeObject, preconditions
  * leaving a deleting object without finalizers removes it: the answer is the updated object,
  * the watch sees DELETED.
  */
-export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform): Promise<KubeObject> {
-  return deps.storage.guaranteedUpdate(def, namespace, name, transform, { attempts: UPDATE_ATTEMPTS, write: (next, current) => writeOrRemove(deps, def, next, current) });
+export function updateOrRemove(deps: RestDeps, def: ResourceDef, namespace: string | undefined, name: string, transform: Transform, readsOnly = false): Promise<KubeObject> {
+  const write = (next: KubeObject, current: KubeObject): Promise<KubeObject> => writeOrRemove(deps, def, next, current, readsOnly);
+  return deps.storage.guaranteedUpdate(def, namespace, name, transform, { attempts: UPDATE_ATTEMPTS, write, readsOnly });
 }
 
-async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject): Promise<KubeObject> {
+async function writeOrRemove(deps: RestDeps, def: ResourceDef, next: KubeObject, current: KubeObject, owned: boolean): Promise<KubeObject> {
   checkDeletionOnUpdate(def, next, current);
   const removing = completesDeletion(def, next, current);
-  if (!removing && JSON.stringify(next) === JSON.stringify(current)) return current;
-  if (!removing) return deps.storage.update(def, next, current.metadata.resourceVersion!);
+  if (!removing && sameObject(next, current)) return current;
+  if (!removing) return deps.storage.update(def, next, current.metadata.resourceVersion!, owned);
   const { namespace, name } = current.metadata;
   const deleted = await deps.storage.delete(def, namespace, name!, current.metadata.resourceVersion);
   return { ...next, metadata: { ...next.metadata, resourceVersion: deleted.metadata.resourceVersion } };

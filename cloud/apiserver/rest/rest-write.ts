@@ -33,8 +33,10 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
   const warnings = judgeBody(deps.schemas, call.def, call.req, obj, 'CreateOptions');
   const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
   if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
+  const generated = !obj.metadata.name && Boolean(obj.metadata.generateName);
+  const attemptBody = bodyPerAttempt(call, obj);
   for (let attempt = 1; ; attempt++) {
-    const candidate = structuredClone(obj);
+    const candidate = attemptBody();
     prepareCreate(call.def, candidate, namespace, deps.clock.now());
     try {
       const created = await serializedFor(deps, call.def, async () => {
@@ -42,12 +44,13 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
         await prepareObject(deps, call.def, candidate, ctx);
         await admitCreateWithLookups(deps, call.def, candidate, ctx);
         admit(call.def, candidate, ctx);
-        const owned = own ? own(candidate, ctx.now) : deps.fields.recordUpdate(call, undefined, candidate, ctx.now);
-        return deps.storage.create(call.def, owned);
+        if (own) return deps.storage.create(call.def, own(candidate, ctx.now));
+        // The candidate is this attempt's own body: the store may keep it as it is.
+        return deps.storage.create(call.def, deps.fields.recordUpdate(call, undefined, candidate, ctx.now), true);
       });
       return withWarnings(jsonResponse(201, created), warnings);
     } catch (err) {
-      const retry = isKedgeError(err, 'AlreadyExists') && !obj.metadata.name && obj.metadata.generateName && attempt < 5;
+      const retry = isKedgeError(err, 'AlreadyExists') && generated && attempt < 5;
       if (!retry) throw err;
     }
   }
@@ -64,10 +67,12 @@ export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part
   }
   checkNamespaceMatch(call, body);
   const expected = body.metadata.resourceVersion;
+  const attemptBody = bodyPerAttempt(call, body);
+  // prepareUpdate reads `current` and builds the object to store from copies and this attempt's body: nothing more to copy.
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
-    return admitted(deps, call, prepareUpdate(call.def, body, current, part), current, part);
-  }));
+    return admitted(deps, call, prepareUpdate(call.def, attemptBody(), current, part, true), current, part);
+  }, true));
   return withWarnings(jsonResponse(200, updated), warnings);
 }
 
@@ -131,6 +136,21 @@ export async function deleteCollection(realDeps: RestDeps, call: ResourceCall): 
 function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
   if (isKedgeError(err, 'NotFound')) return undefined;
   throw err;
+}
+
+/**
+ * The request's object, one of its own for each attempt of a write: the first takes `decoded`
+ * (parsed for this request, shared with nothing); a retry decodes the body again, since the
+ * attempt before changed (and may have stored) what it took.
+ */
+function bodyPerAttempt(call: ResourceCall, decoded: KubeObject): () => KubeObject {
+  let unused: KubeObject | undefined = decoded;
+  return () => {
+    const body = unused ?? decodeObject(call.req);
+    unused = undefined;
+    checkTypeMeta(call.def, body);
+    return body;
+  };
 }
 
 /** Prepared and admitted; with `updatePart`, the request's Update recorded in managedFields (an apply recorded its own). */

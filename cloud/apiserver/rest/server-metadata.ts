@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { KedgeError } from '../../../shared/errors.js';
 import type { KubeObject } from '../../../shared/types.js';
-import { stableJson, timestamp } from '../../client/object-meta.js';
+import { jsonEqual } from '../../../shared/json-equal.js';
+import { timestamp } from '../../client/object-meta.js';
 import { apiVersionOf, hasSubresource, type ResourceDef } from '../kinds/registry.js';
 
 /** Server-owned metadata on create and update (uid, timestamps, generation) and the status rules. */
@@ -45,10 +46,11 @@ export function prepareCreate(def: ResourceDef, obj: KubeObject, namespace: stri
 
 /**
  * The object to store for an update of the main resource (`status` kept as it was when the
- * kind has a status subresource) or of the status subresource (only `status` taken).
+ * kind has a status subresource) or of the status subresource (only `status` taken). What it
+ * takes from `next` is copied, unless `nextIsOwn` (the caller's own, to be changed and stored).
  */
-export function prepareUpdate(def: ResourceDef, next: KubeObject, current: KubeObject, subresource: 'main' | 'status'): KubeObject {
-  const out = subresource === 'status' ? withStatusOf(current, next) : structuredClone(next);
+export function prepareUpdate(def: ResourceDef, next: KubeObject, current: KubeObject, subresource: 'main' | 'status', nextIsOwn = false): KubeObject {
+  const out = subresource === 'status' ? withStatusOf(current, next, nextIsOwn) : nextIsOwn ? next : structuredClone(next);
   if (subresource === 'main' && hasSubresource(def, 'status')) setStatus(out, statusOf(current));
   out.kind = def.kind;
   out.apiVersion = apiVersionOf(def);
@@ -66,9 +68,17 @@ export function prepareUpdate(def: ResourceDef, next: KubeObject, current: KubeO
   return out;
 }
 
-function withStatusOf(current: KubeObject, next: KubeObject): KubeObject {
-  const out = structuredClone(current);
-  setStatus(out, statusOf(next));
+/**
+ * A copy of `current` with `next`'s status in its place. Not copied: the old status (replaced)
+ * and managedFields (often the larger half of an object), which a status update only reads
+ * and replaces whole: the copy shares them.
+ */
+function withStatusOf(current: KubeObject, next: KubeObject, nextIsOwn: boolean): KubeObject {
+  const meta = current.metadata as KubeObject['metadata'] & { managedFields?: unknown };
+  const shared = 'managedFields' in meta;
+  const out = structuredClone({ ...current, status: undefined, ...(shared && { metadata: { ...meta, managedFields: undefined } }) });
+  if (shared) (out.metadata as typeof meta).managedFields = meta.managedFields;
+  setStatus(out, statusOf(next), !nextIsOwn);
   return out;
 }
 
@@ -76,10 +86,10 @@ function statusOf(obj: KubeObject): unknown {
   return (obj as { status?: unknown }).status;
 }
 
-function setStatus(obj: KubeObject, status: unknown): void {
+function setStatus(obj: KubeObject, status: unknown, copy = true): void {
   const o = obj as { status?: unknown };
   if (status === undefined) delete o.status;
-  else o.status = structuredClone(status);
+  else o.status = copy ? structuredClone(status) : status;
 }
 
 /** Whether anything outside metadata and status changed (which bumps metadata.generation). */
@@ -88,7 +98,6 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
     const { metadata: _m, status: _s, kind: _k, apiVersion: _a, ...rest } = o as KubeObject & { status?: unknown };
     return rest;
   };
-  const [x, y] = [strip(a), strip(b)];
-  // The cheap comparison settles almost every case; key order alone must not bump the generation.
-  return JSON.stringify(x) !== JSON.stringify(y) && stableJson(x) !== stableJson(y);
+  // Key order alone must not bump the generation.
+  return !jsonEqual(strip(a), strip(b));
 }

@@ -1,4 +1,5 @@
 import { KedgeError, isKedgeError } from '../../../shared/errors.js';
+import { jsonEqual } from '../../../shared/json-equal.js';
 import type { KubeObject } from '../../../shared/types.js';
 import type { KeyValue, Store } from '../../store/store.js';
 import { apiVersionOf, storeKey, storePrefix, type ResourceDef } from '../kinds/registry.js';
@@ -57,21 +58,22 @@ export class ObjectStorage {
     return { items: result.items.map((kv) => toObject(def, kv)), revision: result.revision };
   }
 
-  async create(def: ResourceDef, obj: KubeObject): Promise<KubeObject> {
+  /** `owned`: `obj` is the caller's own, shared with nothing that changes: the store freezes it instead of a copy. */
+  async create(def: ResourceDef, obj: KubeObject, owned = false): Promise<KubeObject> {
     const name = obj.metadata.name!;
     try {
-      return toObject(def, await this.store.create(storeKey(def, obj.metadata.namespace, name), toStored(obj)));
+      return toObject(def, await this.store.create(storeKey(def, obj.metadata.namespace, name), toStored(obj, owned)));
     } catch (err) {
       if (isKedgeError(err, 'AlreadyExists')) throw alreadyExists(def, name);
       throw err;
     }
   }
 
-  /** Compare-and-set on `expectedResourceVersion` (the resourceVersion the caller read). */
-  async update(def: ResourceDef, obj: KubeObject, expectedResourceVersion: string): Promise<KubeObject> {
+  /** Compare-and-set on `expectedResourceVersion` (the resourceVersion the caller read); `owned` as for create. */
+  async update(def: ResourceDef, obj: KubeObject, expectedResourceVersion: string, owned = false): Promise<KubeObject> {
     const name = obj.metadata.name!;
     try {
-      const kv = await this.store.update(storeKey(def, obj.metadata.namespace, name), toStored(obj), revisionOf(expectedResourceVersion));
+      const kv = await this.store.update(storeKey(def, obj.metadata.namespace, name), toStored(obj, owned), revisionOf(expectedResourceVersion));
       return toObject(def, kv);
     } catch (err) {
       throw translate(def, name, err);
@@ -96,17 +98,18 @@ export class ObjectStorage {
    * object queue in this apiserver, so that concurrent ones do not spend their attempts on
    * each other: only other apiservers' writes (and plain creates and deletes) come in between.
    * `write` replaces the compare-and-set update (rest-delete.ts removes a finalized object).
+   * The transform gets a deep copy of the stored object, unless `readsOnly`.
    */
   guaranteedUpdate(def: ResourceDef, namespace: string | undefined, name: string, transform: Transform, options: GuaranteedUpdateOptions = {}): Promise<KubeObject> {
-    const { attempts = 5, write } = options;
+    const { attempts = 5, write, readsOnly = false } = options;
     return this.exclusive(`object:${storeKey(def, namespace, name)}`, async () => {
       for (let i = 1; ; i++) {
         const current = await this.get(def, namespace, name);
-        const next = await transform(structuredClone(current));
+        const next = await transform(readsOnly ? shallowCopy(current) : structuredClone(current));
         try {
           if (write) return await write(next, current);
           if (sameObject(next, current)) return current;
-          return await this.update(def, next, current.metadata.resourceVersion!);
+          return await this.update(def, next, current.metadata.resourceVersion!, readsOnly);
         } catch (err) {
           if (!isKedgeError(err, 'Conflict') || i >= attempts || next.metadata.resourceVersion !== current.metadata.resourceVersion) throw err;
         }
@@ -122,6 +125,12 @@ export interface GuaranteedUpdateOptions {
   attempts?: number;
   /** Stores `next`, read as `current`, instead of the compare-and-set update; Conflict retries. */
   write?: (next: KubeObject, current: KubeObject) => Promise<KubeObject>;
+  /**
+   * The transform only reads its argument (below the top level and metadata it is the store's
+   * frozen object: a change there throws) and returns an object of its own, shared with nothing
+   * but frozen stored objects: neither is copied, and the store freezes the result as it is.
+   */
+  readsOnly?: boolean;
 }
 
 /**
@@ -135,15 +144,25 @@ export function toObject(def: ResourceDef, kv: KeyValue): KubeObject {
   return { ...value, kind: def.kind, apiVersion: apiVersionOf(def), metadata: { ...value.metadata, resourceVersion: String(kv.modRevision) } };
 }
 
-function toStored(obj: KubeObject): KubeObject {
-  const copy = structuredClone(obj);
+/** A stored object's top level and metadata, copied; below them the same (frozen) values. */
+function shallowCopy(obj: KubeObject): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata } };
+}
+
+/** What the store keeps: without resourceVersion; a copy, or (`owned`) the caller's values below the top level and metadata. */
+function toStored(obj: KubeObject, owned: boolean): KubeObject {
+  const copy = owned ? shallowCopy(obj) : structuredClone(obj);
   delete copy.metadata.resourceVersion;
   return copy;
 }
 
-/** Unchanged? (Key order counts here: at worst an identical object is written once more.) */
-function sameObject(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Unchanged: equal as JSON values, whatever the member order (as kube-apiserver, whose
+ * encoding fixes field order and sorts map keys, finds a reordered object unchanged). Compared
+ * in place: serialising both objects on every update was one of the write path's main costs.
+ */
+export function sameObject(a: KubeObject, b: KubeObject): boolean {
+  return jsonEqual(a, b);
 }
 
 function revisionOf(resourceVersion: string): number {

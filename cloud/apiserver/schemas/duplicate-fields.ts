@@ -25,9 +25,16 @@ const CLOSE_ARRAY = 0x5d;
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export function scanKeys(text: string, opts: { positions?: boolean } = {}): KeyScan {
+  const positions = opts.positions ?? false;
+  // Almost no body sets a key twice: a first pass builds no paths; only one with a duplicate is scanned again for them.
+  if (!positions && scan(text, false, false).duplicates.length === 0) return { duplicates: [], firstAt: new Map() };
+  return scan(text, positions, true);
+}
+
+/** The scan; without `paths` each path is '' (what was found, not where). */
+function scan(text: string, positions: boolean, paths: boolean): KeyScan {
   const found: { path: string; at: number }[] = [];
   const firstAt = new Map<string, number>();
-  const positions = opts.positions ?? false;
   let i = 0;
   const ws = (): void => {
     while (isSpace(text.charCodeAt(i))) i++;
@@ -69,7 +76,7 @@ export function scanKeys(text: string, opts: { positions?: boolean } = {}): KeyS
       }
       const offset = i;
       const name = key();
-      const at = path ? `${path}.${name}` : name;
+      const at = !paths ? '' : path ? `${path}.${name}` : name;
       seen ??= new Set();
       if (seen.has(name)) found.push({ path: at, at: offset });
       else seen.add(name);
@@ -88,7 +95,7 @@ export function scanKeys(text: string, opts: { positions?: boolean } = {}): KeyS
       if (text.charCodeAt(i) === COMMA) i++;
       ws();
       if (text.charCodeAt(i) === CLOSE_ARRAY) break;
-      value(`${path}[${n}]`);
+      value(paths ? `${path}[${n}]` : '');
     }
     i++;
   };
