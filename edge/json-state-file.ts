@@ -4,6 +4,9 @@ import { makePrivateDir, removePrivate, writePrivate, type WriteOptions } from '
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
 
+/** A file written not durably is written at most once per this many ms: a hollow fleet's 1,000 edges would otherwise spend its CPU on the disk. */
+export const NOT_DURABLE_WRITE_GAP_MS = 500;
+
 /**
  * One JSON document in one file, written durably (shared/private-file.ts: a crash leaves the
  * old or the new document, never half of one) with its previous version kept, and read
@@ -13,9 +16,6 @@ import { Coalescer } from './coalescer.js';
  * is serialised when its write begins, so callers may keep mutating the object they passed
  * (no copy needed); what is written is then at least as new as what each caller asked for.
  */
-/** A file written not durably is written at most once per this many ms: a hollow fleet's 1,000 edges would otherwise spend its CPU on the disk. */
-export const NOT_DURABLE_WRITE_GAP_MS = 500;
-
 export class JsonStateFile<T> {
   private readonly writes = new Coalescer(() => this.writeLatest());
   private latest: { value: T } | undefined;

@@ -52,20 +52,10 @@ export class CoalescedWrites {
   }
 }
 
-/** Pieces this short are copied byte by byte: cheaper than a call into the engine for each (a header, a length, a message id). */
-const SHORT_PIECE = 8;
-
 /** The pieces in one new buffer of `bytes`. */
 function joined(chunks: readonly (Buffer | string)[], bytes: number): Buffer {
   const out = Buffer.allocUnsafe(bytes);
   let at = 0;
-  for (const chunk of chunks) {
-    if (typeof chunk === 'string') at += out.write(chunk, at, 'utf8');
-    else if (chunk.length <= SHORT_PIECE) for (let i = 0; i < chunk.length; i++) out[at++] = chunk[i]!;
-    else {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-  }
+  for (const chunk of chunks) at += typeof chunk === 'string' ? out.write(chunk, at, 'utf8') : chunk.copy(out, at);
   return out;
 }

@@ -14,7 +14,8 @@ const VERSIONS_PER_OBJECT = 2;
  * an older one is of use only to an edge that lags further behind, which then gets it whole.
  */
 export class SentBodies {
-  private readonly bodies = new Map<string, SyncedObject>();
+  /** uid@version → the body and whose version it is, least recently used first. */
+  private readonly bodies = new Map<string, Sent>();
   /** uid → the versions kept, oldest first. */
   private readonly versions = new Map<string, string[]>();
 
@@ -29,14 +30,14 @@ export class SentBodies {
     const { uid, resourceVersion } = ref;
     const key = keyOf(uid, resourceVersion);
     this.bodies.delete(key);
-    this.bodies.set(key, body);
+    this.bodies.set(key, { uid, resourceVersion, body });
     const kept = (this.versions.get(uid) ?? []).filter((rv) => rv !== resourceVersion);
     kept.push(resourceVersion);
     this.versions.set(uid, kept);
     if (kept.length > VERSIONS_PER_OBJECT) this.evict(uid, kept[0]!);
     if (this.bodies.size > this.limit) {
-      const [oldest] = this.bodies.keys();
-      this.evict(oldest!.slice(0, oldest!.lastIndexOf('@')), oldest!.slice(oldest!.lastIndexOf('@') + 1));
+      const [oldest] = this.bodies.values();
+      this.evict(oldest!.uid, oldest!.resourceVersion);
     }
   }
 
@@ -51,12 +52,18 @@ export class SentBodies {
   get(uid: string, resourceVersion: string | undefined): SyncedObject | undefined {
     if (resourceVersion === undefined) return undefined;
     const key = keyOf(uid, resourceVersion);
-    const body = this.bodies.get(key);
-    if (body === undefined) return undefined;
+    const sent = this.bodies.get(key);
+    if (sent === undefined) return undefined;
     this.bodies.delete(key); // most recently used last
-    this.bodies.set(key, body);
-    return body;
+    this.bodies.set(key, sent);
+    return sent.body;
   }
+}
+
+interface Sent {
+  uid: string;
+  resourceVersion: string;
+  body: SyncedObject;
 }
 
 const keyOf = (uid: string, resourceVersion: string): string => `${uid}@${resourceVersion}`;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonEqual } from '../json-equal.js';
 
 /**
  * [SYNC-25] The sync's patches (docs/protocol.md, "Lean sync"): a JSON merge patch (RFC 7386) from the
@@ -31,7 +32,7 @@ function diff(base: Fields, target: Fields): Fields {
     if (isObject(was) && isObject(value)) {
       const inner = diff(was, value);
       if (Object.keys(inner).length > 0) patch[key] = inner;
-    } else if (canonicalJson(was) !== canonicalJson(value)) patch[key] = value;
+    } else if (!jsonEqual(was, value)) patch[key] = value;
   }
   return patch;
 }
@@ -42,7 +43,7 @@ function diff(base: Fields, target: Fields): Fields {
  */
 export function mergePatchBetween(base: Fields, target: Fields): Fields | undefined {
   const patch = diff(base, target);
-  return digestOf(applyMergePatch(base, patch)) === digestOf(target) ? patch : undefined;
+  return jsonEqual(applyMergePatch(base, patch), target) ? patch : undefined;
 }
 
 /** JSON with every object's members in key order, undefined members left out as JSON.stringify does. */

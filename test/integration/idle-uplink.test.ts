@@ -94,6 +94,7 @@ describe('the idle uplink', () => {
     expect(heartbeat!.n + nodeStatus!.n).toBeGreaterThanOrEqual(minutes * 6 - 1); // the Lease renewed every 10 s, as the kubelet does
     expect(nodeStatus!.n).toBeGreaterThanOrEqual(minutes / 5 - 1); // the full status at least every 5 min
     expect(nodeStatus!.n).toBeLessThanOrEqual(minutes / 5 + 1);
+    expect(usage!.n).toBeGreaterThanOrEqual(minutes / 5 - 1); // still at least every 5 min
     expect(usage!.n).toBeLessThanOrEqual(minutes / 5 + 1); // unchanged: every 5 min, not every 15 s
     const bitsPerSecond = (sent.reduce((sum, p) => sum + p.bytes, 0) * 8) / (minutes * 60);
     expect(bitsPerSecond, JSON.stringify(breakdown(sent))).toBeLessThan(100);
