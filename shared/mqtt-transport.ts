@@ -69,7 +69,7 @@ export class MqttTransport implements Transport {
   }
 
   publish(topic: string, payload: Buffer, order?: PublishOrder): Promise<void> {
-    return this.publishOn(this.client, this.lanes, topic, payload, order);
+    return this.publishOn(this.client, topic, payload, order);
   }
 
   retain(message: RetainedMessage): Promise<void> {
@@ -91,10 +91,10 @@ export class MqttTransport implements Transport {
     await client?.endAsync(true).catch(() => undefined);
   }
 
-  /** Through `lanes`, on `client` only while it is the current one. */
-  private publishOn(client: MqttClient | undefined, lanes: PublishLanes | undefined, topic: string, payload: Buffer, order: PublishOrder | undefined): Promise<void> {
-    if (!client?.connected || client !== this.client || !lanes) return Promise.reject(new Error('not connected'));
-    return lanes.publish(topic, payload, order);
+  /** Through the lanes of `client`, only while it is the current one (its lanes are then `this.lanes`). */
+  private publishOn(client: MqttClient | undefined, topic: string, payload: Buffer, order: PublishOrder | undefined): Promise<void> {
+    if (!client?.connected || client !== this.client || !this.lanes) return Promise.reject(new Error('not connected'));
+    return this.lanes.publish(topic, payload, order);
   }
 
   /**
@@ -154,7 +154,7 @@ export class MqttTransport implements Transport {
     const spec = this.session.spec;
     try {
       if (spec.subscriptions.length > 0) await client.subscribeAsync([...spec.subscriptions], { qos: 1 });
-      await spec.onSession?.(this.sessionOps(client, this.lanes));
+      await spec.onSession?.(this.sessionOps(client));
     } catch (err) {
       this.options.logger.warn('session setup failed; reconnecting', { error: (err as Error).message });
       client.end(true);
@@ -170,9 +170,9 @@ export class MqttTransport implements Transport {
     return this.brokers[Math.max(0, this.brokerIndex)]!;
   }
 
-  private sessionOps(client: MqttClient, lanes: PublishLanes | undefined): SessionOps {
+  private sessionOps(client: MqttClient): SessionOps {
     return {
-      publish: (topic, payload, order) => this.publishOn(client, lanes, topic, payload, order),
+      publish: (topic, payload, order) => this.publishOn(client, topic, payload, order),
       retain: (message) => this.send(client, message.topic, message.payload, { qos: 1, retain: true }),
     };
   }

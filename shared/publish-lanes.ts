@@ -75,8 +75,9 @@ export function orderKeys(topic: string, key: string | undefined): string[] {
 
 /** Whether a message must wait behind what is queued: a fence behind anything of its topic, others behind their own key. */
 export function mustFollow(topic: string, order: PublishOrder, queuedBy: ReadonlyMap<string, number>): boolean {
-  if (order.fence === true) return (queuedBy.get(topic) ?? 0) > 0;
-  return order.key !== undefined && (queuedBy.get(orderKeys(topic, order.key)[1]!) ?? 0) > 0;
+  // Nothing of its topic waits, so nothing of its key either (the usual case: no key to build).
+  if ((queuedBy.get(topic) ?? 0) === 0) return false;
+  return order.fence === true || (order.key !== undefined && (queuedBy.get(orderKeys(topic, order.key)[1]!) ?? 0) > 0);
 }
 
 /** Whether bulk may be handed to the client now. */

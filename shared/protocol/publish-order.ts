@@ -15,15 +15,20 @@ const BULK: ReadonlySet<Envelope['type']> = new Set(['logResponse']);
  */
 const OBJECTS: ReadonlySet<Envelope['type']> = new Set(['apply', 'patch', 'delete']);
 
-/** Stream frames are bulk; their windows bound them, and per stream they keep their order in the bulk lane. */
-export const STREAM_FRAME_ORDER: PublishOrder = { lane: 'bulk' };
+// One order per kind, made once: the hub publishes for every node through one client.
+const BULK_ORDER: PublishOrder = Object.freeze({ lane: 'bulk' });
+const CONTROL_ORDER: PublishOrder = Object.freeze({ lane: 'control' });
+/** [SYNC-10] `synced` follows the difference it answers: a large apply queued before it goes first. */
+const SYNCED_ORDER: PublishOrder = Object.freeze({ lane: 'control', fence: true });
+const OBJECT_ORDER: PublishOrder = Object.freeze({ lane: 'by-size', key: 'objects' });
+const BY_SIZE_ORDER: PublishOrder = Object.freeze({ lane: 'by-size' });
 
 export function publishOrder(message: Envelope): PublishOrder {
-  const lane = CONTROL.has(message.type) ? 'control' : BULK.has(message.type) ? 'bulk' : 'by-size';
-  return {
-    lane,
-    // [SYNC-10] `synced` follows the difference it answers: a large apply queued before it goes first.
-    ...(message.type === 'synced' ? { fence: true } : {}),
-    ...(OBJECTS.has(message.type) ? { key: 'objects' } : {}),
-  };
+  if (message.type === 'synced') return SYNCED_ORDER;
+  if (CONTROL.has(message.type)) return CONTROL_ORDER;
+  if (BULK.has(message.type)) return BULK_ORDER;
+  return OBJECTS.has(message.type) ? OBJECT_ORDER : BY_SIZE_ORDER;
 }
+
+/** Stream frames are bulk; their windows bound them, and per stream they keep their order in the bulk lane. */
+export const STREAM_FRAME_ORDER: PublishOrder = BULK_ORDER;
