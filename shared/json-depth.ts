@@ -17,20 +17,6 @@ export function bracketDepth(text: string): number {
   return max;
 }
 
-/** The nesting depth of a parsed value (YAML block nesting has no brackets); iterative. */
-export function valueDepth(root: unknown, limit = Infinity): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    max = Math.max(max, depth + 1);
-    if (max > limit) return max;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
-  }
-  return max;
-}
-
 /**
  * The field path (`spec.containers[0].x`) of the first object or array nested deeper than
  * `limit` levels, the root being level 1; undefined when none is. Iterative; a path is made

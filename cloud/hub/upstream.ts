@@ -1,9 +1,9 @@
 import { isKedgeError, KedgeError } from '../../shared/errors.js';
+import { jsonEqual } from '../../shared/json-equal.js';
 import type { ObjectRef } from '../../shared/protocol/envelope.js';
 import type { Node, NodeCondition, Pod, PodStatus } from '../../shared/types.js';
 import { getOrUndefined, type ApiClient } from '../client/client.js';
 import { readyIsControllerVerdict } from '../controllers/node-lifecycle/node-health.js';
-import { jsonEqual } from '../../shared/json-equal.js';
 
 /**
  * Edge → cloud writes (KubeEdge's EdgeController upstream). The edge owns status, the cloud
@@ -25,9 +25,6 @@ export async function retryOnConflict<R>(attempt: () => Promise<R>): Promise<R> 
     }
   }
 }
-
-/** Equal as JSON (member order aside, as the apiserver's no-op check): compared in place, not serialised twice per report. */
-const sameJson = (a: unknown, b: unknown): boolean => jsonEqual(a, b);
 
 /**
  * [SYNC-17] A pod being deleted whose containers the edge reports all terminated: its kubelet
@@ -62,7 +59,7 @@ export async function writeNodeStatus(api: ApiClient, reported: Node, cloud: Api
       const body: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels, annotations }, spec: reported.spec ?? {}, status: reported.status ?? {} };
       try {
         const created = await api.create<Node>(ref, body);
-        if (!sameJson(created.status ?? {}, body.status)) await api.replace<Node>({ ...ref, subresource: 'status' }, { ...created, status: body.status });
+        if (!jsonEqual(created.status ?? {}, body.status)) await api.replace<Node>({ ...ref, subresource: 'status' }, { ...created, status: body.status });
         await cloud.patch(ref, { metadata: { labels: { [EDGE_ROLE_LABEL]: '' } } });
         return 'created';
       } catch (err) {
@@ -85,7 +82,7 @@ export async function writePodStatus(api: ApiClient, node: string, ref: ObjectRe
     const pod = await getOrUndefined(() => api.get<Pod>(podRef));
     if (!pod || pod.metadata.uid !== ref.uid || pod.spec.nodeName !== node) return 'ignored';
     // A re-report of what the cloud has needs no write [SYNC-15].
-    if (!sameJson(pod.status ?? {}, status)) await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
+    if (!jsonEqual(pod.status ?? {}, status)) await api.replace<Pod>({ ...podRef, subresource: 'status' }, { ...pod, status });
     if (doneTerminating(pod, status)) await api.delete(podRef, { gracePeriodSeconds: 0, preconditions: { uid: ref.uid } }).catch(ignoreGone);
     return 'applied';
   });

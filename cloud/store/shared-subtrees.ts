@@ -9,7 +9,11 @@ type Json = Record<string, unknown> | unknown[];
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
 
 /** A plain object or array, as JSON makes them: anything else (a Date, a Buffer) is left as it is. */
-const isPlain = (v: Json): boolean => Array.isArray(v) || [Object.prototype, null].includes(Object.getPrototypeOf(v) as object | null);
+const isPlain = (v: Json): boolean => {
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === Object.prototype || proto === null; // no array made per node of every stored value
+};
 
 /** Strings this long or shorter are pooled: names, kinds, versions, timestamps, uids; not messages or payloads. */
 const POOLED_LENGTH = 64;

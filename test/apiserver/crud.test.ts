@@ -114,10 +114,11 @@ describe('apiserver CRUD through handle', () => {
     };
     const { metadata, ...rest } = created;
     const { resourceVersion: _rv, ...unversioned } = metadata;
-    const put = await f.json<Pod>('PUT', `${pods}/a`, { body: { ...rest, metadata: { ...unversioned, labels: { put: 'yes' } } } });
+    const put = await f.json<Pod>('PUT', `${pods}/a`, { body: { ...rest, spec: { ...rest.spec, unknownField: 'x' }, metadata: { ...unversioned, labels: { put: 'yes' } } } });
     expect(put.status).toBe(200);
     expect(interloped).toBe(true);
     expect(put.body.metadata.labels).toEqual({ put: 'yes' });
+    expect(put.body.spec).not.toHaveProperty('unknownField'); // dropped from the second attempt's body too
     expect(put.body.metadata.annotations).toBeUndefined();
     const managers = (p: Pod): unknown => (p.metadata as { managedFields?: { manager: string }[] }).managedFields?.map((m) => m.manager);
     expect(managers(put.body)).toEqual(managers(created));
@@ -133,8 +134,9 @@ describe('apiserver CRUD through handle', () => {
       if (names.length === 1) throw new KedgeError('AlreadyExists', `key ${key} already exists`);
       return create(key, value);
     };
-    const res = await f.json<Pod>('POST', pods, { body: { ...pod(''), metadata: { generateName: 'web-' } } });
+    const res = await f.json<Pod>('POST', pods, { body: { ...pod(''), spec: { ...pod('').spec, unknownField: 'x' }, metadata: { generateName: 'web-' } } });
     expect(res.status).toBe(201);
+    expect(res.body.spec).not.toHaveProperty('unknownField'); // dropped from the second attempt's body too
     expect(names).toHaveLength(2);
     expect(names[1]).not.toBe(names[0]);
     expect(names[1]).toBe(`/registry/pods/default/${res.body.metadata.name}`);

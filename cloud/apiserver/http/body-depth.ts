@@ -1,5 +1,5 @@
 import { KedgeError } from '../../../shared/errors.js';
-import { bracketDepth, valueDepth } from '../../../shared/json-depth.js';
+import { bracketDepth, pathBeyond } from '../../../shared/json-depth.js';
 
 /**
  * How deeply a request body may nest. Real objects stay under ~30 levels; deeper bodies
@@ -12,7 +12,7 @@ export const MAX_BODY_NESTING = 512;
 export function parseWithinDepth(text: string, parse: (text: string) => unknown): unknown {
   if (bracketDepth(text) > MAX_BODY_NESTING) throw tooDeep();
   const value = parse(text);
-  if (valueDepth(value, MAX_BODY_NESTING) > MAX_BODY_NESTING) throw tooDeep();
+  if (pathBeyond(value, MAX_BODY_NESTING) !== undefined) throw tooDeep();
   return value;
 }
 

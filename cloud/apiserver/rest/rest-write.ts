@@ -28,13 +28,11 @@ type CreateOwnership = (candidate: KubeObject, now: number) => KubeObject;
 
 export async function createObject(realDeps: RestDeps, call: ResourceCall, namespacesDef: ResourceDef, own?: CreateOwnership): Promise<ApiResponse> {
   const deps = depsFor(realDeps, call.req);
-  const obj = decodeObject(call.req);
-  checkTypeMeta(call.def, obj);
-  const warnings = judgeBody(deps.schemas, call.def, call.req, obj, 'CreateOptions');
+  const { body: obj, warnings } = judgedBody(deps, call, 'CreateOptions');
   const namespace = call.def.namespaced ? namespaceFor(call, obj) : undefined;
   if (namespace !== undefined) await requireActiveNamespace(deps, namespacesDef, namespace);
   const generated = !obj.metadata.name && Boolean(obj.metadata.generateName);
-  const attemptBody = bodyPerAttempt(call, obj);
+  const attemptBody = bodyPerAttempt(obj, () => judgedBody(deps, call, 'CreateOptions').body);
   for (let attempt = 1; ; attempt++) {
     const candidate = attemptBody();
     prepareCreate(call.def, candidate, namespace, deps.clock.now());
@@ -58,16 +56,14 @@ export async function createObject(realDeps: RestDeps, call: ResourceCall, names
 
 export async function replaceObject(realDeps: RestDeps, call: ResourceCall, part: Part): Promise<ApiResponse> {
   const deps = depsFor(realDeps, call.req);
-  const body = decodeObject(call.req);
-  checkTypeMeta(call.def, body);
-  const warnings = judgeBody(deps.schemas, call.def, call.req, body, 'UpdateOptions');
+  const { body, warnings } = judgedBody(deps, call, 'UpdateOptions');
   const name = call.path.name!;
   if (body.metadata.name !== undefined && body.metadata.name !== name) {
     throw new KedgeError('BadRequest', `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
   }
   checkNamespaceMatch(call, body);
   const expected = body.metadata.resourceVersion;
-  const attemptBody = bodyPerAttempt(call, body);
+  const attemptBody = bodyPerAttempt(body, () => judgedBody(deps, call, 'UpdateOptions').body);
   // prepareUpdate reads `current` and builds the object to store from copies and this attempt's body: nothing more to copy.
   const updated = await serializedFor(deps, call.def, () => updateOrRemove(deps, call.def, call.path.namespace, name, (current) => {
     if (expected && expected !== current.metadata.resourceVersion) throw conflict(call.def, name);
@@ -138,17 +134,23 @@ function ignoreNotFound(err: unknown): DeleteOutcome | undefined {
   throw err;
 }
 
+/** The request's object as a write takes it: decoded, its kind and apiVersion set, unknown fields dropped; and the warnings. */
+function judgedBody(deps: RestDeps, call: ResourceCall, options: 'CreateOptions' | 'UpdateOptions'): { body: KubeObject; warnings: string[] } {
+  const body = decodeObject(call.req);
+  checkTypeMeta(call.def, body);
+  return { body, warnings: judgeBody(deps.schemas, call.def, call.req, body, options) };
+}
+
 /**
- * The request's object, one of its own for each attempt of a write: the first takes `decoded`
- * (parsed for this request, shared with nothing); a retry decodes the body again, since the
- * attempt before changed (and may have stored) what it took.
+ * The request's object, one of its own for each attempt of a write: the first takes `judged`
+ * (parsed for this request, shared with nothing); a retry takes `again()`, the body decoded and
+ * judged anew, since the attempt before changed (and may have stored) what it took.
  */
-function bodyPerAttempt(call: ResourceCall, decoded: KubeObject): () => KubeObject {
-  let unused: KubeObject | undefined = decoded;
+function bodyPerAttempt(judged: KubeObject, again: () => KubeObject): () => KubeObject {
+  let unused: KubeObject | undefined = judged;
   return () => {
-    const body = unused ?? decodeObject(call.req);
+    const body = unused ?? again();
     unused = undefined;
-    checkTypeMeta(call.def, body);
     return body;
   };
 }
