@@ -119,6 +119,8 @@ export class MqttTransport implements Transport {
       clean: true, // nothing depends on a persistent session (docs/protocol.md)
       keepalive: keepaliveSeconds(o.keepaliveMs),
       reconnectPeriod: 0, // we reconnect ourselves, on the Clock
+      // MQTT.js logs through `debug`, which allocates on every call even when off: silent unless DEBUG asks.
+      ...(process.env.DEBUG ? {} : { log: silent }),
       ...(o.connectTimeoutMs !== undefined ? { connectTimeout: o.connectTimeoutMs } : {}),
       ...(will ? { will: { topic: will.topic, payload: will.payload, qos: 1, retain: true } } : {}),
       ...(o.ca ? { ca: o.ca } : {}),
@@ -193,3 +195,5 @@ export class MqttTransport implements Transport {
     this.session.lost();
   }
 }
+
+const silent = (): void => {};

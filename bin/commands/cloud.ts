@@ -10,6 +10,7 @@ import { advertisedAddress, brokerList, duration, list, nodeName, numberIn, port
 import { leaderElectionOptions, leaderElectionTiming } from '../leader-elect-options.js';
 import type { PortOption } from '../port-options.js';
 import { runUntilStopped } from '../process-lifetime.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth } from '../heap-growth.js';
 import { etcdSettings, withEtcdCompaction, withEtcdOptions } from '../etcd-options.js';
 import type { EtcdSettings } from '../../cloud/store/etcd/open-etcd-store.js';
 
@@ -74,11 +75,13 @@ export function cloudCommand(): Command {
     .option('--node-cidr-mask-size <n>', "the prefix length of each node's pod range", numberIn(1, 32), DEFAULT_NODE_CIDR_MASK_SIZE)
     .option('--node-name <name>', 'the Node the cloud registers itself as (role control-plane), with its components as mirror pods in kube-system; with several clouds on one store, each its own (e.g. $(hostname))', nodeName, DEFAULT_CONTROL_PLANE_NODE)
     .option('--no-agent-daemonsets', "do not create the edge agents' DaemonSets kube-system/kube-proxy and kube-system/kedge-cni")
+    .option('--heap-growth <percent>', 'how far the JavaScript heap may grow past what the last full garbage collection left live before the next one (0: as V8 decides)', numberIn(0, 1000), DEFAULT_HEAP_GROWTH_PERCENT)
     .option('--trace-pod-startup', 'note when each pod is created, bound, sent to its node, reported and seen Running; admins read it at /debug/kedge/pod-startups')
     .option('--disable <names>', 'start without these components, e.g. scheduler,controller-manager (start them later with kedge component start)', list, []))));
   leaderElectionOptions(command);
   return command.action(async (o) => {
     // Loaded on use, so that light commands (kedge link) start fast.
+    limitHeapGrowth(o.heapGrowth);
     const { startCloud } = await import('../../cloud/main.js');
     try {
       clusterCidrConfig(o.clusterCidr, o.nodeCidrMaskSize);

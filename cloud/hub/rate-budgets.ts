@@ -54,6 +54,8 @@ export interface Budget {
  */
 export class RateBudgets {
   private readonly byIdentity = new Map<string, { bucket: TokenBucket; users: number }>();
+  /** The identities no connection uses: only these may be forgotten, so a sweep never walks the connected ones. */
+  private readonly unused = new Set<string>();
 
   constructor(
     private readonly perSecond: number,
@@ -66,6 +68,7 @@ export class RateBudgets {
     let entry = this.byIdentity.get(identity);
     if (!entry) this.byIdentity.set(identity, (entry = { bucket: new TokenBucket(this.perSecond, this.burst, this.clock.now()), users: 0 }));
     entry.users++;
+    this.unused.delete(identity);
     const used = entry;
     let released = false;
     return {
@@ -73,7 +76,7 @@ export class RateBudgets {
       release: () => {
         if (released) return;
         released = true;
-        used.users--;
+        if (--used.users === 0 && this.byIdentity.get(identity) === used) this.unused.add(identity);
         this.forgetIdle();
       },
     };
@@ -90,6 +93,10 @@ export class RateBudgets {
 
   private forgetIdle(): void {
     const now = this.clock.now();
-    for (const [identity, entry] of this.byIdentity) if (entry.users === 0 && entry.bucket.isFull(now)) this.byIdentity.delete(identity);
+    for (const identity of this.unused) {
+      if (!this.byIdentity.get(identity)!.bucket.isFull(now)) continue;
+      this.byIdentity.delete(identity);
+      this.unused.delete(identity);
+    }
   }
 }

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import { httpApiFixture, type HttpApiFixture } from '../support/api-http.js';
+import { STREAMED_LIST_MIN_ITEMS } from '../../cloud/apiserver/http/list-encoding.js';
 
 describe('HTTP transport', () => {
   let f: HttpApiFixture | undefined;
@@ -57,5 +58,34 @@ describe('HTTP transport', () => {
     expect(event).toMatchObject({ type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'w' } } });
     await f.server.close();
     await waitFor(() => ended, 'watch closed by server close');
+  });
+  it('sends a long list chunked, encoded as it goes, as the same JSON a short one would be', async () => {
+    f = await httpApiFixture({ tls: false });
+    const api = f.api.loopback(f.token);
+    const names = Array.from({ length: STREAMED_LIST_MIN_ITEMS + 44 }, (_, i) => `cm-${String(i).padStart(3, '0')}`);
+    for (const name of names) await api.create({ resource: 'configmaps', namespace: 'default' }, { metadata: { name }, data: { name } });
+    const get = (accept: string, method = 'GET'): Promise<{ headers: Record<string, unknown>; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = request(`${f!.server.url}/api/v1/namespaces/default/configmaps`, { method, headers: { authorization: `Bearer ${f!.token}`, accept } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const list = await get('application/json');
+    expect(list.headers['transfer-encoding']).toBe('chunked');
+    expect(list.headers['content-length']).toBeUndefined();
+    const parsed = JSON.parse(list.body) as { kind: string; metadata: { resourceVersion: string }; items: { data: { name: string } }[] };
+    expect(parsed.kind).toBe('ConfigMapList');
+    expect(parsed.items.map((cm) => cm.data.name)).toEqual(names);
+    expect(list.body).toBe(JSON.stringify(parsed)); // compact, as the unstreamed answer
+    const table = await get('application/json;as=Table;v=v1;g=meta.k8s.io');
+    expect(table.headers['transfer-encoding']).toBe('chunked');
+    expect((JSON.parse(table.body) as { rows: unknown[] }).rows).toHaveLength(names.length);
+    const head = await get('application/json', 'HEAD');
+    expect(head.body).toBe('');
   });
 });

@@ -42,6 +42,11 @@ describe('kedge options', () => {
     expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--event-ttl <duration>' argument '1 hour' is invalid. expected a positive duration such as 1h, 30m or 90s, got "1 hour".`]);
   });
 
+  it('kedge cloud --heap-growth takes a percent from 0 to 1000 only, exit 1', async () => {
+    const run = await kedge('cloud', '--data-dir', '/nonexistent/kedge-never-made', '--api-port', '0', '--mqtt-port', '0', '--heap-growth', '-5');
+    expect([run.code, run.stderr.split('\n')[0]]).toEqual([1, `error: option '--heap-growth <percent>' argument '-5' is invalid. expected a number from 0 to 1000, got "-5".`]);
+  });
+
   it('kedge cloud --leader-elect-* timings must elect as client-go requires, exit 1; --leader-elect takes a Go bool', async () => {
     const dir = ['--data-dir', '/nonexistent/kedge-never-made', '--api-port', '0', '--mqtt-port', '0'];
     const deadline = await kedge('cloud', ...dir, '--leader-elect-renew-deadline', '20s');

@@ -38,7 +38,7 @@ interface Conflict {
 /** The object to store: `merged`, pruned, with managedFields; throws 409 on conflicts. */
 export function applyOwnership(input: ApplyInput): KubeObject {
   const { scope, live, now } = input;
-  const managers = decodeManagers(managedFieldsOf(live)) ?? new Map();
+  const managers = decodeManagers(managedFieldsOf(live), true) ?? new Map();
   if (live && managers.size === 0) {
     const id = idOf(scope, BEFORE_FIRST_APPLY, 'Update');
     managers.set(managerKey(id), { ...id, time: timestamp(now), set: everythingOf(scope, live) });

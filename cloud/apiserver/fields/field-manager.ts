@@ -1,3 +1,4 @@
+import { jsonEqual } from '../../../shared/json-equal.js';
 import type { KubeObject } from '../../../shared/types.js';
 import { timestamp } from '../../client/object-meta.js';
 import { apiVersionOf, hasSubresource, type ResourceDef } from '../kinds/registry.js';
@@ -71,8 +72,10 @@ export function recordUpdate(scope: FieldScope, live: KubeObject | undefined, ne
     setManagedFields(next, []);
     return;
   }
-  const own = scope.subresource ? undefined : decodeManagers(requested);
-  const managers = own ?? decodeManagers(managedFieldsOf(live)) ?? new Map();
+  const stored = managedFieldsOf(live);
+  // A request that sends back the live managedFields as it read them (kubectl edit, replace) sets nothing of its own.
+  const own = scope.subresource || jsonEqual(requested, stored) ? undefined : decodeManagers(requested);
+  const managers = own ?? decodeManagers(stored, true) ?? new Map();
   const changes = compareOwned(scope, live, next);
   const changed = union(changes.added, changes.modified);
   takeFromOthers(managers, '', changed, changes.removed);
@@ -89,8 +92,12 @@ export function takeFromOthers(managers: Managers, except: string, taken: FieldS
   for (const [key, m] of managers) {
     if (key === except) continue;
     const set = difference(difference(m.set, taken), removed);
+    if (set === m.set) continue;
     if (isEmpty(set)) managers.delete(key);
-    else managers.set(key, { ...m, set });
+    else {
+      const { stored: _encoded, ...id } = m;
+      managers.set(key, { ...id, set });
+    }
   }
 }
 

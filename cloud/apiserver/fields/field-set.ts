@@ -43,15 +43,21 @@ export function union(a: FieldSet, b: FieldSet): FieldSet {
   return out;
 }
 
-/** The members of `a` that are not members of `b`. */
+/** The members of `a` that are not members of `b`; `a` itself when `b` takes none of them (sets are not changed once built). */
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = { member: a.member && !b.member, children: new Map() };
+  const member = a.member && !b.member;
+  let children: Map<string, FieldSet> | undefined; // copied at the first child that changes
   for (const [element, child] of a.children) {
     const other = b.children.get(element);
-    const kept = other ? difference(child, other) : child;
-    if (!isEmpty(kept)) out.children.set(element, kept);
+    if (!other) continue;
+    const kept = difference(child, other);
+    if (kept === child) continue;
+    children ??= new Map(a.children);
+    if (isEmpty(kept)) children.delete(element);
+    else children.set(element, kept);
   }
-  return out;
+  if (!children && member === a.member) return a;
+  return { member, children: children ?? a.children };
 }
 
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {

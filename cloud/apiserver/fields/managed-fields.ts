@@ -28,6 +28,8 @@ export interface ManagerId {
 export interface Manager extends ManagerId {
   time?: string;
   set: FieldSet;
+  /** The stored fieldsV1 this manager was read from: written again as it is while the manager is unchanged. */
+  readonly stored?: Record<string, unknown>;
 }
 
 /** Managers by identity (managerKey). */
@@ -47,15 +49,19 @@ export function isReset(entries: unknown): boolean {
   return entries.length === 0 || (entries.length === 1 && typeof entries[0] === 'object' && entries[0] !== null && Object.keys(entries[0] as object).length === 0);
 }
 
-/** The entries as managers; undefined when absent, empty or not valid managedFields. */
-export function decodeManagers(entries: unknown): Managers | undefined {
+/**
+ * The entries as managers; undefined when absent, empty or not valid managedFields. `stored`:
+ * they are a stored object's, which kedge encoded itself, so each is written back unchanged
+ * (a request's own may be in any order, and are encoded again).
+ */
+export function decodeManagers(entries: unknown, stored = false): Managers | undefined {
   if (!Array.isArray(entries) || entries.length === 0) return undefined;
   const managers: Managers = new Map();
   for (const entry of entries as ManagedFieldsEntry[]) {
     const set = fromFieldsV1(entry?.fieldsV1 ?? {});
     const valid = typeof entry?.manager === 'string' && (entry.operation === 'Apply' || entry.operation === 'Update') && typeof entry.apiVersion === 'string';
     if (!set || !valid) return undefined;
-    const manager: Manager = { manager: entry.manager!, operation: entry.operation!, apiVersion: entry.apiVersion!, set };
+    const manager: Manager = { manager: entry.manager!, operation: entry.operation!, apiVersion: entry.apiVersion!, set, ...(stored && { stored: entry.fieldsV1 }) };
     if (entry.subresource) manager.subresource = entry.subresource;
     if (entry.time) manager.time = entry.time;
     managers.set(managerKey(manager), manager);
@@ -71,7 +77,7 @@ export function encodeManagers(managers: Managers): ManagedFieldsEntry[] {
     const entry: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time) entry.time = m.time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = toFieldsV1(m.set);
+    entry.fieldsV1 = m.stored ?? toFieldsV1(m.set);
     if (m.subresource) entry.subresource = m.subresource;
     return entry;
   });

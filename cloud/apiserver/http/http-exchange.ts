@@ -4,6 +4,7 @@ import { toKubeStatus, type KubeStatus } from '../../../shared/errors.js';
 import { streamEnded, streamStarted, type ListenerTimeouts } from '../../../shared/http-timeouts.js';
 import { errorResponse, warningHeader, type ApiHandler, type ApiRequest, type ApiResponse, type RequestGate, type WireWatchEvent } from '../request.js';
 import { tooLarge } from './request-body.js';
+import { listPieces, streamedMember, writePieces } from './list-encoding.js';
 import { pump, type Piece, type StreamLimits } from './response-stream.js';
 
 /** Counts and logs one refusal (shared/counters.ts refusals()). */
@@ -80,6 +81,10 @@ type Seen = Record<string, string | undefined>;
 function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): void {
   if (out.type === 'watch') return stream(x, res, 'application/json', watchPieces(out.events), x.streamLimits.watchEvents, 'slow-watcher', seen);
   if (out.type === 'text' && out.more) return stream(x, res, TEXT, textPieces(out.more.pipe(startWith(out.body))), x.streamLimits.textBytes, 'slow-reader', seen);
+  if (out.type === 'json') {
+    const member = streamedMember(out.body);
+    if (member) return writeList(res, out, member, seen.method === 'HEAD');
+  }
   const isJson = out.type === 'json';
   const payload = isJson ? JSON.stringify(out.body) : out.body;
   const contentType = isJson ? 'application/json' : out.type === 'bytes' ? out.contentType : TEXT;
@@ -97,6 +102,17 @@ function write(x: Exchange, res: ServerResponse, out: ApiResponse, seen: Seen): 
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+
+/** A long list, chunked: encoded a piece at a time as the client reads it, never whole. */
+function writeList(res: ServerResponse, out: Extract<ApiResponse, { type: 'json' }>, member: string, head: boolean): void {
+  res.writeHead(out.status, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    ...(out.warnings?.length && { Warning: out.warnings.map(warningHeader) }),
+  });
+  if (head) res.end();
+  else writePieces(res, listPieces(out.body as Record<string, unknown>, member));
+}
 
 /** One compact JSON event per line, encoded as it is sent; a failure ends the watch with an ERROR event carrying its Status. */
 function watchPieces(events: Observable<WireWatchEvent>): Observable<Piece> {

@@ -27,11 +27,26 @@ interface Walk {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const refName = (s: Schema): string | undefined => (typeof s.$ref === 'string' ? s.$ref.slice(s.$ref.lastIndexOf('/') + 1) : undefined);
 
+interface Resolved {
+  schema: Schema;
+  name?: string;
+}
+
+/** Each schema set's resolutions, worked out once: every write walks the same few hundred schemas. */
+const resolutions = new WeakMap<SchemaSet, WeakMap<Schema, Resolved>>();
+
 /** The schema `s` stands for: its $ref (or single allOf $ref) resolved, and that schema's name. */
-function resolve(set: SchemaSet, s: Schema): { schema: Schema; name?: string } {
-  const inner = Array.isArray(s.allOf) && s.allOf.length === 1 ? (s.allOf[0] as Schema) : s;
-  const name = refName(inner);
-  return name ? { schema: set.schemas[name] ?? {}, name } : { schema: inner };
+function resolve(set: SchemaSet, s: Schema): Resolved {
+  let known = resolutions.get(set);
+  if (!known) resolutions.set(set, (known = new WeakMap()));
+  let found = known.get(s);
+  if (!found) {
+    const inner = Array.isArray(s.allOf) && s.allOf.length === 1 ? (s.allOf[0] as Schema) : s;
+    const name = refName(inner);
+    found = name ? { schema: set.schemas[name] ?? {}, name } : { schema: inner };
+    known.set(s, found);
+  }
+  return found;
 }
 
 export function checkFields(set: SchemaSet, schemaName: string, obj: Record<string, unknown>, opts: { sorted?: boolean } = {}): FieldReport {
@@ -72,38 +87,39 @@ function jsonKind(v: unknown): string {
 function visit(w: Walk, s: Schema, value: unknown, path: string, goPath: string, struct: string): void {
   if (value === null || value === undefined || w.report.typeError) return;
   const { schema, name } = resolve(w.set, s);
-  const mismatch = (shown = jsonKind(value)): void => {
-    w.report.typeError = `json: cannot unmarshal ${shown} into Go struct field ${struct}.${goPath} of type ${goType(w.set, s)}`;
-  };
   if (schema['x-kubernetes-int-or-string']) {
-    if (typeof value !== 'string' && typeof value !== 'number') mismatch();
+    if (typeof value !== 'string' && typeof value !== 'number') mismatchAt(w, s, jsonKind(value), goPath, struct);
     return;
   }
   if (schema['x-kubernetes-preserve-unknown-fields'] && !schema.properties) return;
   switch (schema.type) {
     case 'object':
-      if (!isObject(value)) return mismatch();
+      if (!isObject(value)) return mismatchAt(w, s, jsonKind(value), goPath, struct);
       if (schema.properties) return visitStruct(w, schema, name, value, path, goPath, name ? shortName(name) : struct);
       if (schema.additionalProperties) for (const [k, v] of Object.entries(value)) visit(w, schema.additionalProperties as Schema, v, `${path}[${k}]`, goPath, struct);
       return;
     case 'array':
-      if (!Array.isArray(value)) return mismatch();
+      if (!Array.isArray(value)) return mismatchAt(w, s, jsonKind(value), goPath, struct);
       value.forEach((v, i) => visit(w, schema.items as Schema, v, `${path}[${i}]`, goPath, struct));
       return;
     case 'integer':
-      if (typeof value !== 'number') return mismatch();
-      if (!Number.isInteger(value)) return mismatch(`number ${value}`);
+      if (typeof value !== 'number') return mismatchAt(w, s, jsonKind(value), goPath, struct);
+      if (!Number.isInteger(value)) return mismatchAt(w, s, `number ${value}`, goPath, struct);
       return;
     case 'number':
-      if (typeof value !== 'number') mismatch();
+      if (typeof value !== 'number') mismatchAt(w, s, jsonKind(value), goPath, struct);
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') mismatch();
+      if (typeof value !== 'boolean') mismatchAt(w, s, jsonKind(value), goPath, struct);
       return;
     case 'string':
-      if (typeof value !== 'string') mismatch();
+      if (typeof value !== 'string') mismatchAt(w, s, jsonKind(value), goPath, struct);
       return;
   }
+}
+
+function mismatchAt(w: Walk, s: Schema, shown: string, goPath: string, struct: string): void {
+  w.report.typeError = `json: cannot unmarshal ${shown} into Go struct field ${struct}.${goPath} of type ${goType(w.set, s)}`;
 }
 
 function visitStruct(w: Walk, schema: Schema, name: string | undefined, value: Record<string, unknown>, path: string, goPath: string, struct: string): void {
