@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { heapGrowthFlag } from './heap-growth.js';
 
@@ -6,5 +7,10 @@ describe('the cloud heap growth', () => {
     expect(heapGrowthFlag(50)).toBe('--heap-growing-percent=50');
     expect(heapGrowthFlag(12.6)).toBe('--heap-growing-percent=13');
     expect(heapGrowthFlag(0)).toBeUndefined();
+  });
+
+  it('names a flag this V8 has (setFlagsFromString ignores one it does not know, silently)', () => {
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    expect(options).toContain(`${heapGrowthFlag(50)!.split('=')[0]} (`);
   });
 });

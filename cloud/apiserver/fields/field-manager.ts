@@ -94,10 +94,7 @@ export function takeFromOthers(managers: Managers, except: string, taken: FieldS
     const set = difference(difference(m.set, taken), removed);
     if (set === m.set) continue;
     if (isEmpty(set)) managers.delete(key);
-    else {
-      const { stored: _encoded, ...id } = m;
-      managers.set(key, { ...id, set });
-    }
+    else managers.set(key, { ...m, set });
   }
 }
 

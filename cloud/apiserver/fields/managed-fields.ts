@@ -28,9 +28,14 @@ export interface ManagerId {
 export interface Manager extends ManagerId {
   time?: string;
   set: FieldSet;
-  /** The stored fieldsV1 this manager was read from: written again as it is while the manager is unchanged. */
-  readonly stored?: Record<string, unknown>;
 }
+
+/**
+ * The stored fieldsV1 each set was decoded from. Sets are not changed once built, and a write
+ * that leaves a manager's fields alone keeps its set (field-set.ts difference), so an unchanged
+ * manager is written back as it was stored, without encoding it again.
+ */
+const storedEncodings = new WeakMap<FieldSet, Record<string, unknown>>();
 
 /** Managers by identity (managerKey). */
 export type Managers = Map<string, Manager>;
@@ -61,7 +66,8 @@ export function decodeManagers(entries: unknown, stored = false): Managers | und
     const set = fromFieldsV1(entry?.fieldsV1 ?? {});
     const valid = typeof entry?.manager === 'string' && (entry.operation === 'Apply' || entry.operation === 'Update') && typeof entry.apiVersion === 'string';
     if (!set || !valid) return undefined;
-    const manager: Manager = { manager: entry.manager!, operation: entry.operation!, apiVersion: entry.apiVersion!, set, ...(stored && { stored: entry.fieldsV1 }) };
+    if (stored && entry.fieldsV1) storedEncodings.set(set, entry.fieldsV1);
+    const manager: Manager = { manager: entry.manager!, operation: entry.operation!, apiVersion: entry.apiVersion!, set };
     if (entry.subresource) manager.subresource = entry.subresource;
     if (entry.time) manager.time = entry.time;
     managers.set(managerKey(manager), manager);
@@ -77,7 +83,7 @@ export function encodeManagers(managers: Managers): ManagedFieldsEntry[] {
     const entry: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time) entry.time = m.time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = m.stored ?? toFieldsV1(m.set);
+    entry.fieldsV1 = storedEncodings.get(m.set) ?? toFieldsV1(m.set);
     if (m.subresource) entry.subresource = m.subresource;
     return entry;
   });

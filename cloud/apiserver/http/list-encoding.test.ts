@@ -1,5 +1,24 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { listPieces, STREAMED_LIST_MIN_ITEMS, streamedMember } from './list-encoding.js';
+import { listPieces, STREAMED_LIST_MIN_ITEMS, streamedMember, writePieces } from './list-encoding.js';
+
+/** A response whose buffer is full after every write, until 'drain'. */
+class SlowResponse extends EventEmitter {
+  written: string[] = [];
+  ended = false;
+  destroyedWith: Error | undefined;
+  write(piece: string): boolean {
+    this.written.push(piece);
+    return false;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  destroy(err: Error): void {
+    this.destroyedWith = err;
+  }
+}
 
 const items = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ metadata: { name: `cm-${i}`, labels: { n: String(i) } }, data: { k: 'v'.repeat(i % 50) } }));
 
@@ -26,5 +45,30 @@ describe('list encoding', () => {
     const body = { rows: [undefined, null, 1, 'two', [3], () => 4, { a: undefined }] };
     expect([...listPieces(body, 'rows', 1)].join('')).toBe(JSON.stringify(body));
     expect([...listPieces({ items: [] }, 'items')].join('')).toBe('{"items":[]}');
+  });
+
+  it('writes a piece only when the connection drained the one before, and stops when it closes', () => {
+    const res = new SlowResponse();
+    writePieces(res as unknown as ServerResponse, ['a', 'b', 'c', 'd'][Symbol.iterator]());
+    expect(res.written).toEqual(['a']);
+    res.emit('drain');
+    expect(res.written).toEqual(['a', 'b']);
+    res.emit('close');
+    res.emit('drain');
+    expect(res.written).toEqual(['a', 'b']);
+    expect(res.ended).toBe(false);
+  });
+
+  it('ends the answer after the last piece, and cuts it off when a later piece cannot be encoded', () => {
+    const done = new SlowResponse();
+    writePieces(done as unknown as ServerResponse, ['a'][Symbol.iterator]());
+    done.emit('drain');
+    expect(done.ended).toBe(true);
+    const failing = new SlowResponse();
+    const big = { items: [1n] as unknown[] };
+    writePieces(failing as unknown as ServerResponse, listPieces(big, 'items', 0));
+    expect(failing.written).toEqual(['{"items":[']);
+    expect(() => failing.emit('drain')).not.toThrow();
+    expect(failing.destroyedWith?.message).toMatch(/BigInt/);
   });
 });

@@ -41,15 +41,20 @@ export function* listPieces(body: Record<string, unknown>, member: string, chunk
 
 /**
  * Writes `pieces` as the connection takes them (waiting for 'drain' when its buffer is full),
- * then ends the answer; stops if the connection closes first.
+ * then ends the answer; stops if the connection closes first. A piece that cannot be encoded
+ * (its headers are out) cuts the answer off, as a failure after the first byte must.
  */
 export function writePieces(res: ServerResponse, pieces: Iterator<string>): void {
   let closed = false;
   const next = (): void => {
-    while (!closed) {
-      const { value, done } = pieces.next();
-      if (done) return void res.end();
-      if (!res.write(value)) return void res.once('drain', next);
+    try {
+      while (!closed) {
+        const { value, done } = pieces.next();
+        if (done) return void res.end();
+        if (!res.write(value)) return void res.once('drain', next);
+      }
+    } catch (err) {
+      res.destroy(err as Error);
     }
   };
   res.once('close', () => {
