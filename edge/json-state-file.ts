@@ -1,11 +1,34 @@
 import { dirname } from 'node:path';
-import { settle, wallDelay } from '../shared/clock.js';
+import { realClock, settle } from '../shared/clock.js';
 import { makePrivateDir, removePrivate, writePrivate, type WriteOptions } from '../shared/private-file.js';
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
 
 /** A file written not durably is written at most once per this many ms: a hollow fleet's 1,000 edges would otherwise spend its CPU on the disk. */
 export const NOT_DURABLE_WRITE_GAP_MS = 500;
+
+/**
+ * The state files of one edge written not durably (hollow fleets). Their writes are spaced, so
+ * the last one asked for may land well after its caller moved on; `settle` cuts the spacing
+ * short and resolves once every value asked for has landed. An edge's stop settles its files
+ * before they are let go: nothing is written into its data directory after it stopped.
+ */
+export class SpacedWrites {
+  private readonly files = new Set<{ settle(): Promise<void> }>();
+
+  add(file: { settle(): Promise<void> }): void {
+    this.files.add(file);
+  }
+
+  async settle(): Promise<void> {
+    await Promise.all([...this.files].map((f) => f.settle()));
+  }
+}
+
+/** How a state file is written: durably (the default), or not durably and spaced, settled with its edge's others. */
+export interface StateWrites {
+  spaced?: SpacedWrites;
+}
 
 /**
  * One JSON document in one file, written durably (shared/private-file.ts: a crash leaves the
@@ -22,11 +45,17 @@ export class JsonStateFile<T> {
   private dirMade = false;
   /** The file was damaged when read: the next write replaces it without keeping it as the last good copy. */
   private damaged = false;
+  /** The gap after a spaced write, while it runs. */
+  private gap: AbortController | undefined;
+  /** A settle is under way: no gaps. */
+  private hurry = false;
 
   constructor(
     readonly path: string,
-    private readonly options: RecoverOptions<T> & Pick<WriteOptions, 'durable'> & { writeGapMs?: number },
-  ) {}
+    private readonly options: RecoverOptions<T> & StateWrites & { writeGapMs?: number },
+  ) {
+    options.spaced?.add(this);
+  }
 
   /** The document; undefined when there is none (a first start) or none that is good (said in a WARN). */
   async read(): Promise<T | undefined> {
@@ -57,7 +86,7 @@ export class JsonStateFile<T> {
   write(value: T): Promise<void> {
     this.latest = { value };
     const written = this.writes.run();
-    if (this.options.durable !== false) return written;
+    if (!this.options.spaced) return written;
     written.catch((err: unknown) => this.options.logger.warn(`cannot write ${this.path}: ${(err as Error).message}`));
     return Promise.resolve();
   }
@@ -76,8 +105,26 @@ export class JsonStateFile<T> {
     const text = JSON.stringify(pending.value);
     if (!this.dirMade) await makePrivateDir(dirname(this.path));
     this.dirMade = true;
-    await writePrivate(this.path, text, { keepPrevious: !this.damaged, durable: this.options.durable });
+    await writePrivate(this.path, text, { keepPrevious: !this.damaged, durable: !this.options.spaced });
     this.damaged = false;
-    if (this.options.durable === false) await wallDelay(this.options.writeGapMs ?? NOT_DURABLE_WRITE_GAP_MS);
+    if (this.options.spaced && !this.hurry) await this.spaceOut();
+  }
+
+  /** Resolves once every value asked for is on disk, the spacing of a file written not durably cut short. */
+  async settle(): Promise<void> {
+    this.hurry = true;
+    this.gap?.abort();
+    try {
+      await this.writes.run().catch(() => undefined);
+    } finally {
+      this.hurry = false;
+    }
+  }
+
+  /** Holds the next write back until the gap has passed (or a settle cuts it short). */
+  private async spaceOut(): Promise<void> {
+    const gap = (this.gap = new AbortController());
+    await realClock.sleep(this.options.writeGapMs ?? NOT_DURABLE_WRITE_GAP_MS, gap.signal).catch(() => undefined);
+    if (this.gap === gap) this.gap = undefined;
   }
 }

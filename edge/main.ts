@@ -29,6 +29,7 @@ import { startLocalApi } from './local-api.js';
 import { CloudMessageHandler } from './metamanager/cloud-message-handler.js';
 import { podsIn, refOf } from './metamanager/local-cache.js';
 import { CACHE_FILE, openLowdbCache } from './metamanager/lowdb-cache.js';
+import { SpacedWrites } from './json-state-file.js';
 import { openKubeProxy, serviceEnvFrom } from './network/proxy/kube-proxy.js';
 import type { Runtime } from './runtime/runtime.js';
 import { AgentRuntime, BUILT_IN_COMPONENTS } from './runtime/agent-runtime.js';
@@ -72,14 +73,15 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const hostIP = options.nodeIp ?? DEFAULT_NODE_IP;
 
   const identity = await loadIdentity(dataDir, reboot, logger);
-  const durable = options.durableWrites ?? true;
-  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), durable });
+  // Hollow edges write their state files not durably and spaced; the stop settles them.
+  const spaced = options.durableWrites === false ? new SpacedWrites() : undefined;
+  const cache = await openLowdbCache(join(dataDir, CACHE_FILE), { logger: logger.child('metamanager'), spaced });
   const { crashPoint } = options;
   // The parts a user may stop and start (kube-proxy, kedge-cni): the local API and the kedge-agent runtime follow them.
   const network = await openNetwork(options, { cache, clock, logger });
   const components: EdgeComponent[] = [network];
   const agents = new AgentRuntime({ components: () => components, clock, hostIp: hostIP, logs: (name) => componentLogs.lines(name) });
-  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, durable, logger, agents, network });
+  const { runtime, processes } = await openRuntimes(options, { timing, clock, reboot, hostIP, spaced, logger, agents, network });
   const epoch = randomBytes(4).toString('hex');
   const readySince = clock.now();
 
@@ -103,7 +105,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     ...(options.statusFlushBatch !== undefined ? { batch: options.statusFlushBatch } : {}),
     trace: options.podStartups,
   });
-  const eventOutbox = await openEventOutbox(options, logger.child('events'), durable);
+  const eventOutbox = await openEventOutbox(options, logger.child('events'), spaced);
   const events = new EventSender({ outbox: eventOutbox, hub, isConnected, clock, timing, logger: logger.child('events') });
   const recorder = new EdgeEventRecorder({ outbox: eventOutbox, clock, logger: logger.child('events'), onRecorded: () => events.flush() });
   const handler = new CloudMessageHandler({
@@ -119,7 +121,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
   const volumeHosts = edgeVolumeHosts({ dataDir, hostRoot: options.hostRoot ?? defaultHostRoot(dataDir), clock, simVolumes: options.simVolumes ?? 'disk' });
   const podStatuses = new Subject<void>();
   const kubeProxy = options.serviceProxy === false ? undefined
-    : await openKubeProxy({ dataDir, nodeName, nodeAddress: hostIP, cache, changes$: merge(handler.changes$, podStatuses), clock, logger: logger.child('kube-proxy'), durable });
+    : await openKubeProxy({ dataDir, nodeName, nodeAddress: hostIP, cache, changes$: merge(handler.changes$, podStatuses), clock, logger: logger.child('kube-proxy'), spaced });
   const servicesEnv = serviceEnvFrom(cache, kubeProxy ? (key) => kubeProxy.rules.portalOf(key) : undefined);
   const nodeEnv = Object.entries(options.podEnv ?? {});
   const serviceEnv = nodeEnv.length === 0 ? servicesEnv : (pod: Pod) => new Map([...nodeEnv, ...servicesEnv(pod)]);
@@ -172,6 +174,7 @@ async function startHolding(options: EdgeOptions, logger: Logger, componentLogs:
     handler.stop();
     await cache.flush();
     await eventOutbox.flush();
+    await spaced?.settle(); // nothing lands in the data dir after the stop
     processes.close(); // what still runs runs on, to be adopted by the next edge process
     logger.info('edge stopped');
   };
@@ -231,12 +234,12 @@ async function openNetwork(options: EdgeOptions, deps: { cache: LocalCache; cloc
  */
 async function openRuntimes(
   options: EdgeOptions,
-  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; durable: boolean; logger: Logger; agents: AgentRuntime; network: NetworkPlugin },
+  deps: { timing: Timing; clock: Clock; reboot: boolean; hostIP: string; spaced: SpacedWrites | undefined; logger: Logger; agents: AgentRuntime; network: NetworkPlugin },
 ): Promise<{ runtime: Runtime; processes: ProcessRuntime }> {
   const { dataDir } = options;
-  const { timing, clock, reboot, durable, logger, network } = deps;
+  const { timing, clock, reboot, spaced, logger, network } = deps;
   const addressing = { network, hostIp: deps.hostIP };
-  const sim = await SimRuntime.open({ ...addressing, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), durable });
+  const sim = await SimRuntime.open({ ...addressing, dataDir, clock, defaultStartMs: timing.containerStartMs, timeScale: timing.timeScale, reboot, logger: logger.child('sim'), spaced });
   const processes = await ProcessRuntime.open({ ...addressing, dataDir, clock, reboot, logger: logger.child('process'), crashPoint: options.crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]), 'sim');
   const released = await network.gc(validAttachments(await runtime.listSandboxes()));
@@ -245,9 +248,9 @@ async function openRuntimes(
 }
 
 /** The Events not yet acked: in `<dataDir>/events.json`, or in memory (hollow fleets). */
-async function openEventOutbox(options: EdgeOptions, logger: Logger, durable: boolean): Promise<EventOutbox> {
+async function openEventOutbox(options: EdgeOptions, logger: Logger, spaced: SpacedWrites | undefined): Promise<EventOutbox> {
   if (options.eventOutbox === 'memory') return new MemoryEventOutbox();
-  return FileEventOutbox.open(join(options.dataDir, EVENTS_FILE), { logger, durable });
+  return FileEventOutbox.open(join(options.dataDir, EVENTS_FILE), { logger, spaced });
 }
 
 /** Node status to the cloud: every nodeStatusIntervalMs when it changed, every nodeStatusReportMs regardless. */

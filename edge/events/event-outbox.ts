@@ -1,7 +1,7 @@
 import type { Logger } from '../../shared/log.js';
 import type { EdgeEvent } from '../../shared/protocol/envelope.js';
 import { jsonDocument } from '../../shared/recovering-read.js';
-import { JsonStateFile } from '../json-state-file.js';
+import { JsonStateFile, type SpacedWrites } from '../json-state-file.js';
 
 /** client-go's recorder queue holds 1000 events; so does the edge's outbox. */
 export const EVENT_OUTBOX_LIMIT = 1000;
@@ -92,9 +92,9 @@ export class FileEventOutbox extends MemoryEventOutbox {
     super(limit);
   }
 
-  static async open(path: string, options: { logger: Logger; durable?: boolean; limit?: number }): Promise<FileEventOutbox> {
+  static async open(path: string, options: { logger: Logger; spaced?: SpacedWrites; limit?: number }): Promise<FileEventOutbox> {
     const parse = jsonDocument<OutboxDocument>({ entries: 'array', dropped: 'number' });
-    const file = new JsonStateFile<OutboxDocument>(path, { parse, logger: options.logger, otherwise: 'no pending events', durable: options.durable ?? true });
+    const file = new JsonStateFile<OutboxDocument>(path, { parse, logger: options.logger, otherwise: 'no pending events', spaced: options.spaced });
     const outbox = new FileEventOutbox(file, options.logger, options.limit ?? EVENT_OUTBOX_LIMIT);
     const doc = await file.read();
     if (doc) outbox.load(doc);

@@ -1,7 +1,7 @@
 import { Low, type Adapter } from 'lowdb';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { jsonDocument } from '../../shared/recovering-read.js';
-import { JsonStateFile } from '../json-state-file.js';
+import { JsonStateFile, type SpacedWrites } from '../json-state-file.js';
 import { CacheDocument, emptyCacheData, type CacheData } from './cache-document.js';
 import type { LocalCache } from './local-cache.js';
 
@@ -13,8 +13,8 @@ export interface LowdbCacheOptions {
   tombstoneLimit?: number;
   /** Told when the file was damaged, and what the cache fell back to. */
   logger?: Logger;
-  /** false: written atomically, not durably (hollow edges: EdgeOptions.durableWrites). */
-  durable?: boolean;
+  /** Given: written atomically, not durably, and spaced (hollow edges: EdgeOptions.durableWrites), settled by the edge's stop. */
+  spaced?: SpacedWrites;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function openLowdbCache(path: string, options: LowdbCacheOptions = 
     parse: jsonDocument({ objects: 'object?', outbox: 'object?', statusVersion: 'number?', tombstones: 'array?', awaitingRelist: 'boolean?' }),
     logger: options.logger ?? silentLogger,
     otherwise: LOST_CACHE,
-    durable: options.durable,
+    spaced: options.spaced,
   });
   let recovered = false;
   const adapter: Adapter<CacheData> = {

@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { KedgeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../../shared/log.js';
 import { jsonDocument } from '../../shared/recovering-read.js';
-import { JsonStateFile } from '../json-state-file.js';
+import { JsonStateFile, type SpacedWrites } from '../json-state-file.js';
 import type { ContainerConfig, ContainerInfo, ContainerSession, ExecResult, LogLine, ProbeKind, Runtime, Sandbox, SandboxConfig, SessionOptions } from './runtime.js';
 import { shellOf, simAttach, simExec, type SimStreamTarget } from './sim-shell/sim-container-streams.js';
 import { scratchDir, SimFs } from './sim-shell/sim-fs.js';
@@ -28,8 +28,8 @@ export interface SimRuntimeOptions extends SandboxNetworkOptions {
   timeScale?: number;
   /** Told when the state file was damaged, and what the runtime fell back to. */
   logger?: Logger;
-  /** false: its state written atomically, not durably (hollow edges: EdgeOptions.durableWrites). */
-  durable?: boolean;
+  /** Given: written atomically, not durably, and spaced (hollow edges: EdgeOptions.durableWrites), settled by the edge's stop. */
+  spaced?: SpacedWrites;
 }
 
 interface SimState {
@@ -59,7 +59,7 @@ export class SimRuntime implements Runtime {
       parse: jsonDocument({ sandboxes: 'array', containers: 'array' }),
       logger: options.logger ?? silentLogger,
       otherwise: 'starting with no containers; the pods are started again',
-      durable: options.durable,
+      spaced: options.spaced,
     });
     if (options.reboot) await Promise.all([file.remove(), SimFs.remove(join(options.dataDir, 'sim-fs'))]);
     const state = (await file.read()) ?? { sandboxes: [], containers: [] };

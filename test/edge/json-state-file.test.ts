@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JsonStateFile } from '../../edge/json-state-file.js';
+import { JsonStateFile, SpacedWrites } from '../../edge/json-state-file.js';
 import { settle, wallDelay } from '../../shared/clock.js';
 import { silentLogger } from '../../shared/log.js';
 
@@ -34,7 +34,7 @@ describe('JsonStateFile', () => {
   it('does not make callers of a file written not durably wait on the disk, and still writes the newest value', async () => {
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (line: string) => void warnings.push(line) };
-    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, logger, durable: false });
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, logger, spaced: new SpacedWrites() });
     const doc = counted();
     doc.n = 1;
     await file.write(doc);
@@ -48,7 +48,7 @@ describe('JsonStateFile', () => {
   });
 
   it('spaces the writes of a file written not durably: what is asked for meanwhile shares one write of the newest value', async () => {
-    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, durable: false, writeGapMs: 2_000 });
+    const file = new JsonStateFile<ReturnType<typeof counted>>(join(dir, 'state.json'), { ...options, spaced: new SpacedWrites(), writeGapMs: 2_000 });
     const doc = counted();
     for (let n = 1; n <= 5; n++) {
       doc.n = n;
@@ -79,5 +79,16 @@ describe('JsonStateFile', () => {
     void file.write({ n: 1 });
     await file.remove();
     expect(await file.read()).toBeUndefined();
+  });
+
+  it('settles: every value asked for lands at once, the spacing cut short, and nothing is written after', async () => {
+    const spaced = new SpacedWrites();
+    const files = ['a.json', 'b.json'].map((name) => new JsonStateFile<{ n: number }>(join(dir, name), { ...options, spaced, writeGapMs: 60_000 }));
+    for (const file of files) {
+      await file.write({ n: 1 }); // written at once, then a minute's gap
+      await file.write({ n: 2 }); // held back by the gap
+    }
+    await spaced.settle(); // without the gap cut short, a minute: past the test's timeout
+    for (const file of files) expect(await file.read()).toEqual({ n: 2 });
   });
 });

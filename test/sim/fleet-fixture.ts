@@ -68,7 +68,7 @@ export async function startFleetWorld(nodes: number, transport: 'memory' | 'mqtt
     const stop = async (): Promise<void> => {
       await fleet.stop();
       await cloud.stop();
-      await rm(dir, { recursive: true, force: true, maxRetries: 20 }); // a hollow edge's last spaced state write may land while this runs
+      await rm(dir, { recursive: true, force: true });
     };
     return {
       dir, clock, transport, cloud, fleet, stop,
@@ -78,7 +78,7 @@ export async function startFleetWorld(nodes: number, transport: 'memory' | 'mqtt
     };
   } catch (err) {
     await cloud.stop();
-    await rm(dir, { recursive: true, force: true, maxRetries: 20 }); // a hollow edge's last spaced state write may land while this runs
+    await rm(dir, { recursive: true, force: true });
     throw err;
   }
 }

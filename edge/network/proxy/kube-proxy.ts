@@ -1,3 +1,4 @@
+import type { SpacedWrites } from '../../json-state-file.js';
 import type { Observable } from 'rxjs';
 import type { Clock } from '../../../shared/clock.js';
 import type { Logger } from '../../../shared/log.js';
@@ -16,7 +17,8 @@ export interface KubeProxyOptions {
   changes$: Observable<unknown>;
   clock: Clock;
   logger: Logger;
-  durable?: boolean;
+  /** Given: written atomically, not durably, and spaced (hollow edges: EdgeOptions.durableWrites), settled by the edge's stop. */
+  spaced?: SpacedWrites;
   /** The data plane's knobs (tests: a deterministic shuffle, a dialer, timeouts). */
   dataPlane?: Pick<ProxyRulesDeps, 'random' | 'dial' | 'maxConnections' | 'idleTimeoutMs' | 'bindRetryMs'>;
 }
@@ -31,7 +33,7 @@ export interface KubeProxy {
 
 /** Opens the data plane with the portals remembered under `dataDir`; the agent is not started. */
 export async function openKubeProxy(o: KubeProxyOptions): Promise<KubeProxy> {
-  const portals = await PortalsFile.open(o.dataDir, { logger: o.logger, ...(o.durable === false ? { durable: false } : {}) });
+  const portals = await PortalsFile.open(o.dataDir, { logger: o.logger, spaced: o.spaced });
   const rules = new ProxyRules({ nodeAddress: o.nodeAddress, portals, clock: o.clock, logger: o.logger, ...o.dataPlane });
   const agent = new KubeProxyAgent({ cache: o.cache, changes$: o.changes$, rules, nodeName: o.nodeName, clock: o.clock, logger: o.logger });
   return {

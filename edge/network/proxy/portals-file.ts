@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from '../../../shared/log.js';
-import { JsonStateFile } from '../../json-state-file.js';
+import { JsonStateFile, type SpacedWrites } from '../../json-state-file.js';
 
 /** Where each Service port's portal port is remembered, under the edge's data dir. */
 export const PORTALS_FILE = join('kube-proxy', 'portals.json');
@@ -28,12 +28,12 @@ export class PortalsFile {
     private readonly ports: Map<string, number>,
   ) {}
 
-  static async open(dataDir: string, options: { logger: Logger; durable?: boolean }): Promise<PortalsFile> {
+  static async open(dataDir: string, options: { logger: Logger; spaced?: SpacedWrites }): Promise<PortalsFile> {
     const file = new JsonStateFile<PortalsDocument>(join(dataDir, PORTALS_FILE), {
       parse: parsePortals,
       logger: options.logger,
       otherwise: 'Service ports get new portals',
-      ...(options.durable === false ? { durable: false } : {}),
+      spaced: options.spaced,
     });
     const doc = await file.read();
     return new PortalsFile(file, new Map(Object.entries(doc?.portals ?? {})));
