@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { realClock, settle } from '../shared/clock.js';
-import { makePrivateDir, removePrivate, writePrivate, type WriteOptions } from '../shared/private-file.js';
+import { makePrivateDir, removePrivate, writePrivate } from '../shared/private-file.js';
 import { readRecovering, type RecoverOptions, type Recovered } from '../shared/recovering-read.js';
 import { Coalescer } from './coalescer.js';
 
