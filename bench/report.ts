@@ -156,6 +156,13 @@ async function history(resultsDir: string): Promise<Results[]> {
   return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(resultsDir, f), 'utf8')) as Results));
 }
 
+/** What of the report this run measured: all of it, some suites, or all but the figures kept from runs of their own. */
+export function runScope(r: Results): string {
+  if (r.onlySuites) return ` (only ${r.onlySuites.join(', ')}: the other figures are from earlier runs)`;
+  if (r.keptFromEarlierRuns?.length) return ` (${r.keptFromEarlierRuns.join(' and ')}: from earlier runs of their own)`;
+  return '';
+}
+
 export async function writeReport(r: Results, resultsDir: string, docsDir: string): Promise<void> {
   await mkdir(join(docsDir, 'img'), { recursive: true });
   const plots: string[] = [];
@@ -170,7 +177,7 @@ export async function writeReport(r: Results, resultsDir: string, docsDir: strin
     await writeFile(join(docsDir, 'img', 'history.svg'), lineChart({ title: 'Pod startup p99 across runs', xLabel: 'run', yLabel: 'ms' }, series));
     plots.push('![pod startup p99 across runs](img/history.svg)');
   }
-  const block = [START, '', `Last run: ${r.date}, commit ${r.commit}, ${r.durationSeconds} s${r.onlySuites ? ` (only ${r.onlySuites.join(', ')}: the other figures are from earlier runs)` : ''}.`, '', table(targets(r)), '', ...plots, '', END].join('\n');
+  const block = [START, '', `Last run: ${r.date}, commit ${r.commit}, ${r.durationSeconds} s${runScope(r)}.`, '', table(targets(r)), '', ...plots, '', END].join('\n');
   const path = join(docsDir, 'benchmarks.md');
   const old = await readFile(path, 'utf8').catch(() => `# Benchmarks\n\n${START}\n${END}\n`);
   const next = old.includes(START) && old.includes(END) ? old.slice(0, old.indexOf(START)) + block + old.slice(old.indexOf(END) + END.length) : `${old}\n${block}\n`;

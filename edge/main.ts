@@ -50,6 +50,8 @@ import { defaultHostRoot } from './volumes/volume-paths.js';
 export type { EdgeHandle, EdgeOptions } from './edge-options.js';
 
 const DEFAULT_NODE_IP = '127.0.0.1';
+/** A log line names this many released addresses at most (and counts them all). */
+const RELEASED_ADDRESSES_LOGGED = 10;
 
 /** The edge's composition root: hub + cache + edged + runtime + local API, on a data dir it alone holds. */
 export async function startEdge(options: EdgeOptions): Promise<EdgeHandle> {
@@ -243,7 +245,11 @@ async function openRuntimes(
   const processes = await ProcessRuntime.open({ ...addressing, dataDir, clock, reboot, logger: logger.child('process'), crashPoint: options.crashPoint });
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]), 'sim');
   const released = await network.gc(validAttachments(await runtime.listSandboxes()));
-  if (released.length > 0) logger.child('kedge-cni').warn('released pod addresses no sandbox holds', { addresses: released });
+  // After a reboot every address is released (the runtime lost its sandboxes): said, not warned of.
+  const log = logger.child('kedge-cni');
+  const said = { count: released.length, addresses: released.slice(0, RELEASED_ADDRESSES_LOGGED) };
+  if (released.length > 0 && reboot) log.info('released pod addresses no sandbox holds', said);
+  else if (released.length > 0) log.warn('released pod addresses no sandbox holds', said);
   return { runtime, processes };
 }
 

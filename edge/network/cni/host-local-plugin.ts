@@ -19,14 +19,14 @@ export interface HostLocalDeps {
 /**
  * The network plugin with host-local IPAM: addresses from the node's podCIDR (gateway `.1`
  * skipped, first pod `.2`), round robin after the last reserved, one reservation per sandbox.
- * Calls are serialised. When the podCIDR changes (the node was re-created), new sandboxes get
+ * An address is chosen and recorded in one turn, so calls need no queue: a thousand sandboxes
+ * created at a reboot do not wait on each other's files. When the podCIDR changes (the node was re-created), new sandboxes get
  * addresses from the new one; sandboxes keep what they hold until DEL.
  */
 export class HostLocalPlugin implements NetworkPlugin {
   readonly name = NETWORK_PLUGIN_NAME;
   private isRunning = true;
   private changedAt: number;
-  private queue: Promise<unknown> = Promise.resolve();
   private readonly changes = new Subject<void>();
   readonly statusChanges$: Observable<void> = this.changes.asObservable();
 
@@ -64,24 +64,27 @@ export class HostLocalPlugin implements NetworkPlugin {
     return { ready: true };
   }
 
-  add(ref: SandboxRef): Promise<PodAddress> {
-    return this.serial(async () => {
-      const range = this.readyRange();
-      const held = this.heldBy(ref.containerId);
-      if (held) return addressIn(held, range);
-      const ip = nextFree(range, (a) => this.state.reserved.has(a), this.state.lastReserved);
-      if (!ip) throw new KedgeError('Unavailable', exhaustedMessage(range));
-      await this.reserve(ip, ref.containerId);
-      await this.deps.store.setLastReserved(ip);
-      this.state.lastReserved = ip;
-      return { ip, cidr: range.cidr };
-    });
+  async add(ref: SandboxRef): Promise<PodAddress> {
+    const range = this.readyRange();
+    const held = this.heldBy(ref.containerId);
+    if (held) return addressIn(held, range);
+    // Chosen and recorded in one turn: two sandboxes created together never get the same address.
+    const ip = nextFree(range, (a) => this.state.reserved.has(a), this.state.lastReserved);
+    if (!ip) throw new KedgeError('Unavailable', exhaustedMessage(range));
+    this.state.reserved.set(ip, ref.containerId);
+    this.state.lastReserved = ip;
+    try {
+      await Promise.all([this.deps.store.reserve(ip, ref.containerId), this.deps.store.setLastReserved(ip)]);
+    } catch (err) {
+      if (this.state.reserved.get(ip) === ref.containerId) this.state.reserved.delete(ip);
+      throw err;
+    }
+    return { ip, cidr: range.cidr };
   }
 
-  del(ref: Pick<SandboxRef, 'containerId'>): Promise<void> {
-    return this.serial(async () => {
-      for (const [ip, id] of [...this.state.reserved]) if (id === ref.containerId) await this.release(ip);
-    });
+  async del(ref: Pick<SandboxRef, 'containerId'>): Promise<void> {
+    const ips = [...this.state.reserved].flatMap(([ip, id]) => (id === ref.containerId ? [ip] : []));
+    await Promise.all(ips.map((ip) => this.release(ip)));
   }
 
   async check(ref: Pick<SandboxRef, 'containerId'>): Promise<PodAddress> {
@@ -91,21 +94,12 @@ export class HostLocalPlugin implements NetworkPlugin {
     return addressIn(held, range);
   }
 
-  gc(valid: readonly ValidAttachment[]): Promise<string[]> {
-    return this.serial(async () => {
-      const live = new Map(valid.map((v) => [v.containerId, v.ip]));
-      const released: string[] = [];
-      for (const [ip, id] of [...this.state.reserved]) {
-        if (live.get(id) === ip) continue;
-        await this.release(ip);
-        released.push(ip);
-      }
-      for (const { containerId, ip } of valid) {
-        if (this.state.reserved.has(ip)) continue;
-        await this.reserve(ip, containerId);
-      }
-      return released;
-    });
+  async gc(valid: readonly ValidAttachment[]): Promise<string[]> {
+    const live = new Map(valid.map((v) => [v.containerId, v.ip]));
+    const released = [...this.state.reserved].flatMap(([ip, id]) => (live.get(id) === ip ? [] : [ip]));
+    const missing = valid.filter(({ ip }) => !this.state.reserved.has(ip) || released.includes(ip));
+    await Promise.all([...released.map((ip) => this.release(ip)), ...missing.map(({ ip, containerId }) => this.reserve(ip, containerId))]);
+    return released;
   }
 
   private turn(on: boolean): void {
@@ -126,21 +120,15 @@ export class HostLocalPlugin implements NetworkPlugin {
     return undefined;
   }
 
-  private async reserve(ip: string, containerId: string): Promise<void> {
-    await this.deps.store.reserve(ip, containerId);
+  /** Recorded at once (the state is what later calls decide by), then in the store. */
+  private reserve(ip: string, containerId: string): Promise<void> {
     this.state.reserved.set(ip, containerId);
+    return this.deps.store.reserve(ip, containerId);
   }
 
-  private async release(ip: string): Promise<void> {
-    await this.deps.store.release(ip);
+  private release(ip: string): Promise<void> {
     this.state.reserved.delete(ip);
-  }
-
-  /** One call at a time: two sandboxes created together never get the same address. */
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.deps.store.release(ip);
   }
 }
 
