@@ -20,8 +20,9 @@ export interface HostLocalDeps {
  * The network plugin with host-local IPAM: addresses from the node's podCIDR (gateway `.1`
  * skipped, first pod `.2`), round robin after the last reserved, one reservation per sandbox.
  * An address is chosen and recorded in one turn, so calls need no queue: a thousand sandboxes
- * created at a reboot do not wait on each other's files. When the podCIDR changes (the node was re-created), new sandboxes get
- * addresses from the new one; sandboxes keep what they hold until DEL.
+ * created at a reboot do not wait on each other's files. When the podCIDR changes (the node
+ * was re-created), new sandboxes get addresses from the new one; sandboxes keep what they
+ * hold until DEL.
  */
 export class HostLocalPlugin implements NetworkPlugin {
   readonly name = NETWORK_PLUGIN_NAME;
@@ -97,7 +98,8 @@ export class HostLocalPlugin implements NetworkPlugin {
   async gc(valid: readonly ValidAttachment[]): Promise<string[]> {
     const live = new Map(valid.map((v) => [v.containerId, v.ip]));
     const released = [...this.state.reserved].flatMap(([ip, id]) => (live.get(id) === ip ? [] : [ip]));
-    const missing = valid.filter(({ ip }) => !this.state.reserved.has(ip) || released.includes(ip));
+    const freed = new Set(released);
+    const missing = valid.filter(({ ip }) => !this.state.reserved.has(ip) || freed.has(ip));
     await Promise.all([...released.map((ip) => this.release(ip)), ...missing.map(({ ip, containerId }) => this.reserve(ip, containerId))]);
     return released;
   }
