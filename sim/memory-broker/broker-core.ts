@@ -6,6 +6,7 @@ import { topics } from '../../shared/protocol/topics.js';
 import type { RetainedMessage } from '../../shared/transport.js';
 import { admit } from './admission.js';
 import { BrokerSession, type SessionHost } from './broker-session.js';
+import { Subscriptions } from './subscriptions.js';
 import { matchesFilter } from './topic-filter.js';
 import type { BrokerEnd } from './wire.js';
 
@@ -24,6 +25,8 @@ export class BrokerCore implements SessionHost {
   private readonly live = new Set<BrokerSession>();
   private readonly byClientId = new Map<string, BrokerSession>();
   private readonly retained = new Map<string, Buffer>();
+  /** Registered sessions' subscriptions. */
+  private readonly subscriptions = new Subscriptions<BrokerSession>();
   /** Cloud sessions subscribed to every node's up topic. */
   private readonly listening = new Set<BrokerSession>();
 
@@ -61,6 +64,7 @@ export class BrokerCore implements SessionHost {
 
   unregister(session: BrokerSession): void {
     this.live.delete(session);
+    this.subscriptions.remove(session);
     if (this.byClientId.get(session.clientId) === session) this.byClientId.delete(session.clientId);
     if (!this.listening.delete(session) || this.listening.size > 0 || !this.deps.nodesWaitForCloud) return;
     this.deps.logger.warn('the cloud hub left; disconnecting every node');
@@ -68,6 +72,8 @@ export class BrokerCore implements SessionHost {
   }
 
   subscribed(session: BrokerSession, filters: readonly string[]): void {
+    if (this.byClientId.get(session.clientId) !== session) return; // taken over meanwhile
+    for (const filter of filters) this.subscriptions.add(session, filter);
     if (session.who?.role === 'cloud' && filters.includes(topics.allUp)) this.listening.add(session);
   }
 
@@ -79,9 +85,7 @@ export class BrokerCore implements SessionHost {
     if (retain && payload.length === 0) this.retained.delete(topic);
     else if (retain) this.retained.set(topic, payload);
     // MQTT 3.1.1: a subscriber already there gets it as a live message, retain flag clear.
-    for (const session of [...this.byClientId.values()]) {
-      if ([...session.filters].some((filter) => matchesFilter(filter, topic))) session.deliver({ topic, payload, retained: false });
-    }
+    for (const session of this.subscriptions.matching(topic)) session.deliver({ topic, payload, retained: false });
   }
 
   denied(action: 'publish' | 'retain' | 'subscribe', session: BrokerSession, topic: string): void {

@@ -15,6 +15,7 @@ export interface SessionHost {
   /** Admitted: a session of the same client id already there is taken over. */
   register(session: BrokerSession): void;
   unregister(session: BrokerSession): void;
+  /** `filters` were granted: what is published to them from now on reaches the session. */
   subscribed(session: BrokerSession, filters: readonly string[]): void;
   retainedMatching(filter: string): RetainedMessage[];
   publish(topic: string, payload: Buffer, retain: boolean): void;
@@ -42,7 +43,6 @@ export class BrokerSession {
   /** What `who` may do with topics, worked out once at admission (as the embedded broker does). */
   private rights: TopicRights | undefined;
   clientId = '';
-  readonly filters = new Set<string>();
   private will: RetainedMessage | undefined;
   private state: 'new' | 'admitting' | 'admitted' | 'ended' = 'new';
   private waiting: ClientPacket[] = [];
@@ -133,7 +133,9 @@ export class BrokerSession {
   private subscribe(id: number, filters: readonly string[]): void {
     const rights = this.rights!;
     const granted = filters.map((filter) => rights.maySubscribe(filter));
-    filters.forEach((filter, i) => (granted[i] ? this.filters.add(filter) : this.host.denied('subscribe', this, filter)));
+    filters.forEach((filter, i) => {
+      if (!granted[i]) this.host.denied('subscribe', this, filter);
+    });
     this.end.send({ cmd: 'suback', id, granted });
     const allowed = filters.filter((_, i) => granted[i]);
     for (const filter of allowed) {
