@@ -66,9 +66,9 @@ function restartChanged(input: PlanInput, container: Container, attempts: Contai
 /**
  * One container: start it if it has no attempt (or only one that never started); kill it when
  * it failed its liveness or startup probe, or restart it when its definition changed; once it
- * exited and is to run again, restart it when its back-off is over (at once for a new
- * definition: the kubelet's back-off is per definition), else say when to look again (a
- * `backOff` action).
+ * exited and is to run again, restart it when its back-off is over (at once after its first
+ * exit, and for a new definition: the kubelet's back-off is per definition), else say when to
+ * look again (a `backOff` action).
  */
 function planContainer(input: PlanInput, container: Container, init: boolean): PodAction[] {
   const { pod, now } = input;
@@ -86,8 +86,8 @@ function planContainer(input: PlanInput, container: Container, init: boolean): P
   let restarted = false;
   if (latest.state === 'exited' && (init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) {
     const backoff = restartBackoff(latest, attempts.at(-2), input.timing);
-    restarted = now >= backoff.at || (!init && definitionChanged(latest, container));
-    actions.push(restarted ? { type: 'startContainer', pod, container, attempt: latest.attempt + 1 } : { type: 'backOff', pod, container, until: backoff.at });
+    restarted = !backoff || now >= backoff.at || (!init && definitionChanged(latest, container));
+    actions.push(backoff && !restarted ? { type: 'backOff', pod, container, until: backoff.at } : { type: 'startContainer', pod, container, attempt: latest.attempt + 1 });
   }
   // Keep the newest container and the one before it (its end is the status' lastState and the back-off's rung).
   const keep = new Set(restarted ? [latest.id] : attempts.slice(-2).map((c) => c.id));

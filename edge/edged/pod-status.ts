@@ -95,7 +95,7 @@ function crashLoopState(input: PodStatusInput, attempts: ContainerInfo[], init: 
   const latest = attempts.at(-1);
   if (latest?.state !== 'exited' || !(init ? shouldRestartInit(pod, latest) : shouldRestart(pod, latest))) return undefined;
   const backoff = restartBackoff(latest, attempts.at(-2), input.timing ?? { timeScale: 1 });
-  if (now >= backoff.at) return undefined;
+  if (!backoff || now >= backoff.at) return undefined;
   const { name = '', namespace = 'default', uid = '' } = pod.metadata;
   const message = `back-off ${backoff.seconds}s restarting failed container=${latest.name} pod=${name}_${namespace}(${uid})`;
   return { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: terminated(latest) };

@@ -4,7 +4,7 @@ import type { ContainerInfo } from '../runtime/runtime.js';
 
 /** The kubelet's CrashLoopBackOff ladder, in seconds of real time: 10 s doubling, capped at 300 s. */
 export const BACKOFF_STEPS_S = [10, 20, 40, 80, 160, 300] as const;
-/** A container that ran this long (or a back-off this old) starts the ladder again. */
+/** A back-off last begun this long before the next exit is forgotten: the container runs again at once. */
 export const BACKOFF_RESET_S = 600;
 
 export type TimeScale = Pick<Timing, 'timeScale'>;
@@ -42,17 +42,17 @@ const stepMs = (timing: TimeScale, i: number): number => Math.round(scaledMs(tim
 
 /**
  * Which rung of the ladder the back-off after `exited` is on, worked out from the runtime
- * alone (so it survives an edge restart): one above the wait that preceded this attempt (the
- * gap between the previous attempt's end and this one's creation), or the bottom when this
- * attempt ran 10 minutes, when that wait was longer than 10 minutes, or when there is none.
+ * alone (so it survives an edge restart), or undefined for none: as the kubelet, which restarts
+ * a container at once when it holds no back-off for it (its first exit, a kubelet restart) or
+ * when the last one began more than 10 minutes before this exit, and from then on waits one
+ * rung above the wait that preceded this attempt (the gap between the previous attempt's end
+ * and this one's creation).
  */
-function rungOf(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): number {
-  const reset = Math.round(scaledMs(timing, BACKOFF_RESET_S));
+function rungOf(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): number | undefined {
+  if (previous?.state !== 'exited' || previous.finishedAt === undefined) return undefined;
   const finishedAt = exited.finishedAt ?? exited.createdAt;
-  if (finishedAt - (exited.startedAt ?? finishedAt) >= reset) return 0;
-  if (previous?.state !== 'exited' || previous.finishedAt === undefined) return 0;
+  if (finishedAt - previous.finishedAt > Math.round(scaledMs(timing, BACKOFF_RESET_S))) return undefined;
   const waited = exited.createdAt - previous.finishedAt;
-  if (waited > reset) return 0;
   let rung = 0;
   for (let i = 0; i < BACKOFF_STEPS_S.length; i++) if (waited >= stepMs(timing, i)) rung = i + 1;
   return Math.min(rung, BACKOFF_STEPS_S.length - 1);
@@ -65,8 +65,12 @@ export interface RestartBackoff {
   seconds: number;
 }
 
-/** The CrashLoopBackOff of an exited container that is to run again; `previous` is the attempt before it. */
-export function restartBackoff(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): RestartBackoff {
+/**
+ * The CrashLoopBackOff of an exited container that is to run again, undefined when it runs
+ * again at once; `previous` is the attempt before it.
+ */
+export function restartBackoff(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): RestartBackoff | undefined {
   const rung = rungOf(exited, previous, timing);
+  if (rung === undefined) return undefined;
   return { at: (exited.finishedAt ?? exited.createdAt) + stepMs(timing, rung), seconds: BACKOFF_STEPS_S[rung]! };
 }

@@ -34,6 +34,14 @@ describe('CrashLoopBackOff in the pod status', () => {
     expect(over.containerStatuses![0]!.state.terminated?.exitCode).toBe(1);
   });
 
+  it('after its first exit: terminated with restartCount 0, no CrashLoopBackOff (it runs again at once, as under the kubelet)', () => {
+    const s = derivePodStatus(input({ containers: [crashed('app', 0, T0 - 1200)], now: T0 + 1 }));
+    const c = s.containerStatuses![0]!;
+    expect(c.state.terminated?.reason).toBe('Error');
+    expect(c.restartCount).toBe(0);
+    expect(podStatusReason({ ...pod('p', 'u1'), status: s })).toBe('Error');
+  });
+
   it('Never: terminated, not backing off', () => {
     const s = derivePodStatus(input({ pod: pod('p', 'u1', { restartPolicy: 'Never' }), containers: [crashed('app', 0, T0 - 1200)], now: T0 + 1 }));
     expect(s.containerStatuses![0]!.state.terminated?.reason).toBe('Error');
@@ -65,8 +73,9 @@ describe('init containers in the pod status', () => {
     expect(status.initContainerStatuses![0]).toMatchObject({ ready: true, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
   });
 
-  it('a failed one backing off: Init:CrashLoopBackOff, its end in lastState', () => {
-    const { status, column } = statusOf([crashed('one', 0, T0 - 1200)]);
+  it('a failed one: Init:Error until it runs again at once; failed again, backing off: Init:CrashLoopBackOff, its end in lastState', () => {
+    expect(statusOf([crashed('one', 0, T0 - 1200)]).column).toBe('Init:Error');
+    const { status, column } = statusOf([crashed('one', 0, T0 - 2400), crashed('one', 1, T0 - 1200)]);
     expect(column).toBe('Init:CrashLoopBackOff');
     expect(status.initContainerStatuses![0]!.lastState.terminated?.exitCode).toBe(1);
   });

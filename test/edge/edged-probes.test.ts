@@ -89,18 +89,18 @@ describe('Edged with probes', () => {
     expect(ready()).toBe('True');
   }, 5_000); // without the prober's onChange, `queued` never resolves
 
-  it('a failing liveness probe kills the container (pod grace period); it is restarted with restartCount 1', async () => {
+  it('a failing liveness probe kills the container (pod grace period); it is restarted at once with restartCount 1', async () => {
     answers.set('liveness', false);
     await run({ livenessProbe: { ...probe, failureThreshold: 3 } }, { terminationGracePeriodSeconds: 5 });
     await tick(2 * S); // running at 0.2 s; failures at 0.2 and 1.2 s
     expect(stops).toEqual([]);
-    await tick(S); // third failure at 2.2 s
-    expect(stops).toEqual([{ id: status().containerStatuses![0]!.containerID!.replace('sim://', ''), graceMs: 5 * S }]);
-    expect(status().containerStatuses![0]).toMatchObject({ ready: false, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: {} } });
+    const first = status().containerStatuses![0]!.containerID!.replace('sim://', '');
+    await tick(S); // third failure at 2.2 s: killed, and run again without a back-off (its first restart)
+    expect(stops).toEqual([{ id: first, graceMs: 5 * S }]);
     answers.set('liveness', true);
-    await tick(11 * S); // the 10 s CrashLoopBackOff, then a new container
     const c = status().containerStatuses![0]!;
     expect(c).toMatchObject({ restartCount: 1, state: { running: {} }, lastState: { terminated: {} } });
+    expect(c.containerID).not.toBe(`sim://${first}`);
     await tick(5 * S);
     expect(stops).toHaveLength(1);
   });
@@ -109,7 +109,8 @@ describe('Edged with probes', () => {
     answers.set('liveness', false);
     await run({ livenessProbe: { ...probe, failureThreshold: 1, terminationGracePeriodSeconds: 2 } }, { terminationGracePeriodSeconds: 60 });
     await tick(S);
-    expect(stops.map((s) => s.graceMs)).toEqual([2 * S]);
+    expect(stops.length).toBeGreaterThan(0);
+    expect([...new Set(stops.map((s) => s.graceMs))]).toEqual([2 * S]);
   });
 
   it('a startup probe holds back readiness (and keeps started false) until it succeeds', async () => {

@@ -130,9 +130,9 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; p
     expected: ['remove c-u1-app-0'],
   },
   {
-    name: 'Always: an exited container waits out its back-off (10 s after it finished)',
+    name: 'Always: a container that exited again right after its restart waits out its back-off (10 s after it finished)',
     desired: [pod('p', 'u1')],
-    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(0))] },
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(0)), container('u1', { ...exited(0, 1), createdAt: 1 })] },
     now: 10_000,
     expected: ['backOff u1/app until 10001'],
   },

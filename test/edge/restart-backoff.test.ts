@@ -28,9 +28,12 @@ function decision(containers: ContainerInfo[], now: number, spec: Partial<Pod['s
 }
 
 const first = [run(0, T0 - 1200, S)];
+/** A back-off begun when the previous attempt ended (T0) is forgotten by an exit more than 10 minutes later. */
+const endedAfter = (sincePreviousEndMs: number): ContainerInfo[] => afterWait(160 * S, sincePreviousEndMs - 160 * S - 200);
 const cases: { name: string; containers: ContainerInfo[]; at: number; spec?: Partial<Pod['spec']>; timeScale?: number; expected: string }[] = [
-  { name: 'first exit: 9.9 s later it still waits', containers: first, at: 9_900, expected: 'wait +10000' },
-  { name: 'first exit: restarted at exactly 10 s', containers: first, at: 10_000, expected: 'start #1' },
+  { name: 'first exit: restarted at once, as the kubelet holds no back-off for it yet', containers: first, at: 0, expected: 'start #1' },
+  { name: 'second exit right after: 10 s (not at 9.9 s)', containers: afterWait(0), at: 9_900, expected: 'wait +10000' },
+  { name: 'second exit: restarted at exactly 10 s', containers: afterWait(0), at: 10_000, expected: 'start #2' },
   { name: 'after a 10 s wait: 20 s (not at 19.9 s)', containers: afterWait(10 * S), at: 19_900, expected: 'wait +20000' },
   { name: 'after a 10 s wait: restarted at 20 s', containers: afterWait(10 * S), at: 20 * S, expected: 'start #2' },
   { name: 'a wait a little longer than planned (sync granularity) counts as that rung', containers: afterWait(10_700), at: 0, expected: 'wait +20000' },
@@ -39,13 +42,13 @@ const cases: { name: string; containers: ContainerInfo[]; at: number; spec?: Par
   { name: 'after 80 s: 160 s', containers: afterWait(80 * S), at: 0, expected: 'wait +160000' },
   { name: 'after 160 s: capped at 300 s', containers: afterWait(160 * S), at: 0, expected: 'wait +300000' },
   { name: 'after 300 s: stays at 300 s', containers: afterWait(300 * S), at: 0, expected: 'wait +300000' },
-  { name: 'ran 10 minutes: back to 10 s', containers: afterWait(160 * S, 600 * S), at: 0, expected: 'wait +10000' },
-  { name: 'ran just under 10 minutes: still doubling', containers: afterWait(160 * S, 600 * S - 1), at: 0, expected: 'wait +300000' },
-  { name: 'a wait longer than 10 minutes (edge down meanwhile) starts over', containers: afterWait(700 * S), at: 0, expected: 'wait +10000' },
-  { name: 'OnFailure: a failure backs off too', containers: first, at: 0, spec: { restartPolicy: 'OnFailure' }, expected: 'wait +10000' },
+  { name: 'an exit more than 10 minutes after the previous one: restarted at once', containers: endedAfter(600 * S + 1), at: 0, expected: 'start #2' },
+  { name: 'an exit just under 10 minutes after it: still doubling', containers: endedAfter(600 * S), at: 0, expected: 'wait +300000' },
+  { name: 'a wait longer than 10 minutes (edge down meanwhile): restarted at once', containers: afterWait(700 * S), at: 0, expected: 'start #2' },
+  { name: 'OnFailure: a failure backs off too', containers: afterWait(0), at: 0, spec: { restartPolicy: 'OnFailure' }, expected: 'wait +10000' },
   { name: 'OnFailure: exit 0 is never restarted', containers: [run(0, T0, S, 0)], at: 3_600 * S, spec: { restartPolicy: 'OnFailure' }, expected: 'nothing' },
   { name: 'Never: a failure is never restarted', containers: first, at: 3_600 * S, spec: { restartPolicy: 'Never' }, expected: 'nothing' },
-  { name: 'time scale 10: 1 s instead of 10 s', containers: first, at: 1_000, timeScale: 10, expected: 'start #1' },
+  { name: 'time scale 10: 1 s instead of 10 s', containers: afterWait(0), at: 1_000, timeScale: 10, expected: 'start #2' },
   { name: 'time scale 10: 2 s after a (scaled) 10 s wait', containers: afterWait(S), at: 0, timeScale: 10, expected: 'wait +2000' },
 ];
 
@@ -59,7 +62,7 @@ const init = (name: string) => ({ name, image: 'busybox' });
 const withInit = (restartPolicy: Pod['spec']['restartPolicy'] = 'Always') => pod('p', 'u1', { restartPolicy, initContainers: [init('one'), init('two')] });
 const ic = (name: string, fields: Partial<ContainerInfo> = {}) => container('u1', { name, ready: false, ...fields });
 const done = (name: string) => ic(name, { state: 'exited', exitCode: 0, finishedAt: T0 });
-const failed = (name: string) => ic(name, { state: 'exited', exitCode: 1, reason: 'Error', finishedAt: T0 });
+const failed = (name: string, attempt = 0) => ic(name, { attempt, state: 'exited', exitCode: 1, reason: 'Error', createdAt: T0 + attempt * S, finishedAt: T0 + attempt * S });
 
 function initPlan(desired: Pod, containers: ContainerInfo[], now = T0, sandboxes = [sandbox('u1')]): string[] {
   return planPods([desired], { sandboxes, containers }, now).map((a) =>
@@ -74,8 +77,9 @@ describe('init containers in planPods', () => {
     { name: 'the first completed: the second starts', containers: [done('one')], expected: ['start two#0'] },
     { name: 'all completed: the app containers start', containers: [done('one'), done('two')], expected: ['start app#0'] },
     { name: 'app containers running: init containers are not run again', containers: [done('one'), container('u1')], expected: [] },
-    { name: 'a failed init container backs off (Always counts as OnFailure)', containers: [failed('one')], expected: ['backOff one'] },
-    { name: 'and is restarted after 10 s; the later ones still wait', containers: [failed('one')], now: T0 + 10 * S, expected: ['start one#1'] },
+    { name: 'a failed init container runs again at once (Always counts as OnFailure)', containers: [failed('one')], expected: ['start one#1'] },
+    { name: 'failed again, it backs off', containers: [failed('one'), failed('one', 1)], now: T0 + S, expected: ['backOff one'] },
+    { name: 'and is restarted after 10 s; the later ones still wait', containers: [failed('one'), failed('one', 1)], now: T0 + 11 * S, expected: ['start one#2', 'removeContainer'] },
   ])('$name', ({ containers, sandboxes, now, expected }) => {
     expect(initPlan(withInit(), containers, now, sandboxes)).toEqual(expected);
   });
