@@ -4,7 +4,7 @@ import type { ContainerInfo } from '../runtime/runtime.js';
 
 /** The kubelet's CrashLoopBackOff ladder, in seconds of real time: 10 s doubling, capped at 300 s. */
 export const BACKOFF_STEPS_S = [10, 20, 40, 80, 160, 300] as const;
-/** A back-off last begun this long before the next exit is forgotten: the container runs again at once. */
+/** A container that ran this long, or waited this long to start, runs again at once: its back-off has expired. */
 export const BACKOFF_RESET_S = 600;
 
 export type TimeScale = Pick<Timing, 'timeScale'>;
@@ -42,17 +42,19 @@ const stepMs = (timing: TimeScale, i: number): number => Math.round(scaledMs(tim
 
 /**
  * Which rung of the ladder the back-off after `exited` is on, worked out from the runtime
- * alone (so it survives an edge restart), or undefined for none: as the kubelet, which restarts
- * a container at once when it holds no back-off for it (its first exit, a kubelet restart) or
- * when the last one began more than 10 minutes before this exit, and from then on waits one
- * rung above the wait that preceded this attempt (the gap between the previous attempt's end
- * and this one's creation).
+ * alone (so it survives an edge restart), or undefined for none. As the kubelet: a container
+ * runs again at once when no back-off is held for it (its first exit; after a node reboot) or
+ * when the one held has expired (this attempt ran more than 10 minutes; or it waited more than
+ * 10 minutes to start, the edge being down, as a restarted kubelet forgets its back-offs), and
+ * from then on waits one rung above the wait that preceded this attempt (the gap between the
+ * previous attempt's end and this one's creation).
  */
 function rungOf(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): number | undefined {
   if (previous?.state !== 'exited' || previous.finishedAt === undefined) return undefined;
-  const finishedAt = exited.finishedAt ?? exited.createdAt;
-  if (finishedAt - previous.finishedAt > Math.round(scaledMs(timing, BACKOFF_RESET_S))) return undefined;
+  const reset = Math.round(scaledMs(timing, BACKOFF_RESET_S));
+  const ran = (exited.finishedAt ?? exited.createdAt) - exited.createdAt;
   const waited = exited.createdAt - previous.finishedAt;
+  if (ran > reset || waited > reset) return undefined;
   let rung = 0;
   for (let i = 0; i < BACKOFF_STEPS_S.length; i++) if (waited >= stepMs(timing, i)) rung = i + 1;
   return Math.min(rung, BACKOFF_STEPS_S.length - 1);

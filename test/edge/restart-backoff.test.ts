@@ -28,8 +28,8 @@ function decision(containers: ContainerInfo[], now: number, spec: Partial<Pod['s
 }
 
 const first = [run(0, T0 - 1200, S)];
-/** A back-off begun when the previous attempt ended (T0) is forgotten by an exit more than 10 minutes later. */
-const endedAfter = (sincePreviousEndMs: number): ContainerInfo[] => afterWait(160 * S, sincePreviousEndMs - 160 * S - 200);
+/** After a 160 s wait, an attempt that ran `ms` from its creation (its start takes 200 ms of it). */
+const ranFor = (ms: number): ContainerInfo[] => afterWait(160 * S, ms - 200);
 const cases: { name: string; containers: ContainerInfo[]; at: number; spec?: Partial<Pod['spec']>; timeScale?: number; expected: string }[] = [
   { name: 'first exit: restarted at once, as the kubelet holds no back-off for it yet', containers: first, at: 0, expected: 'start #1' },
   { name: 'second exit right after: 10 s (not at 9.9 s)', containers: afterWait(0), at: 9_900, expected: 'wait +10000' },
@@ -42,8 +42,9 @@ const cases: { name: string; containers: ContainerInfo[]; at: number; spec?: Par
   { name: 'after 80 s: 160 s', containers: afterWait(80 * S), at: 0, expected: 'wait +160000' },
   { name: 'after 160 s: capped at 300 s', containers: afterWait(160 * S), at: 0, expected: 'wait +300000' },
   { name: 'after 300 s: stays at 300 s', containers: afterWait(300 * S), at: 0, expected: 'wait +300000' },
-  { name: 'an exit more than 10 minutes after the previous one: restarted at once', containers: endedAfter(600 * S + 1), at: 0, expected: 'start #2' },
-  { name: 'an exit just under 10 minutes after it: still doubling', containers: endedAfter(600 * S), at: 0, expected: 'wait +300000' },
+  { name: 'ran more than 10 minutes: its back-off expired, restarted at once', containers: ranFor(600 * S + 1), at: 0, expected: 'start #2' },
+  { name: 'ran 10 minutes, not more: still doubling', containers: ranFor(600 * S), at: 0, expected: 'wait +300000' },
+  { name: 'at the cap, a 300 s wait and 400 s of running stay at the cap', containers: afterWait(300 * S, 400 * S), at: 0, expected: 'wait +300000' },
   { name: 'a wait longer than 10 minutes (edge down meanwhile): restarted at once', containers: afterWait(700 * S), at: 0, expected: 'start #2' },
   { name: 'OnFailure: a failure backs off too', containers: afterWait(0), at: 0, spec: { restartPolicy: 'OnFailure' }, expected: 'wait +10000' },
   { name: 'OnFailure: exit 0 is never restarted', containers: [run(0, T0, S, 0)], at: 3_600 * S, spec: { restartPolicy: 'OnFailure' }, expected: 'nothing' },
