@@ -42,15 +42,16 @@ const stepMs = (timing: TimeScale, i: number): number => Math.round(scaledMs(tim
 
 /**
  * Which rung of the ladder the back-off after `exited` is on, worked out from the runtime
- * alone (so it survives an edge restart), or undefined for none. As the kubelet: a container
- * runs again at once when no back-off is held for it (its first exit; after a node reboot) or
- * when the one held has expired (this attempt ran more than 10 minutes; or it waited more than
+ * alone (so it survives an edge restart), or undefined for none. As the kubelet, which keys a
+ * back-off by the container's definition: a container runs again at once when no back-off is
+ * held for it (its first exit, the first of a new image, after a node reboot) or when the one
+ * held has expired (this attempt ran more than 10 minutes; or it waited more than
  * 10 minutes to start, the edge being down, as a restarted kubelet forgets its back-offs), and
  * from then on waits one rung above the wait that preceded this attempt (the gap between the
  * previous attempt's end and this one's creation).
  */
 function rungOf(exited: ContainerInfo, previous: ContainerInfo | undefined, timing: TimeScale): number | undefined {
-  if (previous?.state !== 'exited' || previous.finishedAt === undefined) return undefined;
+  if (previous?.state !== 'exited' || previous.finishedAt === undefined || previous.image !== exited.image) return undefined;
   const reset = Math.round(scaledMs(timing, BACKOFF_RESET_S));
   const ran = (exited.finishedAt ?? exited.createdAt) - exited.createdAt;
   const waited = exited.createdAt - previous.finishedAt;

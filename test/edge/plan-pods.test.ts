@@ -202,11 +202,11 @@ const cases: { name: string; desired: Pod[]; actual: ActualPods; now?: number; p
     expected: ['killContainer c-u1-app-0 grace 30000 (definition changed)', 'start u1/app#1'],
   },
   {
-    name: 'image changed of an exited container: no back-off for the new definition',
+    name: 'image changed of a container backing off: no back-off for the new definition',
     desired: [pod('p', 'u1', { containers: [{ name: 'app', image: 'nginx:1.28' }] })],
-    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1))] },
+    actual: { sandboxes: [sandbox('u1')], containers: [container('u1', exited(1)), container('u1', { ...exited(1, 1), createdAt: 1 })] },
     now: 2,
-    expected: ['start u1/app#1'],
+    expected: ['start u1/app#2', 'remove c-u1-app-0'],
   },
   {
     name: 'image changed of a running init container: it runs on, as the kubelet leaves it',

@@ -46,6 +46,7 @@ const cases: { name: string; containers: ContainerInfo[]; at: number; spec?: Par
   { name: 'ran 10 minutes, not more: still doubling', containers: ranFor(600 * S), at: 0, expected: 'wait +300000' },
   { name: 'at the cap, a 300 s wait and 400 s of running stay at the cap', containers: afterWait(300 * S, 400 * S), at: 0, expected: 'wait +300000' },
   { name: 'a wait longer than 10 minutes (edge down meanwhile): restarted at once', containers: afterWait(700 * S), at: 0, expected: 'start #2' },
+  { name: 'the first exit of a new image: restarted at once (the kubelet keys its back-off by the definition)', containers: [run(0, T0 - 1200, S), { ...run(1, T0, S), image: 'nginx:1.28' }], at: 0, spec: { containers: [{ name: 'app', image: 'nginx:1.28' }] }, expected: 'start #2' },
   { name: 'OnFailure: a failure backs off too', containers: afterWait(0), at: 0, spec: { restartPolicy: 'OnFailure' }, expected: 'wait +10000' },
   { name: 'OnFailure: exit 0 is never restarted', containers: [run(0, T0, S, 0)], at: 3_600 * S, spec: { restartPolicy: 'OnFailure' }, expected: 'nothing' },
   { name: 'Never: a failure is never restarted', containers: first, at: 3_600 * S, spec: { restartPolicy: 'Never' }, expected: 'nothing' },
