@@ -37,6 +37,7 @@ describe.skipIf(!hasKubectl)('kubectl apply -f examples/edge-app.yaml', () => {
       await c.stop().catch(() => undefined);
       // Whatever still runs (a sensor the edge had no time to stop) ends with a simulated reboot.
       for (const dataDir of dirs) await (await ProcessRuntime.open({ network: testNetwork(), dataDir, clock: realClock, reboot: true }).catch(() => undefined))?.close();
+      await rm(c.dir, { recursive: true, force: true }); // that runtime made its state dirs again
     }
     await rm(home, { recursive: true, force: true });
   }, 60_000);
