@@ -246,10 +246,8 @@ async function openRuntimes(
   const runtime = new RuntimeByHandler(new Map<string, Runtime>([['sim', sim], ['process', processes], [deps.agents.name, deps.agents]]), 'sim');
   const released = await network.gc(validAttachments(await runtime.listSandboxes()));
   // After a reboot every address is released (the runtime lost its sandboxes): said, not warned of.
-  const log = logger.child('kedge-cni');
   const said = { count: released.length, addresses: released.slice(0, RELEASED_ADDRESSES_LOGGED) };
-  if (released.length > 0 && reboot) log.info('released pod addresses no sandbox holds', said);
-  else if (released.length > 0) log.warn('released pod addresses no sandbox holds', said);
+  if (released.length > 0) logger.child('kedge-cni')[reboot ? 'info' : 'warn']('released pod addresses no sandbox holds', said);
   return { runtime, processes };
 }
 

@@ -17,7 +17,7 @@ import { MemoryAckLedger, type AckLedger } from './ack-ledger.js';
 import type { Inbound } from './inbound.js';
 import { onBrokerLost, streamFrames, validatedInbound } from './broker-link.js';
 import { SharedInformers, type Informers } from '../informer/shared-informers.js';
-import { KeyedSerial } from './keyed-serial.js';
+import { KeyedSerial } from '../../shared/keyed-serial.js';
 import { LogRequests, type LogTarget } from './log-requests.js';
 import { HubStreams } from './streams/hub-streams.js';
 import type { HubPodStream } from './streams/cloud-stream.js';

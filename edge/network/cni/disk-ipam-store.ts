@@ -1,6 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../shared/log.js';
+import { KeyedSerial } from '../../../shared/keyed-serial.js';
 import { Coalescer } from '../../coalescer.js';
 import { makePrivateDir, writePrivate } from '../../../shared/private-file.js';
 import { ipToInt } from './ipv4-range.js';
@@ -30,14 +31,8 @@ export function diskIpamStore(options: { dataDir: string; logger: Logger }): Ipa
   const dir = ipamDir(options.dataDir);
   // Each address's file changes in the order asked (a release then a new reservation of it);
   // the round-robin place is a hint: concurrent calls share one write of the newest.
-  const chains = new Map<string, Promise<void>>();
-  const inOrder = (name: string, change: () => Promise<void>): Promise<void> => {
-    const next = (chains.get(name) ?? Promise.resolve()).catch(() => undefined).then(change);
-    chains.set(name, next);
-    void next.catch(() => undefined).then(() => chains.get(name) === next && chains.delete(name));
-    return next;
-  };
-  const write = (name: string, text: string): Promise<void> => inOrder(name, () => writePrivate(join(dir, name), text, { durable: false }));
+  const inOrder = new KeyedSerial();
+  const write = (name: string, text: string): Promise<void> => inOrder.run(name, () => writePrivate(join(dir, name), text, { durable: false }));
   let lastReserved = '';
   const lastWrites = new Coalescer(() => write(LAST_RESERVED_FILE, lastReserved));
   return {
@@ -59,6 +54,6 @@ export function diskIpamStore(options: { dataDir: string; logger: Logger }): Ipa
       lastReserved = ip;
       return lastWrites.run();
     },
-    release: (ip) => inOrder(ip, () => rm(join(dir, ip), { force: true })),
+    release: (ip) => inOrder.run(ip, () => rm(join(dir, ip), { force: true })),
   };
 }

@@ -72,10 +72,9 @@ export class HostLocalPlugin implements NetworkPlugin {
     // Chosen and recorded in one turn: two sandboxes created together never get the same address.
     const ip = nextFree(range, (a) => this.state.reserved.has(a), this.state.lastReserved);
     if (!ip) throw new KedgeError('Unavailable', exhaustedMessage(range));
-    this.state.reserved.set(ip, ref.containerId);
     this.state.lastReserved = ip;
     try {
-      await Promise.all([this.deps.store.reserve(ip, ref.containerId), this.deps.store.setLastReserved(ip)]);
+      await Promise.all([this.reserve(ip, ref.containerId), this.deps.store.setLastReserved(ip)]);
     } catch (err) {
       if (this.state.reserved.get(ip) === ref.containerId) this.state.reserved.delete(ip);
       throw err;
